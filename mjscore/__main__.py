@@ -1,0 +1,3 @@
+from mjscore.cli import main
+
+main()

@@ -1,0 +1,76 @@
+"""One error hierarchy for everything a user can get wrong; the CLI catches `MjError` once.
+
+Every error knows where it happened (file, line, column, token) so that the message can point
+at it: ``hand.mj:3:14: error: five 5p at the table (E has 3, W has 2)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    file: str = "<input>"
+    line: int = 0      # 1-based; 0 = unknown
+    column: int = 0    # 1-based; 0 = unknown
+
+    def __str__(self) -> str:
+        if not self.line:
+            return self.file
+        if not self.column:
+            return f"{self.file}:{self.line}"
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+class MjError(Exception):
+    """Anything wrong with the input: printed as one line, exit status 1."""
+
+    def __init__(self, message: str, location: Location | None = None, token: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location or Location()
+        self.token = token
+
+    def __str__(self) -> str:
+        return f"{self.location}: error: {self.message}"
+
+
+class InputError(MjError):
+    """The input cannot be read at all: missing file, not text, too large."""
+
+
+class NotationError(MjError):
+    """A token that is not a tile, a group or a keyword of the notation, or one out of place."""
+
+
+class YamlFormError(MjError):
+    """YAML that is malformed, unsafe, too large or not shaped like a table."""
+
+
+class TableError(MjError):
+    """A well-formed table that cannot have happened at a real table."""
+
+
+class TileCountError(TableError):
+    """More than four of a tile kind, or a bonus tile twice, at the table."""
+
+
+class GroupError(TableError):
+    """A `[ ]`, `( )` or `{ }` group that is not a real set."""
+
+
+class HandSizeError(TableError):
+    """A hand with the wrong number of tiles for a loser or a winner."""
+
+
+class WinClauseError(TableError):
+    """A win clause that does not fit: two winners, the winning tile not held, flags that clash."""
+
+
+class IncompleteHandError(TableError):
+    """A winner whose tiles do not make a complete hand under the scheme."""
+
+
+class SchemeError(MjError):
+    """A scheme file that is missing, malformed or inconsistent."""

@@ -1,0 +1,462 @@
+"""The compact notation, both ways: text -> `Table` (parse) and `Table` -> canonical text (print).
+
+Grammar (see ../shared/spec/notation.md and docs/notation.md): a table is a run of lines; `#`
+starts a comment, `;` stands for a line break, a line `---` separates tables.  A line is a
+header (`round W`, `scheme NAME`, `draw`, `dealer-wins N`) or a player line `SEAT: item...`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from mjscore.errors import Location, NotationError, GroupError
+from mjscore.table import BRACKETS, Form, Meld, PlayerHand, Table, Win, WinFlag, set_kind, tiles_text
+from mjscore.tiles import FLOWER_BASE, SEASON_BASE, TILES, WIND_BASE, DRAGON_BASE, Tile, Wind
+
+MAX_LINE = 10_000          # characters; a longer line is refused, not parsed
+MAX_SCORE = 10**9
+
+SEAT_NAMES = {w.value: w for w in Wind}
+FLAGS = {f.value: f for f in WinFlag}
+HEADERS = ("round", "scheme", "draw", "dealer-wins")
+_OPEN = {"[": Form.EXPOSED, "(": Form.DECLARED_KONG, "{": Form.GROUP}
+_CLOSE = {"[": "]", "(": ")", "{": "}"}
+
+# One token: a bracket, `=`, `...`, or a word (anything else up to white space or a bracket).
+_TOKEN = re.compile(r"\s*(?:(?P<p>[\[\](){}])|(?P<w>\.\.\.|=|[^\s\[\](){}=]+))")
+
+# One unit of a tile run: digits with their suit letter, an honour alias, or an honour letter.
+_UNIT = re.compile(r"(?P<digits>[0-9]+)(?P<suit>[mpscdbzfy])|(?P<alias>Rd|Gd|Wd)|(?P<honour>[ESWNCFP])")
+_SUIT_BASE = {"m": 0, "c": 0, "p": 9, "d": 9, "s": 18, "b": 18}
+_Z = {1: "E", 2: "S", 3: "W", 4: "N", 5: "P", 6: "F", 7: "C"}
+_HONOUR = {"E": WIND_BASE, "S": WIND_BASE + 1, "W": WIND_BASE + 2, "N": WIND_BASE + 3,
+           "C": DRAGON_BASE, "F": DRAGON_BASE + 1, "P": DRAGON_BASE + 2}
+_ALIAS = {"Rd": "C", "Gd": "F", "Wd": "P"}
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str
+    where: Location
+
+    @property
+    def is_bracket(self) -> bool:
+        return self.text in "[](){}" and len(self.text) == 1
+
+
+# -- tiles --------------------------------------------------------------------------------------
+
+def parse_run(word: str) -> list[Tile] | None:
+    """The tiles of one run (`123m`, `EEE`, `1z`, `Rd`, `2f`), or None if it is not one."""
+    out: list[Tile] = []
+    pos = 0
+    while pos < len(word):
+        m = _UNIT.match(word, pos)
+        if not m:
+            return None
+        pos = m.end()
+        if m["digits"]:
+            suit = m["suit"]
+            for ch in m["digits"]:
+                r = int(ch)
+                if suit in _SUIT_BASE:
+                    if not 1 <= r <= 9:
+                        return None
+                    out.append(TILES[_SUIT_BASE[suit] + r - 1])
+                elif suit == "z":
+                    if r not in _Z:
+                        return None
+                    out.append(TILES[_HONOUR[_Z[r]]])
+                else:  # flowers and seasons
+                    if not 1 <= r <= 4:
+                        return None
+                    out.append(TILES[(FLOWER_BASE if suit == "f" else SEASON_BASE) + r - 1])
+        elif m["alias"]:
+            out.append(TILES[_HONOUR[_ALIAS[m["alias"]]]])
+        else:
+            out.append(TILES[_HONOUR[m["honour"]]])
+    return out or None
+
+
+def parse_tile(word: str) -> Tile | None:
+    ts = parse_run(word)
+    return ts[0] if ts and len(ts) == 1 else None
+
+
+# -- lines and tokens ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    tokens: tuple[Token, ...]
+    where: Location
+
+
+def split_tables(text: str, file: str = "<input>", first_line: int = 1) -> Iterator[tuple[int, str]]:
+    """Yield (first line number, text) of each `---`-separated table."""
+    start = first_line
+    buf: list[str] = []
+    for n, raw in enumerate(text.splitlines(), start=first_line):
+        if raw.strip() == "---":
+            yield start, "\n".join(buf)
+            buf = []
+            start = n + 1
+        else:
+            buf.append(raw)
+    yield start, "\n".join(buf)
+
+
+def logical_lines(text: str, file: str = "<input>", first_line: int = 1,
+                  column_of=None) -> Iterator[Line]:
+    """Tokenised lines: comments dropped, `;` splitting a line in two, empty lines skipped.
+
+    `column_of(line_no, col)` maps a position in `text` to a position in the file (YAML block
+    strings sit indented in their file); the default is the identity.
+    """
+    for n, raw in enumerate(text.split("\n"), start=first_line):
+        if len(raw) > MAX_LINE:
+            raise NotationError(f"line is {len(raw):,} characters long; at most {MAX_LINE:,} are read",
+                                _loc(file, n, 1, column_of))
+        body = raw.split("#", 1)[0]
+        col = 0
+        for segment in body.split(";"):
+            tokens = []
+            pos = 0
+            while True:
+                m = _TOKEN.match(segment, pos)
+                if not m or m.end() == pos:
+                    break
+                tok = m["p"] or m["w"]
+                tokens.append(Token(tok, _loc(file, n, col + m.start(m.lastgroup) + 1, column_of)))
+                pos = m.end()
+            if tokens:
+                yield Line(tuple(tokens), tokens[0].where)
+            col += len(segment) + 1
+
+
+def _loc(file: str, line: int, col: int, column_of) -> Location:
+    if column_of is not None:
+        line, col = column_of(line, col)
+    return Location(file, line, col)
+
+
+# -- the parser ---------------------------------------------------------------------------------
+
+def parse_tables(text: str, file: str = "<input>") -> list[Table]:
+    """Every `---`-separated table of a compact-notation text."""
+    return [parse_table(chunk, file, first) for first, chunk in split_tables(text, file)]
+
+
+def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of=None,
+                allow_empty: bool = False) -> Table:
+    """One table in compact notation. Raises NotationError (or GroupError) on bad input."""
+    round_wind = Wind.EAST
+    scheme = None
+    draw = False
+    dealer_wins = 0
+    seen_headers: dict[str, Token] = {}
+    players: dict[Wind, PlayerHand] = {}
+    where = None
+    for line in logical_lines(text, file, first_line, column_of):
+        where = where or line.where
+        head = line.tokens[0]
+        word = head.text
+        if word in HEADERS:
+            if word in seen_headers:
+                raise NotationError(f"'{word}' is given twice in one table", head.where, word)
+            seen_headers[word] = head
+            args = line.tokens[1:]
+            if word == "draw":
+                _expect_args(head, args, 0)
+                draw = True
+            elif word == "round":
+                _expect_args(head, args, 1, "a wind: E, S, W or N")
+                if args[0].text not in SEAT_NAMES:
+                    raise NotationError(f"'round' takes a wind (E, S, W or N), not '{args[0].text}'",
+                                        args[0].where, args[0].text)
+                round_wind = SEAT_NAMES[args[0].text]
+            elif word == "scheme":
+                _expect_args(head, args, 1, "a scheme name or a scheme file's path")
+                scheme = args[0].text
+            else:
+                _expect_args(head, args, 1, "a whole number")
+                dealer_wins = _number(args[0], "'dealer-wins'")
+            continue
+        if word.endswith(":") and word[:-1] in SEAT_NAMES:
+            hand = _parse_player(SEAT_NAMES[word[:-1]], head, line.tokens[1:])
+            if hand.seat in players:
+                raise NotationError(f"seat {hand.seat.value} is listed twice", head.where, word)
+            players[hand.seat] = hand
+            continue
+        if word in SEAT_NAMES and len(line.tokens) > 1 and line.tokens[1].text.startswith(":"):
+            raise NotationError(f"write the seat and its colon together: '{word}:'", head.where, word)
+        raise NotationError(_unknown_line(word), head.where, word)
+    if not players and not draw and not allow_empty:
+        raise NotationError("the table lists no players", where or Location(file, first_line, 1))
+    ordered = tuple(players[w] for w in Wind if w in players)
+    return Table(players=ordered, round=round_wind, scheme=scheme, draw=draw,
+                 dealer_wins=dealer_wins, where=where or Location(file, first_line, 1))
+
+
+def _unknown_line(word: str) -> str:
+    hint = ""
+    if word.rstrip(":") in ("e", "s", "w", "n"):
+        hint = f" (seats are upper case: '{word.rstrip(':').upper()}:')"
+    elif word.endswith(":"):
+        hint = " (a seat is E, S, W or N)"
+    return (f"'{word}' does not start a player line (E: S: W: N:) or a header "
+            f"(round, scheme, draw, dealer-wins){hint}")
+
+
+def _expect_args(head: Token, args, n: int, what: str = "") -> None:
+    if len(args) != n:
+        if n == 0:
+            raise NotationError(f"'{head.text}' takes nothing after it", args[0].where, args[0].text)
+        if not args:
+            raise NotationError(f"'{head.text}' needs {what}", head.where, head.text)
+        raise NotationError(f"'{head.text}' takes one value, {what}; '{args[n].text}' is one too many",
+                            args[n].where, args[n].text)
+
+
+def _number(tok: Token, what: str) -> int:
+    if not tok.text.isdigit() or not tok.text.isascii():
+        raise NotationError(f"{what} takes a whole number, not '{tok.text}'", tok.where, tok.text)
+    value = int(tok.text[:12])
+    if len(tok.text) > 10 or value > MAX_SCORE:
+        raise NotationError(f"{what}: {tok.text} is too large", tok.where, tok.text)
+    return value
+
+
+def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerHand:
+    concealed: list[Tile] = []
+    bonus: list[Tile] = []
+    melds: list[Meld] = []
+    places: list[tuple[Tile, object]] = []
+    incomplete = False
+    claim = score = None
+    win = None
+    i = 0
+    n = len(tokens)
+
+    def take(what: str) -> Token:
+        nonlocal i
+        if i >= n:
+            last = tokens[i - 1] if i else head
+            raise NotationError(f"{what} is missing at the end of the line", last.where, last.text)
+        tok = tokens[i]
+        i += 1
+        return tok
+
+    while i < n:
+        tok = tokens[i]
+        i += 1
+        t = tok.text
+        if t in _OPEN:
+            meld, i = _parse_group(tok, tokens, i)
+            melds.append(meld)
+            places.extend((x, tok.where) for x in meld.tiles)
+        elif t in (")", "]", "}"):
+            raise NotationError(f"'{t}' closes a group that was never opened", tok.where, t)
+        elif t == "...":
+            if incomplete:
+                raise NotationError("'...' is given twice", tok.where, t)
+            incomplete = True
+        elif t == "=":
+            if claim is not None:
+                raise NotationError("a claim '= N' is given twice", tok.where, t)
+            claim = _number(take("the claimed score after '='"), "'='")
+        elif t == "score":
+            if score is not None:
+                raise NotationError("'score' is given twice", tok.where, t)
+            score = _number(take("the score after 'score'"), "'score'")
+        elif t == "win":
+            if win is not None:
+                raise NotationError("a player has one win clause", tok.where, t)
+            win, i = _parse_win(seat, tok, tokens, i)
+        elif t in FLAGS or t in ("self", "from"):
+            raise NotationError(f"'{t}' belongs in a win clause: win TILE self|from SEAT [flags]",
+                                tok.where, t)
+        else:
+            run = parse_run(t)
+            if run is None:
+                raise NotationError(_bad_word(t), tok.where, t)
+            for x in run:
+                (bonus if x.is_bonus else concealed).append(x)
+                places.append((x, tok.where))
+    if score is not None and (concealed or melds or bonus or incomplete):
+        where = tokens[0].where
+        raise NotationError("a 'score N' line lists no tiles: the score was counted at the table",
+                            where, tokens[0].text)
+    if win is not None and win.tile is None and score is None:
+        raise NotationError("the win clause needs the winning tile: win TILE self|from SEAT",
+                            head.where, head.text)
+    melds.sort(key=meld_order)
+    return PlayerHand(seat=seat, concealed=tuple(sorted(concealed)), melds=tuple(melds),
+                      bonus=tuple(sorted(bonus)), incomplete=incomplete, claim=claim, score=score,
+                      win=win, where=head.where, tile_places=tuple(places))
+
+
+def parse_player_tokens(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerHand:
+    """A player from tokens gathered elsewhere (the YAML reader builds them field by field)."""
+    return _parse_player(seat, head, tokens)
+
+
+def tokens_of(text: str, file: str, first_line: int, column_of=None) -> tuple[Token, ...]:
+    """All tokens of a text, lines and `;` joined: for a player written as one YAML string."""
+    out: list[Token] = []
+    for line in logical_lines(text, file, first_line, column_of):
+        out.extend(line.tokens)
+    return tuple(out)
+
+
+def _bad_word(t: str) -> str:
+    if t.lower() in HEADERS or t in ("round", "scheme"):
+        return f"'{t}' is a header: give it on a line of its own"
+    if re.fullmatch(r"[0-9]+", t):
+        return f"'{t}' has no suit letter: write e.g. {t}m, {t}p or {t}s"
+    m = re.fullmatch(r"[0-9]+([a-zA-Z])", t)
+    if m:
+        letter = m.group(1)
+        if letter in "mpscdbzfy":
+            return f"'{t}' is not a tile: a rank is out of range for '{letter}'"
+        return f"'{t}' is not a tile: '{letter}' is no suit (m p s, or c d b; z for honours)"
+    if re.fullmatch(r"[eswncfp]+", t):
+        return f"'{t}' is not a tile: honours are upper case ({t.upper()})"
+    return f"'{t}' is not a tile, a group or a keyword"
+
+
+def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
+    closing = _CLOSE[open_tok.text]
+    form = _OPEN[open_tok.text]
+    tiles: list[Tile] = []
+    while True:
+        if i >= len(tokens):
+            raise NotationError(f"'{open_tok.text}' is never closed with '{closing}'",
+                                open_tok.where, open_tok.text)
+        tok = tokens[i]
+        i += 1
+        if tok.text == closing:
+            break
+        if tok.is_bracket:
+            raise NotationError(f"'{tok.text}' cannot stand inside a group opened by '{open_tok.text}'",
+                                tok.where, tok.text)
+        run = parse_run(tok.text)
+        if run is None:
+            raise NotationError(_bad_word(tok.text), tok.where, tok.text)
+        if any(x.is_bonus for x in run):
+            raise NotationError("flowers and seasons do not go in a group", tok.where, tok.text)
+        tiles.extend(run)
+    tiles.sort()
+    text = f"{open_tok.text}{tiles_text(tiles, sep='')}{closing}"
+    kind = set_kind(tuple(tiles)) if tiles else None
+    if form is Form.DECLARED_KONG:
+        if kind is None or kind.value != "kong":
+            raise GroupError(f"{text} is not a kong: ( ) holds four identical tiles", open_tok.where, text)
+    elif form is Form.EXPOSED:
+        if kind is None or kind.value == "pair":
+            raise GroupError(f"{text} is not a set: [ ] holds a chow (three in sequence), a pung or a kong",
+                             open_tok.where, text)
+    else:
+        if kind is None or kind.value in ("pair", "kong"):
+            why = (" (declare a concealed kong with ( ))" if kind is not None and kind.value == "kong" else "")
+            raise GroupError(f"{text} is not a set: {{ }} holds a chow or a pung{why}", open_tok.where, text)
+    return Meld(tuple(tiles), form), i
+
+
+def _parse_win(seat: Wind, win_tok: Token, tokens, i: int) -> tuple[Win, int]:
+    n = len(tokens)
+    tile = None
+    if i < n and tokens[i].text not in ("self", "from"):
+        tok = tokens[i]
+        tile = parse_tile(tok.text)
+        if tile is None or tile.is_bonus:
+            raise NotationError(f"'{tok.text}' is not a winning tile: write win TILE self|from SEAT",
+                                tok.where, tok.text)
+        i += 1
+    if i >= n:
+        raise NotationError("the win clause needs 'self' or 'from SEAT'", win_tok.where, win_tok.text)
+    tok = tokens[i]
+    i += 1
+    discarder = None
+    if tok.text == "from":
+        if i >= n:
+            raise NotationError("'from' needs a seat: E, S, W or N", tok.where, tok.text)
+        st = tokens[i]
+        i += 1
+        if st.text not in SEAT_NAMES:
+            raise NotationError(f"'from' takes a seat (E, S, W or N), not '{st.text}'", st.where, st.text)
+        discarder = SEAT_NAMES[st.text]
+        if discarder is seat:
+            raise NotationError(f"{seat.value} cannot win on a discard of its own: 'from' names another seat",
+                                st.where, st.text)
+    elif tok.text != "self":
+        raise NotationError(f"the win clause goes on with 'self' or 'from SEAT', not '{tok.text}'",
+                            tok.where, tok.text)
+    flags: list[WinFlag] = []
+    flag_toks: dict[WinFlag, Token] = {}
+    while i < n and tokens[i].text in FLAGS:
+        f = FLAGS[tokens[i].text]
+        if f in flag_toks:
+            raise NotationError(f"flag '{f.value}' is given twice", tokens[i].where, f.value)
+        flag_toks[f] = tokens[i]
+        flags.append(f)
+        i += 1
+    return Win(tile, discarder, frozenset(flags)), i
+
+
+# -- the printer --------------------------------------------------------------------------------
+
+_FLAG_ORDER = list(WinFlag)
+_FORM_ORDER = (Form.EXPOSED, Form.DECLARED_KONG, Form.GROUP)
+
+
+def meld_order(m: Meld):
+    """Canonical order of written groups: exposed, declared kongs, concealed groups; by tiles."""
+    return (_FORM_ORDER.index(m.form), m.tiles)
+
+
+def player_text(p: PlayerHand, *, style: str = "text") -> str:
+    """One player line in canonical form (without the seat)."""
+    parts: list[str] = []
+    if p.score is not None:
+        parts.append(f"score {p.score}")
+    parts.extend(m.text(style=style) for m in sorted(p.melds, key=meld_order))
+    if p.concealed:
+        parts.append(tiles_text(p.concealed, style=style))
+    if p.bonus:
+        parts.append(" ".join(t.glyph if style == "unicode" else t.text for t in p.bonus))
+    if p.incomplete:
+        parts.append("...")
+    if p.win is not None:
+        w = p.win
+        clause = ["win"]
+        if w.tile is not None:
+            clause.append(w.tile.glyph if style == "unicode" else w.tile.text)
+        clause.append("self" if w.discarder is None else f"from {w.discarder.value}")
+        clause.extend(f.value for f in _FLAG_ORDER if f in w.flags)
+        parts.append(" ".join(clause))
+    if p.claim is not None:
+        parts.append(f"= {p.claim}")
+    return " ".join(parts)
+
+
+def print_table(table: Table, *, style: str = "text") -> str:
+    """The table in canonical compact notation; parsing it gives the same table."""
+    lines: list[str] = []
+    if table.round is not Wind.EAST:
+        lines.append(f"round {table.round.value}")
+    if table.scheme is not None:
+        lines.append(f"scheme {table.scheme}")
+    if table.dealer_wins:
+        lines.append(f"dealer-wins {table.dealer_wins}")
+    if table.draw:
+        lines.append("draw")
+    for p in table.players:
+        body = player_text(p, style=style)
+        lines.append(f"{p.seat.value}: {body}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def print_tables(tables, *, style: str = "text") -> str:
+    return "---\n".join(print_table(t, style=style) for t in tables)

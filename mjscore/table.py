@@ -1,0 +1,196 @@
+"""The table model: what was on the table when the hand ended.
+
+Plain frozen values, built by the readers (`notation`, `yamlform`) and read by everything after
+them.  Source positions ride along for error messages but never take part in equality, so a
+table read from YAML equals the same table read from the compact form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from mjscore.errors import Location
+from mjscore.tiles import Tile, Wind
+
+
+class SetKind(Enum):
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+    PAIR = "pair"
+
+
+class Form(Enum):
+    """How a set stands: written by the player, or arranged by mjscore from concealed tiles."""
+
+    EXPOSED = "exposed"              # [ ]  claimed from a discard
+    DECLARED_KONG = "declared kong"  # ( )  a concealed kong declared during play
+    GROUP = "group"                  # { }  concealed, laid out by the player, never regrouped
+    CONCEALED = "concealed"          # arranged by mjscore from the concealed tiles
+
+
+BRACKETS = {Form.EXPOSED: ("[", "]"), Form.DECLARED_KONG: ("(", ")"), Form.GROUP: ("{", "}"),
+            Form.CONCEALED: ("", "")}
+
+
+def set_kind(tiles: tuple[Tile, ...]) -> SetKind | None:
+    """The kind of set these tiles make (sorted input), or None if they make none."""
+    n = len(tiles)
+    first = tiles[0] if tiles else None
+    if n >= 2 and all(t == first for t in tiles):
+        return {2: SetKind.PAIR, 3: SetKind.PUNG, 4: SetKind.KONG}.get(n)
+    if (n == 3 and first.suit.is_numbered and tiles[1].index == first.index + 1
+            and tiles[2].index == first.index + 2 and tiles[2].suit is first.suit):
+        return SetKind.CHOW
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A set (or a pair, in an arrangement): its tiles, sorted, and how it stands."""
+
+    tiles: tuple[Tile, ...]
+    form: Form
+
+    @property
+    def kind(self) -> SetKind:
+        return set_kind(self.tiles)
+
+    @property
+    def tile(self) -> Tile:
+        """The set's lowest tile: the tile of a pung or kong, the start of a chow."""
+        return self.tiles[0]
+
+    @property
+    def concealed(self) -> bool:
+        return self.form is not Form.EXPOSED
+
+    def text(self, *, style: str = "text") -> str:
+        left, right = BRACKETS[self.form]
+        return f"{left}{tiles_text(self.tiles, style=style, sep='')}{right}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+class WinFlag(Enum):
+    LOOSE = "loose"
+    LAST = "last"
+    ROBBED = "robbed"
+    HEAVEN = "heaven"
+    EARTH = "earth"
+    ORIGINAL_CALL = "original-call"
+    TWOFOLD = "twofold"
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    tile: Tile | None                 # None only on a score-only line
+    discarder: Wind | None            # None: self-drawn
+    flags: frozenset[WinFlag] = frozenset()
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.discarder is None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerHand:
+    seat: Wind
+    concealed: tuple[Tile, ...] = ()          # loose concealed tiles, sorted
+    melds: tuple[Meld, ...] = ()              # the groups the player wrote: [ ] ( ) { }
+    bonus: tuple[Tile, ...] = ()              # flowers and seasons, sorted
+    incomplete: bool = False                  # `...`: tiles that score nothing were left out
+    claim: int | None = None                  # `= N`
+    score: int | None = None                  # `score N`: a counted score, no tiles
+    win: Win | None = None
+    name: str | None = None
+    where: Location = field(default_factory=Location, compare=False, repr=False)
+    # Where each tile token stood, for messages that point at a tile.
+    tile_places: tuple[tuple[Tile, Location], ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def is_winner(self) -> bool:
+        return self.win is not None
+
+    @property
+    def score_only(self) -> bool:
+        return self.score is not None
+
+    @property
+    def kongs(self) -> int:
+        return sum(1 for m in self.melds if m.kind is SetKind.KONG)
+
+    @property
+    def tile_count(self) -> int:
+        """Playing tiles held (bonus tiles aside), a kong counting four."""
+        return len(self.concealed) + sum(len(m.tiles) for m in self.melds)
+
+    def all_tiles(self) -> tuple[Tile, ...]:
+        out = list(self.concealed)
+        for m in self.melds:
+            out.extend(m.tiles)
+        return tuple(out)
+
+    def place_of(self, t: Tile) -> Location:
+        """Where the last token of tile `t` stood on this player's line, or the line itself."""
+        found = self.where
+        for tt, loc in self.tile_places:
+            if tt == t:
+                found = loc
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    players: tuple[PlayerHand, ...] = ()      # in seat order E S W N, each seat at most once
+    round: Wind = Wind.EAST                   # the prevailing wind
+    scheme: str | None = None
+    draw: bool = False
+    dealer_wins: int = 0                      # East's wins in a row before this hand
+    where: Location = field(default_factory=Location, compare=False, repr=False)
+
+    @property
+    def winner(self) -> PlayerHand | None:
+        for p in self.players:
+            if p.is_winner:
+                return p
+        return None
+
+    def player(self, seat: Wind) -> PlayerHand | None:
+        for p in self.players:
+            if p.seat is seat:
+                return p
+        return None
+
+
+def tiles_text(tiles, *, style: str = "text", sep: str = " ") -> str:
+    """Tiles in compact notation, one run per suit and per honour: `234678m 55p EEE NN`.
+
+    `style="unicode"` writes the glyphs instead, one per tile.
+    """
+    ts = sorted(tiles)
+    if style == "unicode":
+        return "".join(t.glyph for t in ts)
+    chunks: list[str] = []
+    digits = ""
+    suit = None
+    for t in ts:
+        if t.suit.is_numbered:
+            if suit is not t.suit and digits:
+                chunks.append(digits + suit.value)
+                digits = ""
+            suit = t.suit
+            digits += str(t.rank)
+            continue
+        if digits:
+            chunks.append(digits + suit.value)
+            digits, suit = "", None
+        if t.is_honour and chunks and chunks[-1][-1] == t.text and not chunks[-1][0].isdigit():
+            chunks[-1] += t.text
+        else:
+            chunks.append(t.text)
+    if digits:
+        chunks.append(digits + suit.value)
+    return sep.join(chunks)

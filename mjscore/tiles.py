@@ -1,0 +1,230 @@
+"""The 34 tile kinds and the 8 bonus tiles.
+
+A tile is an immutable value; the 42 of them are made once and looked up by index or text.
+Index order is the notation's sort order: characters, dots, bamboo (1-9 each), winds E S W N,
+dragons C F P (red, green, white), then flowers 1-4 and seasons 1-4.  Scoring works on index
+arrays (counts over the 34 kinds), so the index is what the engine uses; the rest of this
+module is for people.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Suit(Enum):
+    CHARACTERS = "m"
+    DOTS = "p"
+    BAMBOO = "s"
+    WIND = "wind"
+    DRAGON = "dragon"
+    FLOWER = "f"
+    SEASON = "y"
+
+    @property
+    def is_numbered(self) -> bool:
+        return self in (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
+
+    @property
+    def is_honour(self) -> bool:
+        return self in (Suit.WIND, Suit.DRAGON)
+
+    @property
+    def is_bonus(self) -> bool:
+        return self in (Suit.FLOWER, Suit.SEASON)
+
+
+class Wind(Enum):
+    """A wind, as a tile, a seat or the prevailing wind of a round (E is the dealer's seat)."""
+
+    EAST = "E"
+    SOUTH = "S"
+    WEST = "W"
+    NORTH = "N"
+
+    @property
+    def number(self) -> int:
+        """1 for East ... 4 for North: the number of the flower and season that belong to it."""
+        return _WIND_ORDER.index(self) + 1
+
+    @property
+    def tile(self) -> Tile:
+        return TILES[WIND_BASE + self.number - 1]
+
+    def next(self, steps: int = 1) -> Wind:
+        return _WIND_ORDER[(_WIND_ORDER.index(self) + steps) % 4]
+
+    @classmethod
+    def from_text(cls, text: str) -> Wind:
+        return cls(text)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_WIND_ORDER = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
+SEATS = _WIND_ORDER
+
+
+class Dragon(Enum):
+    RED = "C"
+    GREEN = "F"
+    WHITE = "P"
+
+
+NUMBERED_SUITS = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
+WIND_BASE = 27
+DRAGON_BASE = 31
+FLOWER_BASE = 34
+SEASON_BASE = 38
+KINDS = 34          # playing tile kinds: 4 copies of each
+ALL_TILES = 42      # with the 8 bonus tiles
+
+_DRAGON_NAMES = {Dragon.RED: "red dragon", Dragon.GREEN: "green dragon", Dragon.WHITE: "white dragon"}
+_SUIT_NAMES = {Suit.CHARACTERS: "characters", Suit.DOTS: "dots", Suit.BAMBOO: "bamboo"}
+_FLOWER_NAMES = ("plum", "orchid", "chrysanthemum", "bamboo")
+_SEASON_NAMES = ("spring", "summer", "autumn", "winter")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Tile:
+    """One tile kind. Compare and sort by index (the notation's order)."""
+
+    index: int
+
+    # -- identity -------------------------------------------------------------------------
+    @property
+    def suit(self) -> Suit:
+        i = self.index
+        if i < WIND_BASE:
+            return NUMBERED_SUITS[i // 9]
+        if i < DRAGON_BASE:
+            return Suit.WIND
+        if i < FLOWER_BASE:
+            return Suit.DRAGON
+        if i < SEASON_BASE:
+            return Suit.FLOWER
+        return Suit.SEASON
+
+    @property
+    def rank(self) -> int:
+        """1-9 for a numbered tile, 1-4 for winds (E=1) and bonus tiles, 1-3 for dragons (C F P)."""
+        i = self.index
+        if i < WIND_BASE:
+            return i % 9 + 1
+        if i < DRAGON_BASE:
+            return i - WIND_BASE + 1
+        if i < FLOWER_BASE:
+            return i - DRAGON_BASE + 1
+        if i < SEASON_BASE:
+            return i - FLOWER_BASE + 1
+        return i - SEASON_BASE + 1
+
+    @property
+    def wind(self) -> Wind | None:
+        return _WIND_ORDER[self.rank - 1] if self.suit is Suit.WIND else None
+
+    @property
+    def dragon(self) -> Dragon | None:
+        return (Dragon.RED, Dragon.GREEN, Dragon.WHITE)[self.rank - 1] if self.suit is Suit.DRAGON else None
+
+    @property
+    def owner(self) -> Wind | None:
+        """The seat a flower or season belongs to (flower n to seat n)."""
+        return _WIND_ORDER[self.rank - 1] if self.is_bonus else None
+
+    # -- classes ----------------------------------------------------------------------------
+    @property
+    def is_bonus(self) -> bool:
+        return self.index >= FLOWER_BASE
+
+    @property
+    def is_honour(self) -> bool:
+        return WIND_BASE <= self.index < FLOWER_BASE
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.index < WIND_BASE and self.rank in (1, 9)
+
+    @property
+    def is_major(self) -> bool:
+        """A terminal or an honour: the tiles whose sets score double."""
+        return self.is_terminal or self.is_honour
+
+    @property
+    def is_simple(self) -> bool:
+        return self.index < WIND_BASE and 2 <= self.rank <= 8
+
+    # -- text -------------------------------------------------------------------------------
+    @property
+    def text(self) -> str:
+        """Canonical notation: 5p, E, C, 2f, 3y."""
+        return _TEXT[self.index]
+
+    @property
+    def glyph(self) -> str:
+        """The Unicode Mahjong Tiles glyph (U+1F000 block)."""
+        return chr(_GLYPH[self.index])
+
+    @property
+    def name(self) -> str:
+        s = self.suit
+        if s.is_numbered:
+            return f"{self.rank} {_SUIT_NAMES[s]}"
+        if s is Suit.WIND:
+            return f"{self.wind.name.lower()} wind"
+        if s is Suit.DRAGON:
+            return _DRAGON_NAMES[self.dragon]
+        if s is Suit.FLOWER:
+            return f"flower {self.rank} ({_FLOWER_NAMES[self.rank - 1]})"
+        return f"season {self.rank} ({_SEASON_NAMES[self.rank - 1]})"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"tile({self.text!r})"
+
+
+def _texts() -> list[str]:
+    out = [f"{r}{s.value}" for s in NUMBERED_SUITS for r in range(1, 10)]
+    out += ["E", "S", "W", "N", "C", "F", "P"]
+    out += [f"{r}f" for r in range(1, 5)] + [f"{r}y" for r in range(1, 5)]
+    return out
+
+
+def _glyphs() -> list[int]:
+    # The Unicode block orders characters, bamboo, circles; winds; red, green, white dragon;
+    # plum, orchid, bamboo, chrysanthemum; spring ... winter.
+    chars = [0x1F007 + r for r in range(9)]
+    dots = [0x1F019 + r for r in range(9)]
+    bamboo = [0x1F010 + r for r in range(9)]
+    winds = [0x1F000, 0x1F001, 0x1F002, 0x1F003]
+    dragons = [0x1F004, 0x1F005, 0x1F006]
+    flowers = [0x1F022, 0x1F023, 0x1F025, 0x1F024]  # plum, orchid, chrysanthemum, bamboo
+    seasons = [0x1F026 + r for r in range(4)]
+    return chars + dots + bamboo + winds + dragons + flowers + seasons
+
+
+_TEXT = _texts()
+_GLYPH = _glyphs()
+TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(ALL_TILES))
+_BY_TEXT = {t: TILES[i] for i, t in enumerate(_TEXT)}
+
+
+def tile(text: str) -> Tile:
+    """The tile of a canonical text (`5p`, `E`, `C`, `2f`); KeyError if there is none."""
+    return _BY_TEXT[text]
+
+
+def numbered(suit: Suit, rank: int) -> Tile:
+    return TILES[NUMBERED_SUITS.index(suit) * 9 + rank - 1]
+
+
+def flower(n: int) -> Tile:
+    return TILES[FLOWER_BASE + n - 1]
+
+
+def season(n: int) -> Tile:
+    return TILES[SEASON_BASE + n - 1]

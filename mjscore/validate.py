@@ -1,0 +1,130 @@
+"""The checks that refuse a table that cannot have happened (notation.md, "What is checked").
+
+Syntax is the parser's business; this module checks a parsed table as a whole.  The winner's
+completeness depends on the scheme (which special hands it knows), so it is passed the set of
+shape names the scheme accepts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from mjscore.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError, NotationError
+from mjscore.shapes import counts_of, is_standard, is_thirteen_orphans
+from mjscore.table import Form, PlayerHand, Table, WinFlag
+from mjscore.tiles import Wind
+
+DEFAULT_SHAPES = frozenset({"standard", "thirteen-orphans"})
+
+
+def validate_table(table: Table, shapes=DEFAULT_SHAPES, complete=None) -> None:
+    """Raise a TableError if the table is impossible.
+
+    `complete(hand)` may replace the completeness check of the winner (the scoring engine
+    passes the scheme's); by default the standard shape and the names in `shapes` count.
+    """
+    _check_tile_counts(table)
+    winners = [p for p in table.players if p.is_winner]
+    if len(winners) > 1:
+        raise WinClauseError(f"two winners at one table ({winners[0].seat.value} and "
+                             f"{winners[1].seat.value}): at most one player goes out", winners[1].where)
+    if table.draw and winners:
+        raise WinClauseError(f"the table is a draw, yet {winners[0].seat.value} has a win clause",
+                             winners[0].where)
+    scored = [p for p in table.players if p.score is not None]
+    if scored and len(scored) != len(table.players):
+        mixed = next(p for p in table.players if p.score is None)
+        raise NotationError(f"{mixed.seat.value} lists tiles while others give a counted score: "
+                            "a table is either counted ('score N') or listed", mixed.where)
+    for p in table.players:
+        _check_player(p, table, shapes, complete)
+
+
+def _check_tile_counts(table: Table) -> None:
+    seen: dict = {}
+    for p in table.players:
+        for t in p.all_tiles():
+            seen.setdefault(t, Counter())[p.seat] += 1
+        for t in p.bonus:
+            seen.setdefault(t, Counter())[p.seat] += 1
+    for t, by_seat in sorted(seen.items()):
+        total = sum(by_seat.values())
+        limit = 1 if t.is_bonus else 4
+        if total > limit:
+            holders = ", ".join(f"{s.value} has {n}" for s, n in sorted(by_seat.items(), key=lambda x: x[0].number))
+            worst = max(by_seat, key=lambda s: (by_seat[s], s.number))
+            where = table.player(worst).place_of(t)
+            if t.is_bonus:
+                msg = f"{t.text} ({t.name}) appears {total} times at the table ({holders}); there is one"
+            else:
+                msg = f"{_count_word(total)} {t.text} at the table ({holders}); there are four of each tile"
+            raise TileCountError(msg, where, t.text)
+
+
+def _count_word(n: int) -> str:
+    return {5: "five", 6: "six", 7: "seven", 8: "eight"}.get(n, str(n))
+
+
+def _check_player(p: PlayerHand, table: Table, shapes, complete) -> None:
+    win = p.win
+    if p.score is not None:
+        return
+    if win is not None:
+        _check_win_clause(p)
+    kongs = p.kongs
+    size = p.tile_count
+    if p.incomplete:
+        if win is not None:
+            raise HandSizeError(f"the winner {p.seat.value} must list the whole hand: '...' is only for losers",
+                                p.where)
+        most = 13 + kongs
+        if size > most:
+            raise HandSizeError(f"{p.seat.value} holds {size} tiles, more than a loser can "
+                                f"({most} with {kongs} kong{'s' if kongs != 1 else ''})", p.where)
+        return
+    want = (14 if win is not None else 13) + kongs
+    if size != want:
+        who = "the winner" if win is not None else "a loser"
+        kong_note = f" with {kongs} kong{'s' if kongs != 1 else ''}" if kongs else ""
+        hint = ""
+        if win is None and size == want + 1:
+            hint = "; is this the winner? add 'win TILE self' or 'win TILE from SEAT'"
+        elif win is None and size < want:
+            hint = "; mark a partial listing with '...'"
+        raise HandSizeError(f"{p.seat.value} holds {size} tiles; {who} holds {want}{kong_note}{hint}", p.where)
+    if win is not None:
+        ok = complete(p) if complete is not None else is_complete(p, shapes)
+        if not ok:
+            raise IncompleteHandError(f"{p.seat.value}'s hand is not complete: its tiles make neither four sets "
+                                      "and a pair nor a special hand the scheme knows", p.where)
+
+
+def _check_win_clause(p: PlayerHand) -> None:
+    win = p.win
+    flags = win.flags
+    if win.tile is not None:
+        in_hand = win.tile in p.concealed or any(win.tile in m.tiles for m in p.melds if m.form is Form.GROUP)
+        if not in_hand:
+            raise WinClauseError(f"the winning tile {win.tile.text} is not among {p.seat.value}'s concealed tiles: "
+                                 "list the whole hand, the winning tile included", p.where, win.tile.text)
+    if WinFlag.ROBBED in flags and win.self_drawn:
+        raise WinClauseError("'robbed' needs 'from SEAT': the seat whose kong was robbed", p.where, "robbed")
+    if WinFlag.HEAVEN in flags and (p.seat is not Wind.EAST or not win.self_drawn):
+        raise WinClauseError("'heaven' is East winning on the dealt tiles: it needs seat E and 'self'",
+                             p.where, "heaven")
+    if WinFlag.EARTH in flags and (p.seat is Wind.EAST or win.discarder is not Wind.EAST):
+        raise WinClauseError("'earth' is winning on East's first discard: it needs 'from E'", p.where, "earth")
+    for f in (WinFlag.LOOSE, WinFlag.TWOFOLD):
+        if f in flags and not win.self_drawn:
+            raise WinClauseError(f"'{f.value}' is a win on a loose tile, which is always self-drawn",
+                                 p.where, f.value)
+
+
+def is_complete(p: PlayerHand, shapes=DEFAULT_SHAPES) -> bool:
+    """Four sets and a pair (the written groups counting as sets), or a special shape in `shapes`."""
+    counts = counts_of(p.concealed)
+    if "standard" in shapes and is_standard(counts, len(p.melds)):
+        return True
+    if "thirteen-orphans" in shapes and not p.melds and is_thirteen_orphans(counts):
+        return True
+    return False

@@ -1,0 +1,300 @@
+"""Tables written in YAML: the same content as the compact form, read with the safe loader.
+
+The YAML is first run through the event parser (which is iterative, so deep nesting cannot
+exhaust the stack) to refuse absurd input: too deep, too many aliases, too many nodes.  Only
+then is it composed into nodes, and tables are built from the nodes themselves so that every
+error can point at the line and column of the value at fault.
+"""
+
+from __future__ import annotations
+
+from mjscore.errors import Location, NotationError, YamlFormError
+from mjscore.notation import (SEAT_NAMES, Token, parse_player_tokens, parse_table, tokens_of)
+from mjscore.table import PlayerHand, Table
+from mjscore.tiles import Wind
+
+MAX_YAML_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 32
+MAX_ALIASES = 100
+MAX_EVENTS = 2_000_000
+
+TABLE_KEYS = {"round", "scheme", "draw", "dealer-wins", "dealer_wins", "players", "name", "id"}
+PLAYER_KEYS = {"tiles", "bonus", "win", "claim", "name", "score", "incomplete"}
+WIN_KEYS = {"tile", "from", "self", "flags"}
+SESSION_KEYS = {"players", "scheme", "paying", "payoff", "east_double", "start", "hands", "round_payments_up"}
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_FLOAT = "tag:yaml.org,2002:float"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_SAFE_TAGS = {_STR, _INT, _BOOL, _NULL, _FLOAT, _SEQ, _MAP}
+
+
+def _mark(file: str, mark) -> Location:
+    return Location(file, mark.line + 1, mark.column + 1) if mark is not None else Location(file)
+
+
+def load_nodes(text: str, file: str) -> list:
+    """The documents of a YAML text as composed nodes, after the safety checks."""
+    import yaml
+
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_YAML_BYTES:
+        raise YamlFormError(f"YAML input is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB; "
+                            "split it into several files", Location(file))
+    depth = aliases = events = 0
+    try:
+        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+            events += 1
+            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise YamlFormError(f"YAML nested more than {MAX_DEPTH} levels deep", _mark(file, ev.start_mark))
+            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+            elif isinstance(ev, yaml.AliasEvent):
+                aliases += 1
+                if aliases > MAX_ALIASES:
+                    raise YamlFormError(f"more than {MAX_ALIASES} YAML aliases: refused (alias bomb?)",
+                                        _mark(file, ev.start_mark))
+            if events > MAX_EVENTS:
+                raise YamlFormError("YAML input has too many values", _mark(file, ev.start_mark))
+            tag = getattr(ev, "tag", None)
+            if tag and tag.startswith("!") and not tag.startswith("tag:yaml.org,2002:"):
+                raise YamlFormError(f"YAML tag '{tag}' is not allowed: tables are plain data",
+                                    _mark(file, ev.start_mark), tag)
+        return list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        raise YamlFormError(f"YAML: {e.problem or e.context}", _mark(file, mark)) from None
+    except yaml.YAMLError as e:
+        raise YamlFormError(f"YAML: {e}", Location(file)) from None
+
+
+class _Reader:
+    """Builds tables from composed YAML nodes, checking shapes and types as it goes."""
+
+    def __init__(self, text: str, file: str):
+        self.file = file
+        self.lines = text.split("\n")
+        self.seen = 0
+
+    # -- node helpers -----------------------------------------------------------------------
+    def where(self, node) -> Location:
+        return _mark(self.file, node.start_mark)
+
+    def count(self, node) -> None:
+        # Aliases share nodes; counting every visit bounds what a billion-laughs document costs.
+        self.seen += 1
+        if self.seen > 200_000:
+            raise YamlFormError("YAML expands to too many values: refused (alias bomb?)", self.where(node))
+        if node.tag not in _SAFE_TAGS:
+            raise YamlFormError(f"YAML tag '{node.tag}' is not allowed: tables are plain data", self.where(node))
+
+    def scalar(self, node, what: str):
+        import yaml
+
+        self.count(node)
+        if not isinstance(node, yaml.ScalarNode):
+            raise YamlFormError(f"{what} must be a single value, not a list or mapping", self.where(node))
+        if node.tag == _STR:
+            return node.value
+        if node.tag == _INT:
+            try:
+                return int(node.value.replace("_", ""), 0)
+            except ValueError:
+                return node.value
+        if node.tag == _BOOL:
+            return node.value.lower() in ("true", "yes", "on", "y")
+        if node.tag == _NULL:
+            return None
+        return node.value
+
+    def text(self, node, what: str) -> str:
+        v = self.scalar(node, what)
+        if v is None:
+            return ""
+        if isinstance(v, bool):
+            raise YamlFormError(f"{what} must be text, not {node.value}", self.where(node))
+        return str(v)
+
+    def mapping(self, node, what: str, allowed: set[str]) -> dict:
+        import yaml
+
+        self.count(node)
+        if not isinstance(node, yaml.MappingNode):
+            raise YamlFormError(f"{what} must be a mapping", self.where(node))
+        out: dict = {}
+        for k, v in node.value:
+            key = self.scalar(k, "a key")
+            if not isinstance(key, str) or key not in allowed:
+                raise YamlFormError(f"unknown key '{key}' in {what}; known: {', '.join(sorted(allowed))}",
+                                    self.where(k), str(key))
+            if key in out:
+                raise YamlFormError(f"key '{key}' is given twice in {what}", self.where(k), key)
+            out[key] = (k, v)
+        return out
+
+    def column_of(self, node):
+        """Map (line, column) inside a string value to the file position of its text."""
+        base_line = node.start_mark.line + 1
+        base_col = node.start_mark.column + 1
+        style = node.style
+        if style in ("|", ">"):
+            indent = None
+            for raw in self.lines[node.start_mark.line + 1:]:
+                if raw.strip():
+                    indent = len(raw) - len(raw.lstrip(" "))
+                    break
+            indent = indent or 0
+            return lambda line, col: (base_line + line, indent + col)
+        shift = 1 if style in ('"', "'") else 0
+        return lambda line, col: (base_line + line - 1, (base_col + shift + col - 1) if line == 1 else col)
+
+    def tokens(self, node, what: str) -> tuple[Token, ...]:
+        text = self.text(node, what)
+        return tokens_of(text, self.file, 1, self.column_of(node))
+
+    # -- tables -----------------------------------------------------------------------------
+    def documents(self, docs) -> list[Table]:
+        import yaml
+
+        tables: list[Table] = []
+        for doc in docs:
+            if doc is None:
+                continue
+            if isinstance(doc, yaml.SequenceNode):
+                self.count(doc)
+                tables.extend(self.table(item) for item in doc.value)
+            elif isinstance(doc, yaml.MappingNode) and any(
+                    isinstance(k, yaml.ScalarNode) and k.value == "hands" for k, _ in doc.value):
+                tables.extend(self.session_hands(doc))
+            else:
+                tables.append(self.table(doc))
+        if not tables:
+            raise YamlFormError("the YAML holds no table", Location(self.file, 1, 1))
+        return tables
+
+    def session_hands(self, node) -> list[Table]:
+        """The hands of a session file, each a table (the session's own keys are checked here;
+        running a session is the session module's business)."""
+        import yaml
+
+        fields = self.mapping(node, "a session", SESSION_KEYS)
+        hands = fields["hands"][1]
+        self.count(hands)
+        if not isinstance(hands, yaml.SequenceNode):
+            raise YamlFormError("'hands' must be a list of tables", self.where(hands))
+        return [self.table(item) for item in hands.value]
+
+    def table(self, node) -> Table:
+        import yaml
+
+        if isinstance(node, yaml.ScalarNode):
+            text = self.text(node, "a table")
+            return parse_table(text, self.file, 1, self.column_of(node), allow_empty=False)
+        fields = self.mapping(node, "a table", TABLE_KEYS)
+        if "players" not in fields and "draw" not in fields:
+            raise YamlFormError("a table needs 'players' (seat: hand)", self.where(node))
+        round_wind = Wind.EAST
+        if "round" in fields:
+            k, v = fields["round"]
+            r = self.text(v, "'round'")
+            if r not in SEAT_NAMES:
+                raise YamlFormError(f"'round' takes a wind (E, S, W or N), not '{r}'", self.where(v), r)
+            round_wind = SEAT_NAMES[r]
+        scheme = self.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
+        draw = False
+        if "draw" in fields:
+            d = self.scalar(fields["draw"][1], "'draw'")
+            if not isinstance(d, bool):
+                raise YamlFormError("'draw' takes true or false", self.where(fields["draw"][1]))
+            draw = d
+        dealer_wins = 0
+        dw = fields.get("dealer-wins") or fields.get("dealer_wins")
+        if dw is not None:
+            n = self.scalar(dw[1], "'dealer-wins'")
+            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 1000:
+                raise YamlFormError("'dealer-wins' takes a whole number", self.where(dw[1]))
+            dealer_wins = n
+        players: dict[Wind, PlayerHand] = {}
+        if "players" in fields:
+            pnode = fields["players"][1]
+            pmap = self.mapping(pnode, "'players'", set(SEAT_NAMES))
+            for seat_text, (knode, vnode) in pmap.items():
+                players[SEAT_NAMES[seat_text]] = self.player(SEAT_NAMES[seat_text], knode, vnode)
+        if not players and not draw:
+            raise YamlFormError("the table lists no players", self.where(node))
+        return Table(players=tuple(players[w] for w in Wind if w in players), round=round_wind,
+                     scheme=scheme, draw=draw, dealer_wins=dealer_wins, where=self.where(node))
+
+    def player(self, seat: Wind, knode, vnode) -> PlayerHand:
+        import yaml
+
+        head = Token(f"{seat.value}:", self.where(knode))
+        if not isinstance(vnode, yaml.MappingNode):
+            return parse_player_tokens(seat, head, self.tokens(vnode, f"player {seat.value}"))
+        fields = self.mapping(vnode, f"player {seat.value}", PLAYER_KEYS)
+        toks: list[Token] = []
+        for key in ("tiles", "bonus"):
+            if key in fields:
+                node = fields[key][1]
+                if isinstance(node, yaml.SequenceNode):
+                    self.count(node)
+                    for item in node.value:
+                        toks.extend(self.tokens(item, f"'{key}'"))
+                else:
+                    toks.extend(self.tokens(node, f"'{key}'"))
+        if "incomplete" in fields and self.scalar(fields["incomplete"][1], "'incomplete'") is True:
+            toks.append(Token("...", self.where(fields["incomplete"][1])))
+        if "score" in fields:
+            toks += [Token("score", self.where(fields["score"][0])), self.number_token(fields["score"][1], "'score'")]
+        if "win" in fields:
+            toks.extend(self.win_tokens(fields["win"][0], fields["win"][1]))
+        if "claim" in fields:
+            toks += [Token("=", self.where(fields["claim"][0])), self.number_token(fields["claim"][1], "'claim'")]
+        hand = parse_player_tokens(seat, head, tuple(toks))
+        if "name" in fields:
+            name = self.text(fields["name"][1], "'name'").strip()
+            import dataclasses
+            hand = dataclasses.replace(hand, name=name or None)
+        return hand
+
+    def number_token(self, node, what: str) -> Token:
+        v = self.scalar(node, what)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise NotationError(f"{what} takes a whole number, not '{node.value}'", self.where(node), node.value)
+        return Token(str(v), self.where(node))
+
+    def win_tokens(self, knode, vnode) -> list[Token]:
+        import yaml
+
+        at = self.where(knode)
+        if isinstance(vnode, yaml.ScalarNode):
+            # `win: 5p from N` -- the clause as text
+            return [Token("win", at), *self.tokens(vnode, "'win'")]
+        fields = self.mapping(vnode, "'win'", WIN_KEYS)
+        toks = [Token("win", at)]
+        if "tile" in fields:
+            toks.extend(self.tokens(fields["tile"][1], "'tile'"))
+        if "from" in fields and self.scalar(fields["from"][1], "'from'") not in (None, "self"):
+            toks += [Token("from", self.where(fields["from"][0])), *self.tokens(fields["from"][1], "'from'")]
+        else:
+            toks.append(Token("self", self.where(fields["from"][0] if "from" in fields else knode)))
+        if "flags" in fields:
+            node = fields["flags"][1]
+            if isinstance(node, yaml.SequenceNode):
+                self.count(node)
+                for item in node.value:
+                    toks.extend(self.tokens(item, "a flag"))
+            else:
+                toks.extend(self.tokens(node, "'flags'"))
+        return toks
+
+
+def parse_yaml_tables(text: str, file: str = "<input>") -> list[Table]:
+    """Every table of a YAML text (one table, a list of tables, several documents, a session)."""
+    reader = _Reader(text, file)
+    return reader.documents(load_nodes(text, file))

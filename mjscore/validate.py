@@ -52,8 +52,13 @@ def _check_tile_counts(table: Table) -> None:
         limit = 1 if t.is_bonus else 4
         if total > limit:
             holders = ", ".join(f"{s.value} has {n}" for s, n in sorted(by_seat.items(), key=lambda x: x[0].number))
-            worst = max(by_seat, key=lambda s: (by_seat[s], s.number))
-            where = table.player(worst).place_of(t)
+            # Point at the player whose tiles push the count over: the fifth 5p, not the first.
+            running = 0
+            for seat in sorted(by_seat, key=lambda s: s.number):
+                running += by_seat[seat]
+                if running > limit:
+                    break
+            where = table.player(seat).place_of(t)
             if t.is_bonus:
                 msg = f"{t.text} ({t.name}) appears {total} times at the table ({holders}); there is one"
             else:

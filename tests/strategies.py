@@ -1,0 +1,57 @@
+"""Hypothesis strategies for tables (shared by the property tests)."""
+
+from hypothesis import strategies as st
+
+from mjscore.table import Form, Meld, PlayerHand, Table, Win, WinFlag
+from mjscore.tiles import KINDS, TILES, Wind
+
+playing = st.sampled_from(TILES[:KINDS])
+bonus_tiles = st.sampled_from(TILES[KINDS:])
+
+
+@st.composite
+def melds(draw):
+    form = draw(st.sampled_from([Form.EXPOSED, Form.DECLARED_KONG, Form.GROUP]))
+    t = draw(playing)
+    if form is Form.DECLARED_KONG:
+        return Meld((t,) * 4, form)
+    kinds = ["pung"] + (["kong"] if form is Form.EXPOSED else [])
+    if t.suit.is_numbered and t.rank <= 7:
+        kinds.append("chow")
+    kind = draw(st.sampled_from(kinds))
+    if kind == "chow":
+        return Meld((t, TILES[t.index + 1], TILES[t.index + 2]), form)
+    return Meld((t,) * (3 if kind == "pung" else 4), form)
+
+
+@st.composite
+def players(draw, seat):
+    if draw(st.booleans()) and draw(st.booleans()):
+        score = draw(st.integers(0, 10_000))
+        win = None
+        if draw(st.booleans()):
+            win = Win(draw(st.none() | playing), draw(st.none() | st.sampled_from([w for w in Wind if w is not seat]))
+                      , frozenset())
+        return PlayerHand(seat=seat, score=score, win=win, claim=draw(st.none() | st.integers(0, 5000)))
+    concealed = tuple(sorted(draw(st.lists(playing, max_size=14))))
+    ms = draw(st.lists(melds(), max_size=4))
+    from mjscore.notation import meld_order
+    ms.sort(key=meld_order)
+    bonus = tuple(sorted(draw(st.lists(bonus_tiles, max_size=4, unique=True))))
+    win = None
+    if concealed and draw(st.booleans()):
+        win = Win(draw(st.sampled_from(concealed)),
+                  draw(st.none() | st.sampled_from([w for w in Wind if w is not seat])),
+                  frozenset(draw(st.sets(st.sampled_from(list(WinFlag))))))
+    return PlayerHand(seat=seat, concealed=concealed, melds=tuple(ms), bonus=bonus,
+                      incomplete=draw(st.booleans()), claim=draw(st.none() | st.integers(0, 5000)), win=win)
+
+
+@st.composite
+def tables(draw):
+    seats = draw(st.lists(st.sampled_from(list(Wind)), min_size=1, max_size=4, unique=True))
+    seats.sort(key=lambda w: w.number)
+    ps = tuple(draw(players(s)) for s in seats)
+    return Table(players=ps, round=draw(st.sampled_from(list(Wind))),
+                 scheme=draw(st.none() | st.sampled_from(["classical", "dmjl", "house/rules.yaml"])),
+                 draw=draw(st.booleans()), dealer_wins=draw(st.integers(0, 20)))

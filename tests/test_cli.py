@@ -1,0 +1,109 @@
+"""End to end: the CLI through Typer's runner and as a real process."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from mjscore import __version__
+from mjscore.cli import app
+
+runner = CliRunner()
+
+HAND = "S: [CCC] 234m 678m 55p 789s 1f win 5p from N; E: [111p] 2378m 4455s NN"
+
+
+def run(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_version():
+    r = run("--version")
+    assert r.exit_code == 0 and r.stdout.strip() == f"mjscore {__version__}"
+
+
+def test_show_inline():
+    r = run("show", "-e", HAND)
+    assert r.exit_code == 0
+    assert r.stdout == "E: [111p] 2378m 4455s NN\nS: [CCC] 234678m 55p 789s 1f win 5p from N\n"
+
+
+def test_show_stdin():
+    r = run("show", "-", input=HAND.replace(";", "\n"))
+    assert r.exit_code == 0 and "win 5p from N" in r.stdout
+
+
+def test_show_unicode():
+    r = run("show", "-e", "E: [CCC] ...", "--tiles", "unicode")
+    assert r.exit_code == 0 and r.stdout == "E: [\U0001F004\U0001F004\U0001F004] ...\n"
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["show", "-e", "E: 12x"], "<-e>:1:4: error: '12x' is not a tile"),
+    (["show", "-e", "E: 5555p ...; W: 5p ..."], "<-e>:1:18: error: five 5p at the table"),
+    (["show", "no/such/file.mj"], "no/such/file.mj: error: no such file"),
+])
+def test_input_errors_exit_1_with_one_line(args, needle):
+    r = run(*args)
+    assert r.exit_code == 1
+    assert r.stderr.strip().splitlines() == [r.stderr.strip()]
+    assert needle in r.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["show", "--tiles", "pictures", "-e", "E: ..."],
+    ["show", "--no-such-option"],
+    ["no-such-command"],
+    ["show", "a.mj", "-e", "E: ..."],
+    ["show"],
+])
+def test_usage_errors_exit_2(args):
+    assert run(*args).exit_code == 2
+
+
+def test_help_has_a_worked_example():
+    r = run("show", "--help")
+    assert r.exit_code == 0 and "Example" in r.stdout and "mjscore show -e" in r.stdout
+
+
+# -- a real process: what a user's shell sees ---------------------------------------------------
+
+def mjscore(*args, input=None):
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    return subprocess.run([sys.executable, "-m", "mjscore", *args], input=input, capture_output=True,
+                          env=env, timeout=60)
+
+
+@pytest.mark.parametrize("name,data", [
+    ("binary.mj", bytes(range(256)) * 4),
+    ("latin1.mj", "E: 123m é".encode("latin-1")),
+    ("long.mj", b"E: " + b"1m" * 600_000),
+    ("bomb.yaml", b"a: &a [x,x,x,x,x,x,x,x,x]\n" + b"".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]\n".encode() for i in range(15))),
+    ("python.yaml", b"players: !!python/object/apply:os.system ['echo pwned']\n"),
+    ("nested.mj", b"E: " + b"[" * 5000 + b"]" * 5000),
+    ("nested.yaml", b"players: " + b"[" * 5000 + b"]" * 5000 + b"\n"),
+    ("empty.mj", b""),
+])
+def test_no_traceback_whatever_the_input(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(data)
+    r = mjscore("show", str(path))
+    assert r.returncode == 1
+    err = r.stderr.decode("utf-8")
+    assert "Traceback" not in err and "pwned" not in r.stdout.decode()
+    assert err.startswith(str(path)) and ": error: " in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_process_exit_codes_and_streams(tmp_path):
+    ok = mjscore("show", "-", input=HAND.encode())
+    assert ok.returncode == 0 and ok.stderr == b"" and b"win 5p from N" in ok.stdout
+    bad = mjscore("show", "-", input=b"E: 1x")
+    assert bad.returncode == 1 and bad.stdout == b""
+    assert bad.stderr.decode().strip() == (
+        "<stdin>:1:4: error: '1x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)")
+    usage = mjscore("show", "--bogus")
+    assert usage.returncode == 2 and b"Traceback" not in usage.stderr

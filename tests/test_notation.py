@@ -1,0 +1,219 @@
+"""The compact notation: every item, alias and header, read and printed back."""
+
+import pytest
+
+from mjscore.errors import GroupError, NotationError
+from mjscore.notation import parse_run, parse_table, parse_tables, print_table
+from mjscore.table import Form, SetKind, WinFlag
+from mjscore.tiles import Wind, tile
+
+
+def texts(run):
+    return [t.text for t in parse_run(run)]
+
+
+@pytest.mark.parametrize("run,expected", [
+    ("123m", ["1m", "2m", "3m"]),
+    ("5559p", ["5p", "5p", "5p", "9p"]),
+    ("789s", ["7s", "8s", "9s"]),
+    ("3c", ["3m"]),
+    ("3d", ["3p"]),
+    ("3b", ["3s"]),
+    ("EEE", ["E", "E", "E"]),
+    ("CC", ["C", "C"]),
+    ("ESWN", ["E", "S", "W", "N"]),
+    ("1z", ["E"]), ("2z", ["S"]), ("3z", ["W"]), ("4z", ["N"]),
+    ("5z", ["P"]), ("6z", ["F"]), ("7z", ["C"]),
+    ("1234z", ["E", "S", "W", "N"]),
+    ("Rd", ["C"]), ("Gd", ["F"]), ("Wd", ["P"]),
+    ("EWd", ["E", "P"]),
+    ("1f", ["1f"]), ("4y", ["4y"]), ("12f", ["1f", "2f"]),
+    ("123m456p", ["1m", "2m", "3m", "4p", "5p", "6p"]),
+])
+def test_tile_runs_and_aliases(run, expected):
+    assert texts(run) == expected
+
+
+@pytest.mark.parametrize("run", ["0m", "123", "m", "8z", "5f", "0y", "123x", "e", "Xd", "1M", ""])
+def test_not_tile_runs(run):
+    assert parse_run(run) is None
+
+
+@pytest.mark.parametrize("line,canonical", [
+    ("E: 234m 678m 55p 789s EEE 1m", "E: 1234678m 55p 789s EEE"),
+    ("E: 1m2m3m 5p5p5p 9s9s 123s 55s", "E: 123m 555p 1235599s"),
+    ("S: {123m} 456m 789m 11p EEE", "S: {123m} 456789m 11p EEE"),
+    ("S: [555p] [123s] [CCCC] 11m 99m", "S: [555p] [123s] [CCCC] 1199m"),
+    ("W: (5555p) 123m 456m 789m 11s", "W: (5555p) 123456789m 11s"),
+    ("N: 1f 3y 123m 456m 789m 11s 99p", "N: 123456789m 99p 11s 1f 3y"),
+    ("N: [CCC] 1f ...", "N: [CCC] 1f ..."),
+    ("E: ...", "E: ..."),
+    ("E: 123m 456m 789m 11s 999p = 36", "E: 123456789m 999p 11s = 36"),
+    ("E: 123m 456m 789m 11s 999p =36", "E: 123456789m 999p 11s = 36"),
+    ("S: score 72 win from N", "S: score 72 win from N"),
+    ("S: score 72 win 5p self", "S: score 72 win 5p self"),
+    ("E: score 0", "E: score 0"),
+    ("E: [ 123m ] 456m 789m 11s 999p", "E: [123m] 456789m 999p 11s"),
+    ("E: [1111s] [2222s] [3333s] [4444s] 55s", "E: [1111s] [2222s] [3333s] [4444s] 55s"),
+    ("E: Rd Rd Rd Gd Gd 123c 456d 789b", "E: 123m 456p 789s CCC FF"),
+])
+def test_player_lines_print_canonically(line, canonical):
+    table = parse_table(line)
+    assert print_table(table).strip().splitlines()[-1] == canonical
+
+
+@pytest.mark.parametrize("clause,tile_text,discarder,flags", [
+    ("win 5p from N", "5p", Wind.NORTH, set()),
+    ("win 5p self", "5p", None, set()),
+    ("win 5p self loose", "5p", None, {WinFlag.LOOSE}),
+    ("win 5p self last", "5p", None, {WinFlag.LAST}),
+    ("win 5p from N last", "5p", Wind.NORTH, {WinFlag.LAST}),
+    ("win 5p from W robbed", "5p", Wind.WEST, {WinFlag.ROBBED}),
+    ("win 5p self twofold", "5p", None, {WinFlag.TWOFOLD}),
+    ("win 5p self original-call", "5p", None, {WinFlag.ORIGINAL_CALL}),
+    ("win 5p from W robbed original-call", "5p", Wind.WEST, {WinFlag.ROBBED, WinFlag.ORIGINAL_CALL}),
+])
+def test_win_clause(clause, tile_text, discarder, flags):
+    table = parse_table(f"S: 123m 456m 789m 11s 555p {clause}")
+    win = table.players[0].win
+    assert (win.tile.text, win.discarder, set(win.flags)) == (tile_text, discarder, flags)
+
+
+def test_win_clause_anywhere_and_items_after_it():
+    a = parse_table("E: win 5p self 123m 456m 789m 11s 555p 1f")
+    b = parse_table("E: 123m 456m 789m 11s 555p 1f win 5p self")
+    assert a == b
+
+
+def test_heaven_and_earth_flags():
+    assert WinFlag.HEAVEN in parse_table("E: 123m 456m 789m 11s 555p win 5p self heaven").players[0].win.flags
+    assert WinFlag.EARTH in parse_table("S: 123m 456m 789m 11s 555p win 5p from E earth").players[0].win.flags
+
+
+def test_group_forms_and_kinds():
+    p = parse_table("E: [123m] (5555p) {EEE} [999s] 11s").players[0]
+    forms = {m.text(): (m.form, m.kind) for m in p.melds}
+    assert forms == {
+        "[123m]": (Form.EXPOSED, SetKind.CHOW),
+        "[999s]": (Form.EXPOSED, SetKind.PUNG),
+        "(5555p)": (Form.DECLARED_KONG, SetKind.KONG),
+        "{EEE}": (Form.GROUP, SetKind.PUNG),
+    }
+
+
+@pytest.mark.parametrize("header,attr,value", [
+    ("round S", "round", Wind.SOUTH),
+    ("round N", "round", Wind.NORTH),
+    ("scheme dmjl", "scheme", "dmjl"),
+    ("scheme schemes/house.yaml", "scheme", "schemes/house.yaml"),
+    ("dealer-wins 3", "dealer_wins", 3),
+    ("draw", "draw", True),
+])
+def test_headers(header, attr, value):
+    table = parse_table(f"{header}\nE: ...")
+    assert getattr(table, attr) == value
+
+
+def test_round_defaults_to_east():
+    assert parse_table("E: ...").round is Wind.EAST
+
+
+def test_comments_semicolons_and_several_tables():
+    text = "# first\nround S # prevailing\nE: ... # a note; not a line\n---\nE: [CCC] ...; S: ...\n"
+    tables = parse_tables(text)
+    assert len(tables) == 2
+    assert tables[0].round is Wind.SOUTH and len(tables[0].players) == 1
+    assert [p.seat for p in tables[1].players] == [Wind.EAST, Wind.SOUTH]
+
+
+def test_players_in_seat_order_whatever_the_input_order():
+    t = parse_table("N: ...; W: ...; E: ...")
+    assert [p.seat for p in t.players] == [Wind.EAST, Wind.WEST, Wind.NORTH]
+
+
+def test_printed_table_reads_back_the_same():
+    text = """round S
+scheme dmjl
+dealer-wins 2
+E: [111p] 2378m 4455s NN = 8
+S: [CCC] 234m 678m 55p 789s 1f win 5p from N last
+W: (FFFF) 12345m 99p 2y 568s
+N: [EEE] 11m 23p 456s 889s 3f
+"""
+    t = parse_table(text)
+    assert parse_table(print_table(t)) == t
+    assert print_table(parse_table(print_table(t))) == print_table(t)
+
+
+@pytest.mark.parametrize("text,line,col,token,fragment", [
+    ("E: 123x", 1, 4, "123x", "'x' is no suit"),
+    ("E: 123m 45", 1, 9, "45", "no suit letter"),
+    ("E: eee", 1, 4, "eee", "upper case"),
+    ("X: 123m", 1, 1, "X:", "does not start a player line"),
+    ("e: 123m", 1, 1, "e:", "seats are upper case"),
+    ("round Q\nE: ...", 1, 7, "Q", "takes a wind"),
+    ("round\nE: ...", 1, 1, "round", "needs a wind"),
+    ("draw now", 1, 6, "now", "takes nothing"),
+    ("dealer-wins x\nE: ...", 1, 13, "x", "whole number"),
+    ("round S\nround W\nE: ...", 2, 1, "round", "given twice"),
+    ("E: ...\nE: ...", 2, 1, "E:", "listed twice"),
+    ("E: [123m", 1, 4, "[", "never closed"),
+    ("E: 123m]", 1, 8, "]", "never opened"),
+    ("E: [[123m]]", 1, 5, "[", "cannot stand inside"),
+    ("E: 123m win", 1, 9, "win", "'self' or 'from SEAT'"),
+    ("E: 123m win 5p", 1, 9, "win", "'self' or 'from SEAT'"),
+    ("E: 123m win 5p from", 1, 16, "from", "needs a seat"),
+    ("E: 123m win 5p from Q", 1, 21, "Q", "takes a seat"),
+    ("E: 123m win 5p from E", 1, 21, "E", "own"),
+    ("E: 123m win 5p by N", 1, 16, "by", "goes on with"),
+    ("E: 123m win 1f self", 1, 13, "1f", "not a winning tile"),
+    ("E: 123m win 5p self loose loose", 1, 27, "loose", "twice"),
+    ("E: 123m loose", 1, 9, "loose", "belongs in a win clause"),
+    ("E: 123m = x", 1, 11, "x", "whole number"),
+    ("E: 123m =", 1, 9, "=", "missing"),
+    ("E: score", 1, 4, "score", "missing"),
+    ("E: score 12 123m", 1, 4, "score", "lists no tiles"),
+    ("E: 123m win self", 1, 1, "E:", "needs the winning tile"),
+    ("", 1, 1, None, "no players"),
+    ("E: ... ...", 1, 8, "...", "twice"),
+    ("E : 123m", 1, 1, "E", "together"),
+    ("E: 123m; S: 4x", 1, 13, "4x", "not a tile"),
+])
+def test_notation_errors_point_at_the_token(text, line, col, token, fragment):
+    with pytest.raises(NotationError) as info:
+        parse_table(text, "hand.mj")
+    err = info.value
+    assert (err.location.file, err.location.line, err.location.column) == ("hand.mj", line, col)
+    if token is not None:
+        assert err.token == token
+    assert fragment in err.message
+    assert str(err).startswith(f"hand.mj:{line}:{col}: error: ")
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ("E: [1234s]", "is not a set"),
+    ("E: [12s]", "is not a set"),
+    ("E: [55p]", "is not a set"),
+    ("E: [89s1m]", "is not a set"),
+    ("E: (555p)", "is not a kong"),
+    ("E: (5556p)", "is not a kong"),
+    ("E: {55p}", "is not a set"),
+    ("E: {5555p}", "declare a concealed kong"),
+    ("E: [EEE1f]", "flowers and seasons"),
+    ("E: [EWN]", "is not a set"),
+])
+def test_groups_must_be_real_sets(text, fragment):
+    with pytest.raises((GroupError, NotationError)) as info:
+        parse_table(text)
+    assert fragment in info.value.message
+
+
+def test_column_counts_after_semicolon_and_comment():
+    with pytest.raises(NotationError) as info:
+        parse_table("E: ...   ;  S: 12q # 9x")
+    assert info.value.location.column == 16
+
+
+def test_overlong_line_is_refused():
+    with pytest.raises(NotationError, match="characters long"):
+        parse_table("E: " + "1m" * 10_000)

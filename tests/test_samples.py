@@ -1,0 +1,34 @@
+"""Every sample hand reads, validates and round-trips through `show`, in both forms."""
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import SAMPLES
+from mjscore.cli import app
+from mjscore.notation import parse_tables, print_tables
+from mjscore.reader import read_tables
+from mjscore.validate import validate_table
+
+MJ = sorted(SAMPLES.glob("*.mj"))
+
+
+def test_there_are_at_least_ten_samples_in_both_forms():
+    assert len(MJ) >= 10
+    for path in MJ:
+        assert path.with_suffix(".yaml").exists(), path
+
+
+@pytest.mark.parametrize("path", MJ, ids=lambda p: p.name)
+def test_sample_round_trips_through_show(path):
+    tables = read_tables(str(path))
+    for t in tables:
+        validate_table(t)
+    shown = CliRunner().invoke(app, ["show", str(path)])
+    assert shown.exit_code == 0, shown.stderr
+    assert parse_tables(shown.stdout) == tables
+    assert print_tables(parse_tables(shown.stdout)) == shown.stdout
+
+
+@pytest.mark.parametrize("path", MJ, ids=lambda p: p.name)
+def test_yaml_form_is_the_same_table(path):
+    assert read_tables(str(path.with_suffix(".yaml"))) == read_tables(str(path))

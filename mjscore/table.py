@@ -19,6 +19,8 @@ class SetKind(Enum):
     PUNG = "pung"
     KONG = "kong"
     PAIR = "pair"
+    KNITTED = "knitted"   # the same number in different suits (BMJA's knitting hands)
+    SINGLE = "single"     # a tile that belongs to no set (a loser's, or thirteen orphans')
 
 
 class Form(Enum):

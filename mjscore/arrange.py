@@ -1,0 +1,283 @@
+"""Every way a player's tiles can be laid out: the arrangements that scoring chooses from.
+
+An arrangement is the player's written groups plus a grouping of the loose concealed tiles.
+For a winner only complete arrangements count (four sets and a pair, or a special shape the
+scheme knows), and when the winning tile came from a discard, each set it could have completed
+gives its own arrangement, with that set exposed.  For a loser the only groupings that can
+score are pungs and pairs, so those are enumerated and the rest is left as it lies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+
+from mjscore.shapes import MAJORS, Counts, counts_of, decompositions
+from mjscore.table import Form, PlayerHand, SetKind
+from mjscore.tiles import KINDS, TILES, WIND_BASE
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One set, pair or leftover of an arrangement."""
+
+    kind: SetKind
+    tiles: tuple[int, ...]        # tile indices, sorted
+    exposed: bool = False         # counts as exposed (claimed, or completed by a discarded winning tile)
+    form: Form = Form.CONCEALED   # how the player wrote it, or CONCEALED when mjscore arranged it
+    won: bool = False             # the winning tile completed this block
+
+    @property
+    def tile(self) -> int:
+        return self.tiles[0]
+
+    @property
+    def is_set(self) -> bool:
+        return self.kind in (SetKind.PUNG, SetKind.KONG, SetKind.CHOW)
+
+    @property
+    def is_pung_or_kong(self) -> bool:
+        return self.kind is SetKind.PUNG or self.kind is SetKind.KONG
+
+    def text(self) -> str:
+        from mjscore.table import tiles_text
+
+        body = tiles_text([TILES[i] for i in self.tiles], sep="")
+        if self.form is Form.DECLARED_KONG:
+            return f"({body})"
+        if self.exposed:
+            return f"[{body}]"
+        if self.form is Form.GROUP:
+            return f"{{{body}}}"
+        return body
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    blocks: tuple[Block, ...]
+    shape: str                   # "standard", a special shape's name, or "partial" for a loser
+
+    def sets(self):
+        return (b for b in self.blocks if b.is_set)
+
+    @property
+    def won_block(self) -> Block | None:
+        for b in self.blocks:
+            if b.won:
+                return b
+        return None
+
+    def text(self) -> list[str]:
+        return [b.text() for b in self.blocks]
+
+
+def written_blocks(hand: PlayerHand) -> tuple[Block, ...]:
+    out = []
+    for m in hand.melds:
+        kind = m.kind
+        out.append(Block(kind, tuple(t.index for t in m.tiles), exposed=m.form is Form.EXPOSED, form=m.form))
+    return tuple(out)
+
+
+_KIND = {"pung": SetKind.PUNG, "chow": SetKind.CHOW, "pair": SetKind.PAIR}
+
+
+def _block_of(kind: str, i: int) -> Block:
+    if kind == "chow":
+        return Block(SetKind.CHOW, (i, i + 1, i + 2))
+    return Block(_KIND[kind], (i,) * (3 if kind == "pung" else 2))
+
+
+# -- special shapes ----------------------------------------------------------------------------
+# Each returns the blocks of the special shape for 14 concealed tile counts, or None.
+
+def _thirteen_orphans(c: Counts):
+    if sum(c) != 14 or any(c[i] == 0 for i in MAJORS) or sum(c[i] for i in MAJORS) != 14:
+        return None
+    return tuple(Block(SetKind.PAIR if c[i] == 2 else SetKind.SINGLE, (i,) * c[i]) for i in MAJORS)
+
+
+def _seven_pairs(c: Counts, only=None):
+    if sum(c) != 14 or any(n not in (0, 2) for n in c):
+        return None
+    idx = [i for i in range(KINDS) if c[i] == 2]
+    if only is not None and any(i not in only for i in idx):
+        return None
+    return tuple(Block(SetKind.PAIR, (i, i)) for i in idx)
+
+
+def _all_pair_honours(c: Counts):
+    return _seven_pairs(c, only=set(MAJORS))
+
+
+def _suit_counts(c: Counts):
+    return [c[s * 9:(s + 1) * 9] for s in range(3)]
+
+
+def _knitting(c: Counts):
+    """Seven pairs, each the same number in two suits; two suits only, no honours."""
+    if sum(c) != 14 or any(c[WIND_BASE:]):
+        return None
+    suits = [s for s in range(3) if any(c[s * 9:(s + 1) * 9])]
+    if len(suits) != 2:
+        return None
+    a, b = suits
+    blocks = []
+    for r in range(9):
+        if c[a * 9 + r] != c[b * 9 + r]:
+            return None
+        blocks += [Block(SetKind.KNITTED, (a * 9 + r, b * 9 + r))] * c[a * 9 + r]
+    return tuple(blocks)
+
+
+def _triple_knitting(c: Counts):
+    """Four triples of one number in all three suits, and a pair of one number in two suits."""
+    if sum(c) != 14 or any(c[WIND_BASE:]):
+        return None
+    blocks = []
+    rest = []
+    for r in range(9):
+        n = [c[s * 9 + r] for s in range(3)]
+        k = min(n)
+        blocks += [Block(SetKind.KNITTED, (r, 9 + r, 18 + r))] * k
+        rest += [s * 9 + r for s in range(3) for _ in range(n[s] - k)]
+    if len(blocks) != 4 or len(rest) != 2:
+        return None
+    x, y = sorted(rest)
+    if x % 9 != y % 9 or x // 9 == y // 9:
+        return None
+    return tuple(blocks) + (Block(SetKind.KNITTED, (x, y)),)
+
+
+def _wriggling_snake(c: Counts):
+    """BMJA: a pair of 1s, 2 to 9 of the same suit, and each of the four winds."""
+    if sum(c) != 14 or any(c[WIND_BASE + w] != 1 for w in range(4)) or any(c[WIND_BASE + 4:]):
+        return None
+    for s in range(3):
+        if c[s * 9] == 2 and all(c[s * 9 + r] == 1 for r in range(1, 9)):
+            return (Block(SetKind.PAIR, (s * 9, s * 9)),) + tuple(
+                Block(SetKind.SINGLE, (i,)) for i in range(KINDS) if c[i] and i != s * 9)
+    return None
+
+
+def _nine_gates(c: Counts, lo: int = 1, hi: int = 9):
+    """1112345678999 of one suit and one more tile of it, the extra tile's rank in [lo, hi]."""
+    if sum(c) != 14:
+        return None
+    for s in range(3):
+        suit = c[s * 9:(s + 1) * 9]
+        if sum(suit) != 14:
+            continue
+        extra = [r for r in range(9) if suit[r] > (3 if r in (0, 8) else 1)]
+        if any(suit[r] < (3 if r in (0, 8) else 1) for r in range(9)) or len(extra) != 1:
+            return None
+        if not lo <= extra[0] + 1 <= hi:
+            return None
+        # Laid out as four sets and a pair, as it always can be (whatever the chow limit).
+        split = decompositions(c, 4, 1)[0]
+        return tuple(_block_of(k, i) for k, i in split)
+    return None
+
+
+SPECIAL_SHAPES = {
+    "nine-gates": _nine_gates,
+    "gates-of-heaven": lambda c: _nine_gates(c, 2, 8),
+    "thirteen-orphans": _thirteen_orphans,
+    "seven-pairs": _seven_pairs,
+    "all-pair-honours": _all_pair_honours,
+    "knitting": _knitting,
+    "triple-knitting": _triple_knitting,
+    "wriggling-snake": _wriggling_snake,
+}
+SHAPES = frozenset({"standard", *SPECIAL_SHAPES})
+
+
+@lru_cache(maxsize=65536)
+def special_blocks(shape: str, counts: Counts):
+    return SPECIAL_SHAPES[shape](counts)
+
+
+# -- the winner --------------------------------------------------------------------------------
+
+def winner_arrangements(hand: PlayerHand, shapes, max_chows: int) -> list[Arrangement]:
+    """Every complete arrangement of a winner's hand, one per set the winning tile may have completed."""
+    win = hand.win
+    return winning_arrangements(written_blocks(hand), counts_of(hand.concealed),
+                                win.tile.index if win and win.tile else None,
+                                bool(win and not win.self_drawn), shapes, max_chows)
+
+
+def winning_arrangements(written: tuple[Block, ...], counts: Counts, win_tile: int | None, discard: bool,
+                         shapes, max_chows: int) -> list[Arrangement]:
+    """Complete arrangements of written groups plus loose concealed tiles (`counts`)."""
+    out: list[Arrangement] = []
+    need = 4 - len(written)
+    if "standard" in shapes and need >= 0:
+        written_chows = sum(1 for b in written if b.kind is SetKind.CHOW)
+        for split in decompositions(counts, need, 1):
+            if written_chows + sum(1 for k, _ in split if k == "chow") > max_chows:
+                continue
+            blocks = written + tuple(_block_of(k, i) for k, i in split)
+            out.extend(_mark_winning_block(blocks, "standard", win_tile, discard))
+    if not written:
+        for shape in shapes:
+            if shape != "standard":
+                blocks = special_blocks(shape, counts)
+                if blocks is not None:
+                    out.extend(_mark_winning_block(blocks, shape, win_tile, discard))
+    return out
+
+
+def _mark_winning_block(blocks: tuple[Block, ...], shape: str, win_tile, discard: bool):
+    """One arrangement per concealed block that holds the winning tile (duplicates once)."""
+    if win_tile is None:
+        return [Arrangement(blocks, shape)]
+    seen = set()
+    out = []
+    for n, b in enumerate(blocks):
+        if win_tile not in b.tiles or b.form in (Form.EXPOSED, Form.DECLARED_KONG):
+            continue
+        key = (b.kind, b.tiles, b.form)
+        if key in seen:
+            continue
+        seen.add(key)
+        won = Block(b.kind, b.tiles, exposed=discard, form=b.form, won=True)
+        out.append(Arrangement(blocks[:n] + (won,) + blocks[n + 1:], shape))
+    return out
+
+
+# -- the losers --------------------------------------------------------------------------------
+
+def losing_arrangements(hand: PlayerHand, exhaustive: bool = False) -> list[Arrangement]:
+    """The arrangements of a loser's loose concealed tiles worth comparing.
+
+    Chows score nothing for a loser, so only pungs and pairs are formed and the tiles left over
+    stay together as one leftover block.  Four identical undeclared tiles are a pung and a
+    single, never a kong.  A pung is worth at least a pair, and a pair at least nothing, under
+    every rule of the catalogue that a loser can earn except "zero points"; so unless the
+    scheme gives losers such a rule (`exhaustive`), the one arrangement with every pung and
+    pair formed is the best, and it is the only one returned.
+    """
+    written = written_blocks(hand)
+    counts = counts_of(hand.concealed)
+    options = []
+    for i, n in enumerate(counts):
+        if n >= 2:
+            best = "pung" if n >= 3 else "pair"
+            opts = ([None, "pair"] + (["pung"] if n >= 3 else [])) if exhaustive else [best]
+            options.append([(i, o) for o in opts])
+    out = []
+    for choice in product(*options):
+        rest = list(counts)
+        blocks = list(written)
+        for i, o in choice:
+            if o is None:
+                continue
+            blocks.append(_block_of(o, i))
+            rest[i] -= 3 if o == "pung" else 2
+        leftovers = tuple(i for i in range(KINDS) for _ in range(rest[i]))
+        if leftovers:
+            blocks.append(Block(SetKind.SINGLE, leftovers))
+        out.append(Arrangement(tuple(blocks), "partial"))
+    return out

@@ -1,0 +1,470 @@
+"""The catalogue of conditions a scheme's rules are built from.
+
+A rule in a scheme file says *when* it applies with a mapping of condition names to
+parameters (`when: {sets: {tiles: dragon, count: 3}}`).  This module is that vocabulary: each
+condition is a small pure function of the player's situation and one arrangement of the
+player's tiles.  Rule values (points, doubles, limits) never live here; only what the words
+mean.  Adding a condition here and to `schemes/README.md` is how the format grows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from mjscore.arrange import Arrangement, Block
+from mjscore.shapes import Counts
+from mjscore.table import PlayerHand, SetKind, WinFlag
+from mjscore.tiles import DRAGON_BASE, FLOWER_BASE, KINDS, SEASON_BASE, WIND_BASE, Wind
+
+
+@dataclass
+class Situation:
+    """One player's hand and circumstances: everything but the arrangement."""
+
+    hand: PlayerHand
+    round: Wind
+    dealer_wins: int
+    counts: Counts                  # every playing tile the player holds, melds included
+    scheme: Any                     # the Scheme (for shapes, chow limit, rule look-ups)
+    win_tile: int | None = None
+    self_drawn: bool = False
+    flags: frozenset = frozenset()
+    cache: dict = field(default_factory=dict)
+    set_points: int = 0             # what the sets and pairs of the arrangement in hand scored
+
+    @property
+    def seat(self) -> Wind:
+        return self.hand.seat
+
+    @property
+    def winner(self) -> bool:
+        return self.hand.win is not None
+
+
+# -- tile classes ------------------------------------------------------------------------------
+
+TILE_CLASSES = ("any", "simple", "terminal", "honour", "major", "wind", "dragon",
+                "own-wind", "prevailing-wind", "green")
+_GREEN = frozenset({19, 20, 21, 23, 25, DRAGON_BASE + 1})   # 2 3 4 6 8 bamboo, green dragon
+
+
+def in_class(i: int, cls: str, sit: Situation) -> bool:
+    if cls == "any":
+        return True
+    if cls == "simple":
+        return i < WIND_BASE and 1 <= i % 9 <= 7
+    if cls == "terminal":
+        return i < WIND_BASE and i % 9 in (0, 8)
+    if cls == "honour":
+        return i >= WIND_BASE
+    if cls == "major":
+        return i >= WIND_BASE or i % 9 in (0, 8)
+    if cls == "wind":
+        return WIND_BASE <= i < DRAGON_BASE
+    if cls == "dragon":
+        return DRAGON_BASE <= i < KINDS
+    if cls == "own-wind":
+        return i == WIND_BASE + sit.seat.number - 1
+    if cls == "prevailing-wind":
+        return i == WIND_BASE + sit.round.number - 1
+    if cls == "green":
+        return i in _GREEN
+    raise ValueError(cls)
+
+
+# -- parameter checking (used when a scheme is loaded) ----------------------------------------
+
+class ParamError(ValueError):
+    pass
+
+
+def _bool(v):
+    if not isinstance(v, bool):
+        raise ParamError("takes true or false")
+    return v
+
+
+def _int(v):
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise ParamError("takes a whole number")
+    return v
+
+
+def _count(v):
+    """`N` (at least N) or {at_least: N, at_most: M, exactly: K}."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return (_int(v), None)
+    if isinstance(v, dict):
+        unknown = set(v) - {"at_least", "at_most", "exactly"}
+        if unknown:
+            raise ParamError(f"unknown key {sorted(unknown)[0]!r} (use at_least, at_most, exactly)")
+        if "exactly" in v:
+            n = _int(v["exactly"])
+            return (n, n)
+        return (_int(v.get("at_least", 0)), _int(v["at_most"]) if "at_most" in v else None)
+    raise ParamError("takes a number or {at_least: N, at_most: N, exactly: N}")
+
+
+def _choice(*values):
+    def check(v):
+        if v not in values:
+            raise ParamError(f"takes one of: {', '.join(values)}")
+        return v
+    return check
+
+
+def _tile_class(v):
+    return _choice(*TILE_CLASSES)(v)
+
+
+def _class_count(v):
+    if not isinstance(v, dict) or "tiles" not in v:
+        raise ParamError("takes {tiles: CLASS, count: N}")
+    unknown = set(v) - {"tiles", "count"}
+    if unknown:
+        raise ParamError(f"unknown key {sorted(unknown)[0]!r}")
+    return (_tile_class(v["tiles"]), _count(v.get("count", 1)))
+
+
+def _tile(v):
+    from mjscore.notation import parse_tile
+
+    t = parse_tile(str(v))
+    if t is None or t.is_bonus:
+        raise ParamError(f"{v!r} is not a tile")
+    return t.index
+
+
+def _tiles(v):
+    if not isinstance(v, list) or not v:
+        raise ParamError("takes a list of tiles")
+    return frozenset(_tile(x) for x in v)
+
+
+def _shape(v):
+    from mjscore.arrange import SHAPES
+
+    vals = v if isinstance(v, list) else [v]
+    for x in vals:
+        if x not in SHAPES:
+            raise ParamError(f"{x!r} is not a shape; known: {', '.join(sorted(SHAPES))}")
+    return frozenset(vals)
+
+
+def _wind(v):
+    if v not in ("E", "S", "W", "N"):
+        raise ParamError("takes a wind: E, S, W or N")
+    return Wind(v)
+
+
+def _flag(v):
+    try:
+        return WinFlag(v)
+    except ValueError:
+        raise ParamError(f"takes a win flag: {', '.join(f.value for f in WinFlag)}") from None
+
+
+def _range(v):
+    if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and 1 <= x <= 9 for x in v)):
+        raise ParamError("takes [LOW, HIGH], ranks 1 to 9")
+    return (v[0], v[1])
+
+
+def _nine_gates(v):
+    if v is True:
+        return ((1, 9), False)
+    if not isinstance(v, dict):
+        raise ParamError("takes true or {extra: [LOW, HIGH], concealed_ends: BOOL}")
+    unknown = set(v) - {"extra", "concealed_ends"}
+    if unknown:
+        raise ParamError(f"unknown key {sorted(unknown)[0]!r}")
+    return (_range(v.get("extra", [1, 9])), _bool(v.get("concealed_ends", False)))
+
+
+def _rule_id(v):
+    if not isinstance(v, str):
+        raise ParamError("takes a rule id")
+    return v
+
+
+# -- the conditions ----------------------------------------------------------------------------
+
+def _in(n: int, bounds) -> bool:
+    lo, hi = bounds
+    return n >= lo and (hi is None or n <= hi)
+
+
+def _suits(sit: Situation):
+    key = "suits"
+    if key not in sit.cache:
+        c = sit.counts
+        numbered = sum(1 for s in range(3) if any(c[s * 9:(s + 1) * 9]))
+        sit.cache[key] = (numbered, any(c[WIND_BASE:KINDS]))
+    return sit.cache[key]
+
+
+def _held(sit: Situation):
+    return [i for i in range(KINDS) if sit.counts[i]]
+
+
+def c_shape(sit, arr, shapes):
+    return arr.shape in shapes
+
+
+def c_self_drawn(sit, arr, v):
+    return sit.winner and sit.self_drawn == v
+
+
+def c_flag(sit, arr, f):
+    return f in sit.flags
+
+
+def c_winning_tile(sit, arr, t):
+    return sit.win_tile == t
+
+
+def c_seat(sit, arr, w):
+    return sit.seat is w
+
+
+def c_dealer_win(sit, arr, n):
+    """East wins for the n-th time in a row (or more)."""
+    return sit.winner and sit.seat is Wind.EAST and sit.dealer_wins + 1 >= n
+
+
+def c_no_chows(sit, arr, v):
+    return (not any(b.kind is SetKind.CHOW for b in arr.blocks)) == v
+
+
+def c_chows(sit, arr, bounds):
+    return _in(sum(1 for b in arr.blocks if b.kind is SetKind.CHOW), bounds)
+
+
+def c_concealed(sit, arr, v):
+    """No set claimed from a discard, nor completed by a discarded winning tile."""
+    return (not any(b.exposed for b in arr.blocks)) == v
+
+
+def c_one_suit(sit, arr, v):
+    numbered, honours = _suits(sit)
+    if v == "with-honours":
+        return numbered == 1 and honours
+    if v == "without-honours":
+        return numbered == 1 and not honours
+    if v == "any":
+        return numbered == 1
+    return numbered <= 1          # "at-most-one": one suit and/or honours
+
+
+def c_only(cls):
+    def check(sit, arr, v):
+        return all(in_class(i, cls, sit) for i in _held(sit)) == v
+    return check
+
+
+def c_only_tiles(sit, arr, tiles):
+    return all(i in tiles for i in _held(sit))
+
+
+def _sets_of(arr: Arrangement, cls: str, sit: Situation) -> int:
+    return sum(1 for b in arr.blocks if b.is_pung_or_kong and in_class(b.tile, cls, sit))
+
+
+def c_sets(sit, arr, spec):
+    cls, bounds = spec
+    return _in(_sets_of(arr, cls, sit), bounds)
+
+
+def c_pairs(sit, arr, spec):
+    cls, bounds = spec
+    return _in(sum(1 for b in arr.blocks if b.kind is SetKind.PAIR and in_class(b.tile, cls, sit)), bounds)
+
+
+def c_concealed_pungs(sit, arr, bounds):
+    return _in(sum(1 for b in arr.blocks if b.is_pung_or_kong and not b.exposed), bounds)
+
+
+def c_kongs(sit, arr, bounds):
+    return _in(sum(1 for b in arr.blocks if b.kind is SetKind.KONG), bounds)
+
+
+def c_win_block(sit, arr, kind):
+    b = arr.won_block
+    if b is None:
+        return False
+    if kind == "set":
+        return b.is_set
+    return b.kind.value == kind
+
+
+def c_winning_tile_class(sit, arr, cls):
+    return sit.win_tile is not None and in_class(sit.win_tile, cls, sit)
+
+
+def c_only_possible(sit, arr, v):
+    """Exactly one tile kind would have completed the hand (the winning tile's)."""
+    if sit.win_tile is None or not sit.winner:
+        return False
+    if "only-possible" not in sit.cache:
+        import dataclasses
+
+        from mjscore.table import Form
+        from mjscore.waits import waits_of
+
+        # { } groups are the player's own layout of concealed tiles: the wait is counted on the
+        # tiles themselves, so they go back among the loose tiles.
+        loose = list(sit.hand.concealed)
+        for m in sit.hand.melds:
+            if m.form is Form.GROUP:
+                loose.extend(m.tiles)
+        loose.sort()
+        for n, t in enumerate(loose):
+            if t.index == sit.win_tile:
+                del loose[n]
+                break
+        waiting = dataclasses.replace(sit.hand, concealed=tuple(loose), win=None,
+                                      melds=tuple(m for m in sit.hand.melds if m.form is not Form.GROUP))
+        sit.cache["only-possible"] = waits_of(waiting, sit.scheme) == [sit.win_tile]
+    return sit.cache["only-possible"] == v
+
+
+def c_zero_points(sit, arr, v):
+    """No set or pair scores points (bonus tiles are not counted)."""
+    return (sit.set_points == 0) == v
+
+
+def c_nine_gates(sit, arr, spec):
+    (lo, hi), concealed_ends = spec
+    h = sit.hand
+    if h.melds:
+        return False
+    c = sit.counts
+    for s in range(3):
+        suit = c[s * 9:(s + 1) * 9]
+        if sum(suit) != 14:
+            continue
+        base = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+        extra = [r for r in range(9) if suit[r] - base[r] == 1]
+        if any(suit[r] < base[r] for r in range(9)) or len(extra) != 1:
+            return False
+        if not lo <= extra[0] + 1 <= hi:
+            return False
+        if concealed_ends and not sit.self_drawn and sit.win_tile in (s * 9, s * 9 + 8):
+            return False
+        return True
+    return False
+
+
+def c_squirming_snake(sit, arr, v):
+    """DMJL: one suit, pungs of 1 and 9, a pair of 2, 5 or 8, chows of the other numbers."""
+    c = sit.counts
+    for s in range(3):
+        suit = c[s * 9:(s + 1) * 9]
+        if sum(suit) != sum(c):
+            continue
+        pairs = [r for r in (1, 4, 7) if suit[r] == 2]
+        ok = (suit[0] >= 3 and suit[8] >= 3 and len(pairs) == 1 and all(suit)
+              and sum(suit) - 5 == 9)
+        return ok == v
+    return not v
+
+
+def _bonus(sit: Situation):
+    return [t.index for t in sit.hand.bonus]
+
+
+def c_own_flower(sit, arr, v):
+    return (FLOWER_BASE + sit.seat.number - 1 in _bonus(sit)) == v
+
+
+def c_own_season(sit, arr, v):
+    return (SEASON_BASE + sit.seat.number - 1 in _bonus(sit)) == v
+
+
+def c_own_flower_and_season(sit, arr, v):
+    b = _bonus(sit)
+    return (FLOWER_BASE + sit.seat.number - 1 in b and SEASON_BASE + sit.seat.number - 1 in b) == v
+
+
+def c_all_flowers(sit, arr, v):
+    return all(FLOWER_BASE + k in _bonus(sit) for k in range(4)) == v
+
+
+def c_all_seasons(sit, arr, v):
+    return all(SEASON_BASE + k in _bonus(sit) for k in range(4)) == v
+
+
+def c_calling(sit, arr, rule_id):
+    """A loser one tile from a hand that the rule `rule_id` (a winner's rule) would reward."""
+    if sit.winner or sit.hand.incomplete:
+        return False
+    from mjscore.score import calling_for
+
+    return calling_for(sit, rule_id)
+
+
+@dataclass(frozen=True)
+class Condition:
+    check: Callable[[Any], Any]       # parameter validation, returns the parsed parameter
+    test: Callable[..., bool]
+    doc: str
+
+
+CONDITIONS: dict[str, Condition] = {
+    "shape": Condition(_shape, c_shape, "the hand's winning shape: standard or a special shape"),
+    "self_drawn": Condition(_bool, c_self_drawn, "the winning tile was drawn (true) or a discard (false)"),
+    "flag": Condition(_flag, c_flag, "a flag of the win clause: loose, last, robbed, heaven, earth, "
+                                     "original-call, twofold"),
+    "winning_tile": Condition(_tile, c_winning_tile, "the winning tile is this tile"),
+    "winning_tile_class": Condition(_tile_class, c_winning_tile_class, "the winning tile is of this class"),
+    "seat": Condition(_wind, c_seat, "the player sits in this seat"),
+    "dealer_win": Condition(_int, c_dealer_win, "East wins for the N-th time in a row, or more"),
+    "no_chows": Condition(_bool, c_no_chows, "the arrangement has no chow"),
+    "chows": Condition(_count, c_chows, "how many chows the arrangement has"),
+    "concealed": Condition(_bool, c_concealed, "no set exposed, not even by the winning discard"),
+    "one_suit": Condition(_choice("with-honours", "without-honours", "any", "at-most-one"), c_one_suit,
+                          "one numbered suit, with honours, without, either; at-most-one: one suit and/or honours"),
+    "only_honours": Condition(_bool, c_only("honour"), "every tile is a wind or dragon"),
+    "only_majors": Condition(_bool, c_only("major"), "every tile is a terminal or honour"),
+    "only_terminals": Condition(_bool, c_only("terminal"), "every tile is a 1 or a 9"),
+    "only_tiles": Condition(_tiles, c_only_tiles, "every tile is one of these"),
+    "sets": Condition(_class_count, c_sets, "pungs and kongs of a tile class: {tiles, count}"),
+    "pairs": Condition(_class_count, c_pairs, "pairs of a tile class: {tiles, count}"),
+    "concealed_pungs": Condition(_count, c_concealed_pungs, "concealed pungs and kongs"),
+    "kongs": Condition(_count, c_kongs, "kongs"),
+    "win_block": Condition(_choice("pair", "set", "pung", "chow"), c_win_block,
+                           "what the winning tile completed"),
+    "only_possible": Condition(_bool, c_only_possible, "one tile kind alone could complete the hand"),
+    "zero_points": Condition(_bool, c_zero_points, "no set or pair scored points"),
+    "nine_gates": Condition(_nine_gates, c_nine_gates, "1112345678999 of one suit plus one tile of it, "
+                                                       "all concealed: {extra: [LOW, HIGH], concealed_ends}"),
+    "squirming_snake": Condition(_bool, c_squirming_snake, "one suit: 111, 999, a pair of 2/5/8, two chows"),
+    "own_flower": Condition(_bool, c_own_flower, "holds the flower of the own seat"),
+    "own_season": Condition(_bool, c_own_season, "holds the season of the own seat"),
+    "own_flower_and_season": Condition(_bool, c_own_flower_and_season, "holds both"),
+    "all_flowers": Condition(_bool, c_all_flowers, "holds all four flowers"),
+    "all_seasons": Condition(_bool, c_all_seasons, "holds all four seasons"),
+    "calling": Condition(_rule_id, c_calling, "a loser one tile away from a hand that rule ID rewards"),
+}
+
+# Conditions of a per-set rule: they look at one block, not the hand.
+SET_CONDITIONS: dict[str, Callable] = {
+    "kind": lambda v: frozenset(_choice("chow", "pung", "kong", "pair")(x) for x in (v if isinstance(v, list) else [v])),
+    "tiles": _tile_class,
+    "exposed": _bool,
+}
+
+
+def block_matches(sit: Situation, b: Block, when) -> bool:
+    for name, param in when:
+        if name == "kind":
+            if b.kind.value not in param:
+                return False
+        elif name == "tiles":
+            if not in_class(b.tile, param, sit):
+                return False
+        elif name == "exposed":
+            if b.exposed != param:
+                return False
+    return True

@@ -1,0 +1,438 @@
+"""Scheme files: the scoring rules as data, loaded, checked and flattened.
+
+A scheme is a YAML file (format in schemes/README.md).  Loading checks every key and value and
+reports the file and key path of anything wrong; `extends:` merges a base scheme under the
+file's own values, so the result is always one flat table.  Loaded schemes are cached, so a
+batch reads each file once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from mjscore.errors import Location, SchemeError
+
+SCHEME_DIR = Path(__file__).resolve().parent.parent / "schemes"
+DEFAULT_SCHEME = "classical"
+
+SCOPES = ("every", "winner", "loser")
+SET_CLASSES = ("simple", "terminal", "honour")
+PAIR_KINDS = ("dragon", "own-wind", "prevailing-wind", "own-and-prevailing")
+ROUNDING_MODES = ("none", "up", "nearest")
+ROUNDING_STAGES = ("before-doubles", "after-doubles")
+PAYING = ("winner-only", "between-all", "add-up")
+
+TOP_KEYS = {"scheme", "title", "description", "sources", "extends", "limit", "roof_off", "max_chows",
+            "bonus_tiles", "bonus_tile_points", "shapes", "rounding", "sets", "pairs", "rules",
+            "settlement", "rotation", "notes"}
+RULE_KEYS = {"id", "text", "scope", "per", "when", "points", "doubles", "limit", "excludes", "source",
+             "remove", "note"}
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    text: str
+    scope: str                       # every | winner | loser
+    per_set: bool
+    when: tuple[tuple[str, Any], ...]
+    points: int = 0
+    doubles: int = 0
+    limit: float = 0.0
+    excludes: tuple[str, ...] = ()
+    source: str | None = None
+
+    @property
+    def unit(self) -> str:
+        return "points" if self.points else "doubles" if self.doubles else "limit"
+
+    @property
+    def value(self):
+        return self.points or self.doubles or self.limit
+
+
+@dataclass(frozen=True)
+class Rounding:
+    mode: str = "none"
+    unit: int = 10
+    stage: str = "after-doubles"
+
+    def apply(self, value: int) -> int:
+        if self.mode == "none" or self.unit <= 1:
+            return value
+        if self.mode == "up":
+            return -(-value // self.unit) * self.unit
+        return (value + self.unit // 2) // self.unit * self.unit   # nearest, halves up (65 -> 70)
+
+
+@dataclass(frozen=True)
+class Scheme:
+    name: str
+    title: str
+    description: str
+    sources: tuple[str, ...]
+    file: str
+    limit: int
+    roof_off: bool
+    max_chows: int
+    bonus_tiles: bool
+    bonus_tile_points: int
+    shapes: frozenset[str]
+    rounding: Rounding
+    set_points: dict = field(hash=False, compare=False)       # (kind, class, exposed) -> points
+    pair_points: dict = field(hash=False, compare=False)      # pair kind -> points
+    rules: tuple[Rule, ...] = ()
+    settlement: dict = field(default_factory=dict, hash=False, compare=False)
+    rotation: dict = field(default_factory=dict, hash=False, compare=False)
+    data: dict = field(default_factory=dict, hash=False, compare=False, repr=False)   # the flat table
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.file))
+
+    def rule(self, rule_id: str) -> Rule | None:
+        for r in self.rules:
+            if r.id == rule_id:
+                return r
+        return None
+
+    @property
+    def loser_rules_need_every_arrangement(self) -> bool:
+        """True when a rule a loser can earn is not helped by forming more pungs and pairs."""
+        return any(r.scope != "winner" and any(name == "zero_points" for name, _ in r.when) for r in self.rules)
+
+
+# -- loading -----------------------------------------------------------------------------------
+
+def shipped_schemes() -> list[str]:
+    return sorted(p.stem for p in SCHEME_DIR.glob("*.yaml"))
+
+
+def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
+    """The file of a scheme given by shipped name or by path."""
+    if "/" not in name_or_path and "\\" not in name_or_path and not name_or_path.endswith((".yaml", ".yml")):
+        path = SCHEME_DIR / f"{name_or_path}.yaml"
+        if path.exists():
+            return path
+        raise SchemeError(f"no scheme named '{name_or_path}'; shipped: {', '.join(shipped_schemes())} "
+                          "(or give a scheme file's path)", Location(name_or_path))
+    path = Path(name_or_path)
+    if not path.is_absolute() and relative_to is not None and not path.exists():
+        path = relative_to / path
+    if not path.exists():
+        raise SchemeError("no such scheme file", Location(name_or_path))
+    return path
+
+
+def load_scheme(name_or_path: str | None = None) -> Scheme:
+    """The scheme of a shipped name or a file path (default: classical), checked and flattened."""
+    path = resolve(name_or_path or DEFAULT_SCHEME)
+    return _load(str(path.resolve()))
+
+
+@lru_cache(maxsize=64)
+def _load(path: str) -> Scheme:
+    data = _flat_data(Path(path), ())
+    return _build(data, path)
+
+
+def _read_yaml(path: Path) -> dict:
+    from mjscore.reader import decode
+    from mjscore.yamlform import load_nodes
+
+    display = _display(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise SchemeError(f"cannot read scheme file: {e.strerror or e}", Location(display)) from None
+    text = decode(raw, display)
+    nodes = load_nodes(text, display)       # the same safety checks as hand files
+    if len(nodes) != 1:
+        raise SchemeError("a scheme file holds exactly one YAML document", Location(display))
+    import yaml
+
+    data = yaml.safe_load(text)
+    if not isinstance(data, dict):
+        raise SchemeError("a scheme file is a mapping of keys to values", Location(display))
+    return data
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _flat_data(path: Path, seen: tuple[str, ...]) -> dict:
+    """The file's data with its `extends:` chain merged in (base first, the file's values on top)."""
+    key = str(path.resolve())
+    if key in seen:
+        raise SchemeError("schemes extend each other in a circle: " + " -> ".join(seen + (key,)),
+                          Location(_display(path)))
+    data = _read_yaml(path)
+    base_name = data.get("extends")
+    if base_name is None:
+        data.setdefault("_files", [_display(path)])
+        return data
+    if not isinstance(base_name, str):
+        raise SchemeError("'extends' takes a scheme name or path", Location(_display(path)), "extends")
+    base = _flat_data(resolve(base_name, path.parent), seen + (key,))
+    return _merge(base, data, _display(path))
+
+
+def _merge(base: dict, top: dict, file: str) -> dict:
+    out = dict(base)
+    for k, v in top.items():
+        if k == "extends":
+            continue
+        if k == "rules":
+            out["rules"] = _merge_rules(base.get("rules", []), v, file)
+        elif k in ("sets", "pairs", "settlement", "rotation") and isinstance(v, dict) and isinstance(base.get(k), dict):
+            merged = dict(base[k])
+            merged.update(v)
+            out[k] = merged
+        else:
+            out[k] = v
+    out["_files"] = base.get("_files", []) + [file]
+    out["extends"] = None
+    return out
+
+
+def _merge_rules(base: list, top, file: str) -> list:
+    if not isinstance(top, list):
+        raise SchemeError("'rules' is a list of rules", Location(file), "rules")
+    rules = [dict(r) for r in base]
+    index = {r.get("id"): n for n, r in enumerate(rules)}
+    for n, r in enumerate(top):
+        if not isinstance(r, dict) or "id" not in r:
+            raise SchemeError(f"rules[{n}]: each rule is a mapping with an 'id'", Location(file), f"rules[{n}]")
+        if r["id"] in index:
+            at = index[r["id"]]
+            if r.get("remove"):
+                rules[at] = None
+            else:
+                merged = dict(rules[at])
+                # A changed unit replaces the old one: a rule has exactly one of points, doubles, limit.
+                if any(u in r for u in ("points", "doubles", "limit")):
+                    for u in ("points", "doubles", "limit"):
+                        merged.pop(u, None)
+                merged.update(r)
+                rules[at] = merged
+        elif r.get("remove"):
+            raise SchemeError(f"rules[{n}]: cannot remove '{r['id']}': the base scheme has no such rule",
+                              Location(file), r["id"])
+        else:
+            index[r["id"]] = len(rules)
+            rules.append(dict(r))
+    return [r for r in rules if r is not None]
+
+
+# -- checking ----------------------------------------------------------------------------------
+
+class _Checker:
+    def __init__(self, file: str):
+        self.file = file
+
+    def fail(self, path: str, message: str):
+        raise SchemeError(f"{path}: {message}", Location(self.file), path)
+
+    def int(self, data, key, path, default=None, minimum=0):
+        v = data.get(key, default)
+        if v is None or not isinstance(v, int) or isinstance(v, bool) or v < minimum:
+            self.fail(path, f"takes a whole number (at least {minimum}), not {v!r}")
+        return v
+
+    def bool(self, data, key, path, default=None):
+        v = data.get(key, default)
+        if not isinstance(v, bool):
+            self.fail(path, f"takes true or false, not {v!r}")
+        return v
+
+    def str(self, data, key, path, default=None):
+        v = data.get(key, default)
+        if not isinstance(v, str):
+            self.fail(path, f"takes text, not {v!r}")
+        return v
+
+
+def _build(data: dict, path: str) -> Scheme:
+    files = data.pop("_files", [path])
+    file = files[-1]
+    ck = _Checker(file)
+    for k in data:
+        if k not in TOP_KEYS:
+            ck.fail(k, f"unknown key; known: {', '.join(sorted(TOP_KEYS))}")
+    name = ck.str(data, "scheme", "scheme")
+    limit = ck.int(data, "limit", "limit", minimum=1)
+    max_chows = ck.int(data, "max_chows", "max_chows", default=4)
+    if max_chows > 4:
+        ck.fail("max_chows", "a hand has at most 4 chows")
+    from mjscore.arrange import SHAPES
+
+    shapes = data.get("shapes", ["standard"])
+    if not isinstance(shapes, list) or not shapes:
+        ck.fail("shapes", "takes a list of winning shapes")
+    for n, s in enumerate(shapes):
+        if s not in SHAPES:
+            ck.fail(f"shapes[{n}]", f"'{s}' is not a shape; known: {', '.join(sorted(SHAPES))}")
+    rounding = _rounding(ck, data.get("rounding", "none"))
+    set_points = _sets(ck, data.get("sets"))
+    pair_points = _pairs(ck, data.get("pairs", {}))
+    rules = tuple(_rule(ck, r, n) for n, r in enumerate(_list(ck, data.get("rules", []), "rules")))
+    ids = [r.id for r in rules]
+    for n, r in enumerate(rules):
+        if ids.count(r.id) > 1:
+            ck.fail(f"rules[{n}].id", f"'{r.id}' is used by two rules")
+    for n, r in enumerate(rules):
+        for x in r.excludes:
+            if x not in ids:
+                ck.fail(f"rules[{n}].excludes", f"no rule '{x}' to exclude")
+        for cname, param in r.when:
+            if cname == "calling":
+                target = next((t for t in rules if t.id == param), None)
+                if target is None:
+                    ck.fail(f"rules[{n}].when.calling", f"no rule '{param}'")
+                if target.scope == "loser" or any(c == "calling" for c, _ in target.when):
+                    ck.fail(f"rules[{n}].when.calling", f"'{param}' must be a rule a winner can earn")
+    settlement = data.get("settlement", {}) or {}
+    if not isinstance(settlement, dict):
+        ck.fail("settlement", "takes a mapping")
+    if "paying" in settlement and settlement["paying"] not in PAYING:
+        ck.fail("settlement.paying", f"takes one of: {', '.join(PAYING)}")
+    rotation = data.get("rotation", {}) or {}
+    if not isinstance(rotation, dict):
+        ck.fail("rotation", "takes a mapping")
+    sources = data.get("sources", [])
+    if isinstance(sources, str):
+        sources = [sources]
+    if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
+        ck.fail("sources", "takes a list of texts")
+    return Scheme(
+        name=name, title=str(data.get("title", name)), description=str(data.get("description", "")).strip(),
+        sources=tuple(sources), file=file, limit=limit,
+        roof_off=ck.bool(data, "roof_off", "roof_off", default=False),
+        max_chows=max_chows,
+        bonus_tiles=ck.bool(data, "bonus_tiles", "bonus_tiles", default=True),
+        bonus_tile_points=ck.int(data, "bonus_tile_points", "bonus_tile_points", default=4),
+        shapes=frozenset(shapes), rounding=rounding, set_points=set_points, pair_points=pair_points,
+        rules=rules, settlement=dict(settlement), rotation=dict(rotation), data=data)
+
+
+def _list(ck, v, path):
+    if not isinstance(v, list):
+        ck.fail(path, "takes a list")
+    return v
+
+
+def _rounding(ck, v) -> Rounding:
+    if v == "none" or v is None:
+        return Rounding()
+    if not isinstance(v, dict):
+        ck.fail("rounding", "takes 'none' or {mode, unit, stage}")
+    for k in v:
+        if k not in ("mode", "unit", "stage"):
+            ck.fail(f"rounding.{k}", "unknown key; known: mode, unit, stage")
+    mode = v.get("mode", "nearest")
+    if mode not in ROUNDING_MODES:
+        ck.fail("rounding.mode", f"takes one of: {', '.join(ROUNDING_MODES)}")
+    stage = v.get("stage", "after-doubles")
+    if stage not in ROUNDING_STAGES:
+        ck.fail("rounding.stage", f"takes one of: {', '.join(ROUNDING_STAGES)}")
+    return Rounding(mode, ck.int(v, "unit", "rounding.unit", default=10, minimum=1), stage)
+
+
+def _sets(ck, v) -> dict:
+    if not isinstance(v, dict):
+        ck.fail("sets", "takes {pung: {...}, kong: {...}}: points by tile class, [exposed, concealed]")
+    out = {}
+    for kind in ("pung", "kong", "chow"):
+        table = v.get(kind, {} if kind != "chow" else 0)
+        if kind == "chow":
+            if not isinstance(table, int) or isinstance(table, bool):
+                ck.fail("sets.chow", "takes a whole number")
+            for cls in SET_CLASSES:
+                out[("chow", cls, True)] = out[("chow", cls, False)] = table
+            continue
+        if not isinstance(table, dict):
+            ck.fail(f"sets.{kind}", "takes {simple: [EXPOSED, CONCEALED], terminal: [...], honour: [...]}")
+        for cls in table:
+            if cls not in SET_CLASSES:
+                ck.fail(f"sets.{kind}.{cls}", f"unknown tile class; known: {', '.join(SET_CLASSES)}")
+        for cls in SET_CLASSES:
+            pair = table.get(cls)
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                                    for x in pair)):
+                ck.fail(f"sets.{kind}.{cls}", "takes [EXPOSED, CONCEALED] points")
+            out[(kind, cls, True)], out[(kind, cls, False)] = pair
+    for k in v:
+        if k not in ("pung", "kong", "chow"):
+            ck.fail(f"sets.{k}", "unknown key; known: pung, kong, chow")
+    return out
+
+
+def _pairs(ck, v) -> dict:
+    if not isinstance(v, dict):
+        ck.fail("pairs", "takes a mapping of pair kinds to points")
+    out = {}
+    for k, x in v.items():
+        if k not in PAIR_KINDS:
+            ck.fail(f"pairs.{k}", f"unknown pair kind; known: {', '.join(PAIR_KINDS)}")
+        if not isinstance(x, int) or isinstance(x, bool):
+            ck.fail(f"pairs.{k}", "takes a whole number")
+        out[k] = x
+    return out
+
+
+def _rule(ck, r, n) -> Rule:
+    from mjscore.patterns import CONDITIONS, SET_CONDITIONS, ParamError
+
+    path = f"rules[{n}]"
+    if not isinstance(r, dict):
+        ck.fail(path, "a rule is a mapping")
+    rid = r.get("id")
+    if not isinstance(rid, str) or not rid:
+        ck.fail(f"{path}.id", "each rule needs an id")
+    path = f"rules[{n}] ({rid})"
+    for k in r:
+        if k not in RULE_KEYS:
+            ck.fail(f"{path}.{k}", f"unknown key; known: {', '.join(sorted(RULE_KEYS - {'remove'}))}")
+    units = [u for u in ("points", "doubles", "limit") if u in r]
+    if len(units) != 1:
+        ck.fail(path, "a rule has exactly one of points, doubles or limit"
+                + (f" (it has {' and '.join(units)})" if units else ""))
+    unit = units[0]
+    value = r[unit]
+    if unit == "limit":
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= 1:
+            ck.fail(f"{path}.limit", "takes a fraction of the limit, above 0 and at most 1")
+    elif not isinstance(value, int) or isinstance(value, bool):
+        ck.fail(f"{path}.{unit}", "takes a whole number")
+    scope = r.get("scope", "every")
+    if scope not in SCOPES:
+        ck.fail(f"{path}.scope", f"takes one of: {', '.join(SCOPES)}")
+    per = r.get("per", "hand")
+    if per not in ("hand", "set"):
+        ck.fail(f"{path}.per", "takes 'hand' or 'set'")
+    when = r.get("when", {})
+    if not isinstance(when, dict):
+        ck.fail(f"{path}.when", "takes a mapping of conditions")
+    catalogue = SET_CONDITIONS if per == "set" else {k: c.check for k, c in CONDITIONS.items()}
+    parsed = []
+    for cname, param in when.items():
+        if cname not in catalogue:
+            ck.fail(f"{path}.when.{cname}", f"unknown condition; known: {', '.join(sorted(catalogue))}")
+        try:
+            parsed.append((cname, catalogue[cname](param)))
+        except ParamError as e:
+            ck.fail(f"{path}.when.{cname}", str(e))
+    excludes = r.get("excludes", [])
+    if not isinstance(excludes, list):
+        ck.fail(f"{path}.excludes", "takes a list of rule ids")
+    text = r.get("text", rid)
+    return Rule(id=rid, text=str(text), scope=scope, per_set=per == "set", when=tuple(parsed),
+                points=value if unit == "points" else 0, doubles=value if unit == "doubles" else 0,
+                limit=float(value) if unit == "limit" else 0.0, excludes=tuple(excludes),
+                source=r.get("source"))

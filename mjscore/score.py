@@ -1,0 +1,301 @@
+"""Scoring: every player's hand under a scheme.
+
+For each player the engine lists the arrangements of the tiles (`arrange`), values each one by
+interpreting the scheme's records (set and pair tables, bonus tiles, rules from the catalogue
+in `patterns`), and keeps the best.  Nothing here knows a rule by name: the scheme says what
+counts, this module only adds it up.
+
+The hand score (reference/scoring.md section 2): points add, doubles add, base = P * 2**D; a
+full limit hand replaces everything; a fractional limit counts only when it is at least the
+base; otherwise the base is capped at the limit (unless the roof is off); then the scheme's
+rounding.  Among arrangements the highest score wins, ties broken by: larger limit fraction,
+larger uncapped base, more doubles, more points, then the arrangement's text in notation order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from mjscore.arrange import Arrangement, Block, losing_arrangements, winner_arrangements, winning_arrangements, \
+    written_blocks
+from mjscore.errors import IncompleteHandError
+from mjscore.patterns import CONDITIONS, Situation, block_matches, in_class
+from mjscore.scheme import Rule, Scheme
+from mjscore.shapes import counts_of
+from mjscore.table import PlayerHand, SetKind, Table, tiles_text
+from mjscore.tiles import TILES
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    rule: str
+    text: str
+    applies_to: str | None = None
+    points: int = 0
+    doubles: int = 0
+    limit: float = 0.0
+
+    def as_dict(self) -> dict:
+        d = {"rule": self.rule, "text": self.text}
+        if self.applies_to is not None:
+            d["applies_to"] = self.applies_to
+        if self.limit:
+            d["limit"] = self.limit
+        elif self.doubles:
+            d["doubles"] = self.doubles
+        else:
+            d["points"] = self.points
+        return d
+
+
+@dataclass(frozen=True)
+class Valuation:
+    """One arrangement, valued."""
+
+    arrangement: Arrangement | None
+    items: tuple[Item, ...]            # the items that count
+    ignored: tuple[Item, ...]          # items found that do not count (a limit decided, or a fraction lost)
+    points: int
+    doubles: int
+    limit_rule: Rule | None            # the limit hand that decides the score, if any
+    fraction: float                    # the largest limit fraction found (counted or not)
+    base: int                          # points * 2**doubles, uncapped
+    score: int
+
+    def sort_key(self):
+        text = tuple(self.arrangement.text()) if self.arrangement else ()
+        return (-self.score, -self.fraction, -self.base, -self.doubles, -self.points, text)
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    seat: object
+    winner: bool
+    best: Valuation
+    runner_up: Valuation | None = None
+    counted: bool = False              # a `score N` line: counted at the table, not by mjscore
+    name: str | None = None
+
+    @property
+    def score(self) -> int:
+        return self.best.score
+
+    @property
+    def points(self) -> int:
+        return self.best.points
+
+    @property
+    def doubles(self) -> int:
+        return self.best.doubles
+
+    @property
+    def limit_name(self) -> str | None:
+        return self.best.limit_rule.text if self.best.limit_rule else None
+
+    @property
+    def items(self):
+        return self.best.items
+
+
+@dataclass(frozen=True)
+class TableScore:
+    table: Table
+    scheme: Scheme
+    players: tuple[PlayerScore, ...]
+
+    def player(self, seat) -> PlayerScore | None:
+        return next((p for p in self.players if p.seat is seat), None)
+
+
+# -- the table ---------------------------------------------------------------------------------
+
+def score_table(table: Table, scheme: Scheme) -> TableScore:
+    """Score every player present (a draw too: every hand is valued; the settlement pays nothing)."""
+    return TableScore(table, scheme, tuple(score_player(p, table, scheme) for p in table.players))
+
+
+def is_complete_under(hand: PlayerHand, scheme: Scheme) -> bool:
+    return bool(winner_arrangements(hand, scheme.shapes, scheme.max_chows))
+
+
+def situation(hand: PlayerHand, table: Table, scheme: Scheme) -> Situation:
+    win = hand.win
+    return Situation(hand=hand, round=table.round, dealer_wins=table.dealer_wins,
+                     counts=counts_of(hand.all_tiles()), scheme=scheme,
+                     win_tile=win.tile.index if win is not None and win.tile is not None else None,
+                     self_drawn=bool(win is not None and win.self_drawn),
+                     flags=win.flags if win is not None else frozenset())
+
+
+def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
+    if hand.score is not None:
+        item = Item("counted", "score counted at the table", None, points=hand.score)
+        v = Valuation(None, (item,), (), hand.score, 0, None, 0.0, hand.score, hand.score)
+        return PlayerScore(hand.seat, hand.is_winner, v, counted=True, name=hand.name)
+    sit = situation(hand, table, scheme)
+    if hand.is_winner:
+        arrangements = winner_arrangements(hand, scheme.shapes, scheme.max_chows)
+        if not arrangements:
+            raise IncompleteHandError(
+                f"{hand.seat.value}'s hand is not complete under '{scheme.name}': "
+                + _why_incomplete(hand, scheme), hand.where)
+    else:
+        arrangements = losing_arrangements(hand, scheme.loser_rules_need_every_arrangement)
+    valued = sorted((value(sit, a) for a in arrangements), key=Valuation.sort_key)
+    runner = next((v for v in valued[1:] if v.arrangement.text() != valued[0].arrangement.text()), None)
+    return PlayerScore(hand.seat, hand.is_winner, valued[0], runner, name=hand.name)
+
+
+def _why_incomplete(hand: PlayerHand, scheme: Scheme) -> str:
+    if scheme.max_chows < 4 and winner_arrangements(hand, scheme.shapes, 4):
+        return (f"it needs more chows than the {scheme.max_chows} the scheme allows "
+                "in a winning hand")
+    return "its tiles make neither four sets and a pair nor a special hand the scheme knows"
+
+
+# -- one arrangement ---------------------------------------------------------------------------
+
+def _set_class(i: int) -> str:
+    if i >= 27:
+        return "honour"
+    return "terminal" if i % 9 in (0, 8) else "simple"
+
+
+def _set_item(b: Block, scheme: Scheme, sit: Situation) -> list[Item]:
+    if b.kind is SetKind.PAIR:
+        return _pair_items(b, scheme, sit)
+    if b.kind not in (SetKind.PUNG, SetKind.KONG, SetKind.CHOW):
+        return []
+    pts = scheme.set_points[(b.kind.value, _set_class(b.tile), b.exposed)]
+    if not pts and b.kind is SetKind.CHOW:
+        return []
+    state = "exposed" if b.exposed else "concealed"
+    cls = {"honour": " of honours", "terminal": " of terminals", "simple": ""}[_set_class(b.tile)]
+    return [Item(f"{state}-{b.kind.value}", f"{state.capitalize()} {b.kind.value}{cls}", b.text(), points=pts)]
+
+
+def _pair_items(b: Block, scheme: Scheme, sit: Situation) -> list[Item]:
+    pp = scheme.pair_points
+    i = b.tile
+    if in_class(i, "dragon", sit):
+        return [Item("dragon-pair", "Pair of dragons", b.text(), points=pp.get("dragon", 0))] if pp.get("dragon") else []
+    own = in_class(i, "own-wind", sit)
+    prevailing = in_class(i, "prevailing-wind", sit)
+    if own and prevailing and "own-and-prevailing" in pp:
+        pts = pp["own-and-prevailing"]
+        return [Item("own-and-prevailing-wind-pair", "Pair of own and prevailing wind", b.text(), points=pts)] if pts else []
+    out = []
+    if own and pp.get("own-wind"):
+        out.append(Item("own-wind-pair", "Pair of own wind", b.text(), points=pp["own-wind"]))
+    if prevailing and pp.get("prevailing-wind"):
+        out.append(Item("prevailing-wind-pair", "Pair of prevailing wind", b.text(), points=pp["prevailing-wind"]))
+    return out
+
+
+def _rule_item(r: Rule, applies_to: str | None) -> Item:
+    return Item(r.id, r.text, applies_to, points=r.points, doubles=r.doubles, limit=r.limit)
+
+
+def _rule_applies(r: Rule, sit: Situation, arr: Arrangement) -> bool:
+    for name, param in r.when:
+        if not CONDITIONS[name].test(sit, arr, param):
+            return False
+    return True
+
+
+def value(sit: Situation, arr: Arrangement) -> Valuation:
+    scheme: Scheme = sit.scheme
+    found: list[Item] = []
+    for b in arr.blocks:
+        found.extend(_set_item(b, scheme, sit))
+    sit.set_points = sum(i.points for i in found)
+    if scheme.bonus_tiles:
+        for t in sit.hand.bonus:
+            kind = "flower" if t.suit.value == "f" else "season"
+            found.append(Item(kind, kind.capitalize(), t.text, points=scheme.bonus_tile_points))
+    winner = sit.winner
+    applied: set[str] = set()
+    rule_items: list[tuple[Rule, Item]] = []
+    for r in scheme.rules:
+        if r.scope == "winner" and not winner or r.scope == "loser" and winner:
+            continue
+        if r.per_set:
+            for b in arr.blocks:
+                if b.is_set and block_matches(sit, b, r.when):
+                    rule_items.append((r, _rule_item(r, b.text())))
+                    applied.add(r.id)
+        elif _rule_applies(r, sit, arr):
+            rule_items.append((r, _rule_item(r, None)))
+            applied.add(r.id)
+    excluded = {x for r, _ in rule_items for x in r.excludes}
+    found.extend(item for r, item in rule_items if r.id not in excluded)
+    return _total(scheme, arr, found, [r for r, _ in rule_items if r.id not in excluded])
+
+
+def _total(scheme: Scheme, arr: Arrangement, found: list[Item], rules: list[Rule]) -> Valuation:
+    limits = [(r.limit, r) for r in rules if r.limit]
+    fraction, limit_rule = max(limits, key=lambda x: x[0]) if limits else (0.0, None)
+    plain = [i for i in found if not i.limit]
+    points = sum(i.points for i in plain)
+    doubles = sum(i.doubles for i in plain)
+    rounding = scheme.rounding
+    if rounding.stage == "before-doubles":
+        points = rounding.apply(points)
+    base = points * 2 ** doubles
+    limit_items = [i for i in found if i.limit]
+    if fraction >= 1 or (fraction > 0 and fraction * scheme.limit >= base):
+        score = round(fraction * scheme.limit)
+        decided = [i for i in limit_items if i.rule == limit_rule.id][:1]
+        return Valuation(arr, tuple(decided), tuple(i for i in found if i not in decided), 0, 0,
+                         limit_rule, fraction, base, score)
+    score = base if scheme.roof_off else min(base, scheme.limit)
+    if rounding.stage == "after-doubles":
+        score = rounding.apply(score)
+    return Valuation(arr, tuple(plain), tuple(limit_items), points, doubles, None, fraction, base, score)
+
+
+# -- calling (a loser one tile from a special hand) --------------------------------------------
+
+def calling_for(sit: Situation, rule_id: str) -> bool:
+    """Would some tile, drawn by this loser, complete a hand that rule `rule_id` rewards?"""
+    key = ("calling", rule_id)
+    if key in sit.cache:
+        return sit.cache[key]
+    from mjscore.table import Win
+    from mjscore.waits import waits_of
+
+    scheme: Scheme = sit.scheme
+    target = scheme.rule(rule_id)
+    hand = sit.hand
+    result = False
+    written = written_blocks(hand)
+    loose = counts_of(hand.concealed)
+    for t in waits_of(hand, scheme):
+        counts = list(loose)
+        counts[t] += 1
+        tile = TILES[t]
+        full = dataclasses.replace(hand, concealed=tuple(sorted(hand.concealed + (tile,))),
+                                   win=Win(tile, None, frozenset()))
+        wsit = dataclasses.replace(sit, hand=full, counts=counts_of(full.all_tiles()), win_tile=t,
+                                   self_drawn=True, flags=frozenset(), cache={})
+        for arr in winning_arrangements(written, tuple(counts), t, False, scheme.shapes, scheme.max_chows):
+            if target.per_set:
+                hit = any(b.is_set and block_matches(wsit, b, target.when) for b in arr.blocks)
+            else:
+                wsit.set_points = sum(i.points for b in arr.blocks for i in _set_item(b, scheme, wsit))
+                hit = _rule_applies(target, wsit, arr)
+            if hit:
+                result = True
+                break
+        if result:
+            break
+    sit.cache[key] = result
+    return result
+
+
+def arrangement_text(arr: Arrangement | None) -> list[str]:
+    return arr.text() if arr is not None else []
+
+
+__all__ = ["score_table", "score_player", "PlayerScore", "TableScore", "Item", "Valuation", "tiles_text"]

@@ -1,0 +1,39 @@
+"""Waits: the tiles that would complete a hand one tile short of going out."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from mjscore.arrange import written_blocks, winning_arrangements
+from mjscore.shapes import counts_of
+from mjscore.table import PlayerHand
+from mjscore.tiles import KINDS
+
+
+def waits_of(hand: PlayerHand, scheme) -> list[int]:
+    """Tile indices (sorted) that complete `hand` under the scheme, as a self-drawn tile.
+
+    A tile the player already holds four of is no wait; copies visible elsewhere at the table
+    do not matter here (the caller may name them as dead).
+    """
+    if hand.incomplete or hand.score is not None:
+        return []
+    written = written_blocks(hand)
+    if hand.tile_count != 13 + hand.kongs:
+        return []
+    held = counts_of(hand.all_tiles())
+    loose = counts_of(hand.concealed)
+    return list(_waits(loose, written, held, scheme.shapes, scheme.max_chows))
+
+
+@lru_cache(maxsize=32768)
+def _waits(loose, written, held, shapes, max_chows) -> tuple[int, ...]:
+    out = []
+    for t in range(KINDS):
+        if held[t] >= 4:
+            continue
+        c = list(loose)
+        c[t] += 1
+        if winning_arrangements(written, tuple(c), None, False, shapes, max_chows):
+            out.append(t)
+    return tuple(out)

@@ -43,7 +43,8 @@ class Block:
     def text(self) -> str:
         from mjscore.table import tiles_text
 
-        body = tiles_text([TILES[i] for i in self.tiles], sep="")
+        # A leftover of several tiles is written as runs, like concealed tiles in the notation.
+        body = tiles_text([TILES[i] for i in self.tiles], sep=" " if self.kind is SetKind.SINGLE else "")
         if self.form is Form.DECLARED_KONG:
             return f"({body})"
         if self.exposed:
@@ -69,7 +70,11 @@ class Arrangement:
         return None
 
     def text(self) -> list[str]:
-        return [b.text() for b in self.blocks]
+        """The blocks as the player would lay them out: written groups, sets, pairs, leftovers."""
+        def order(b: Block):
+            rank = 0 if b.form is not Form.CONCEALED else 1 if b.is_set else 2 if b.kind is SetKind.PAIR else 3
+            return (rank, b.tiles)
+        return [b.text() for b in sorted(self.blocks, key=order)]
 
 
 def written_blocks(hand: PlayerHand) -> tuple[Block, ...]:

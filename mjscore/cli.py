@@ -32,6 +32,24 @@ class TileStyle(str, Enum):
     unicode = "unicode"
 
 
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+
+
+class Paying(str, Enum):
+    winner_only = "winner-only"
+    between_all = "between-all"
+    add_up = "add-up"
+
+
+class BatchFormat(str, Enum):
+    json = "json"
+    csv = "csv"
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"mjscore {__version__}")
@@ -93,6 +111,150 @@ def show(
     except MjError as e:
         fail(e)
     sys.stdout.write(print_tables(tables, style=tiles.value))
+
+
+SCHEME_OPT = typer.Option(None, "--scheme", "-s", metavar="NAME|FILE",
+                          help="A shipped scheme (classical, dmjl, bmja, kajongg-dmjl, kajongg-bmja) or a "
+                               "scheme file; default: the table's 'scheme' header, else classical.")
+PAYING_OPT = typer.Option(None, "--paying", help="How the table settles: winner-only (only the winner is paid), "
+                                                 "between-all (losers also settle their differences), add-up "
+                                                 "(no payments: scores are added to totals).")
+PAYOFF_OPT = typer.Option(None, "--payoff", metavar="NAME",
+                          help="How the winner is paid: chinese-classical, chinese-modern, japanese, "
+                               "or a payoff defined in the scheme file.")
+EAST_OPT = typer.Option(None, "--east-double/--no-east-double",
+                        help="East pays and receives double: on payments to the winner under "
+                             "chinese-classical, on differences between losers under between-all, and "
+                             "East's added score under add-up. chinese-modern never doubles for East; "
+                             "japanese has East's double built in.")
+ROUND_OPT = typer.Option(None, "--round-payments-up", metavar="N", min=1,
+                         help="Round every payment up to a multiple of N (Japanese Modern: 100).")
+DIFF_OPT = typer.Option(None, "--loser-difference-limit", metavar="N", min=1,
+                        help="Cut each difference between two losers to N before East's double.")
+FORMAT_OPT = typer.Option(Format.table, "--format", "-f", help="table, json, csv or markdown.")
+
+
+def _choices(scheme, paying, payoff, east_double, round_up, diff_limit, explain=False):
+    from mjscore.pipeline import Choices
+
+    return Choices(scheme=scheme, paying=paying.value if paying else None, payoff=payoff,
+                   east_double=east_double, round_payments_up=round_up, loser_difference_limit=diff_limit,
+                   explain=explain)
+
+
+@app.command()
+def score(
+    file: Optional[str] = FILE_ARG,
+    inline: Optional[str] = INLINE_OPT,
+    scheme: Optional[str] = SCHEME_OPT,
+    paying: Optional[Paying] = PAYING_OPT,
+    payoff: Optional[str] = PAYOFF_OPT,
+    east_double: Optional[bool] = EAST_OPT,
+    round_payments_up: Optional[int] = ROUND_OPT,
+    loser_difference_limit: Optional[int] = DIFF_OPT,
+    format: Format = FORMAT_OPT,
+    explain: bool = typer.Option(False, "--explain", help="Also show the runner-up arrangement and why it scored less."),
+) -> None:
+    """Score every player of a table, then settle: the breakdown, the payments and each net.
+
+    \b
+    Example (South wins on North's discard):
+      mjscore score -e "round S; E: [111p] 2378m 4455s NN; S: [CCC] 234m 678m 55p 789s 1f win 5p from N; W: (FFFF) 12345m 99p 2y 568s; N: [EEE] 11m 23p 456s 889s 3f"
+    \b
+      mjscore score sample_hands/east-self-drawn.mj --scheme dmjl --format json
+      mjscore score hand.mj --paying winner-only --payoff japanese --round-payments-up 100
+    """
+    from mjscore.pipeline import evaluate
+    from mjscore.render import csv_rows, render_csv, render_text, to_json
+
+    choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit, explain)
+    try:
+        tables = load_tables(file, inline)
+        results = [evaluate(t, choices) for t in tables]
+    except MjError as e:
+        fail(e)
+    if format is Format.json:
+        for r in results:
+            typer.echo(to_json(r))
+    elif format is Format.csv:
+        rows = [row for n, r in enumerate(results, 1) for row in csv_rows(r, n)]
+        sys.stdout.write(render_csv(rows))
+    else:
+        sys.stdout.write("\n---\n\n".join(render_text(r, format.value) for r in results))
+
+
+@app.command()
+def batch(
+    files: list[str] = typer.Argument(..., metavar="FILE...", help="Hand files; '-' reads standard input."),
+    scheme: Optional[str] = SCHEME_OPT,
+    paying: Optional[Paying] = PAYING_OPT,
+    payoff: Optional[str] = PAYOFF_OPT,
+    east_double: Optional[bool] = EAST_OPT,
+    round_payments_up: Optional[int] = ROUND_OPT,
+    loser_difference_limit: Optional[int] = DIFF_OPT,
+    format: BatchFormat = typer.Option(BatchFormat.json, "--format", "-f", help="json (one line per table) or csv."),
+) -> None:
+    """Score many tables: one JSON line (or CSV rows) per table, in input order.
+
+    A table that cannot be read or scored gives an error row and the others go on; the exit
+    status is 1 when any table had an error.
+
+    \b
+    Example:
+      mjscore batch sample_hands/*.mj --scheme dmjl > results.jsonl
+    """
+    from mjscore.batch import run_batch
+
+    choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit)
+    errors = run_batch(files, choices, format.value, sys.stdout)
+    if errors:
+        raise typer.Exit(1)
+
+
+@app.command()
+def waits(
+    file: Optional[str] = FILE_ARG,
+    inline: Optional[str] = INLINE_OPT,
+    scheme: Optional[str] = SCHEME_OPT,
+    format: Format = FORMAT_OPT,
+) -> None:
+    """For each player one tile from going out, the tiles that complete the hand.
+
+    Settles sacred-discard and false-Mah-Jong disputes. A tile the player holds four of is no
+    wait; a wait whose other copies are all visible at the table is listed and also named dead.
+
+    \b
+    Example:
+      mjscore waits -e "E: 1m 19p 19s E S W NN C F P" --format json
+      {"players": [{"seat": "E", "waits": ["9m"], "dead": []}]}
+    """
+    import json
+
+    from mjscore.pipeline import Choices, scheme_for
+    from mjscore.waits import table_waits
+
+    try:
+        tables = load_tables(file, inline)
+        results = []
+        for t in tables:
+            from mjscore.validate import validate_table
+
+            validate_table(t, complete=lambda hand: True)
+            results.append(table_waits(t, scheme_for(t, Choices(scheme=scheme))))
+    except MjError as e:
+        fail(e)
+    for players in results:
+        if format is Format.json:
+            typer.echo(json.dumps({"players": players}))
+        elif format is Format.csv:
+            typer.echo("seat,waits,dead")
+            for p in players:
+                typer.echo(f"{p['seat']},{' '.join(p['waits'])},{' '.join(p['dead'])}")
+        else:
+            for p in players:
+                ready = " ".join(p["waits"]) if p["waits"] else "not one tile from going out"
+                dead = f"   (dead: {' '.join(p['dead'])})" if p["dead"] else ""
+                typer.echo(f"{p['seat']}: {ready}{dead}")
 
 
 def main() -> None:

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mjscore.errors import Location, NotationError, GroupError
-from mjscore.table import BRACKETS, Form, Meld, PlayerHand, Table, Win, WinFlag, set_kind, tiles_text
+from mjscore.table import (OPTION_HEADERS, Form, Meld, Penalty, PlayerHand, Table, Win, WinFlag, set_kind,
+                           tiles_text)
 from mjscore.tiles import FLOWER_BASE, SEASON_BASE, TILES, WIND_BASE, DRAGON_BASE, Tile, Wind
 
 MAX_LINE = 10_000          # characters; a longer line is refused, not parsed
@@ -20,7 +21,9 @@ MAX_SCORE = 10**9
 
 SEAT_NAMES = {w.value: w for w in Wind}
 FLAGS = {f.value: f for f in WinFlag}
-HEADERS = ("round", "scheme", "draw", "dealer-wins")
+HEADERS = ("round", "scheme", "draw", "dealer-wins", "penalty", *OPTION_HEADERS)
+PAYING = ("winner-only", "between-all", "add-up")
+ON_OFF = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 _OPEN = {"[": Form.EXPOSED, "(": Form.DECLARED_KONG, "{": Form.GROUP}
 _CLOSE = {"[": "]", "(": ")", "{": "}"}
 
@@ -157,11 +160,22 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
     dealer_wins = 0
     seen_headers: dict[str, Token] = {}
     players: dict[Wind, PlayerHand] = {}
+    penalties: list[Penalty] = []
+    options: dict[str, object] = {}
     where = None
     for line in logical_lines(text, file, first_line, column_of):
         where = where or line.where
         head = line.tokens[0]
         word = head.text
+        if word == "penalty":
+            penalties.append(_parse_penalty(head, line.tokens[1:]))
+            continue
+        if word in OPTION_HEADERS:
+            if word in seen_headers:
+                raise NotationError(f"'{word}' is given twice in one table", head.where, word)
+            seen_headers[word] = head
+            options[OPTION_HEADERS[word]] = _parse_option(head, line.tokens[1:])
+            continue
         if word in HEADERS:
             if word in seen_headers:
                 raise NotationError(f"'{word}' is given twice in one table", head.where, word)
@@ -195,8 +209,51 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
     if not players and not draw and not allow_empty:
         raise NotationError("the table lists no players", where or Location(file, first_line, 1))
     ordered = tuple(players[w] for w in Wind if w in players)
-    return Table(players=ordered, round=round_wind, scheme=scheme, draw=draw,
-                 dealer_wins=dealer_wins, where=where or Location(file, first_line, 1))
+    return Table(players=ordered, round=round_wind, scheme=scheme, draw=draw, dealer_wins=dealer_wins,
+                 penalties=tuple(penalties),
+                 options=tuple((k, options[k]) for k in OPTION_HEADERS.values() if k in options),
+                 where=where or Location(file, first_line, 1))
+
+
+def _parse_penalty(head: Token, args) -> Penalty:
+    """`penalty SEAT N` (to each other player) or `penalty SEAT N to SEAT`."""
+    usage = "'penalty' takes SEAT AMOUNT, or SEAT AMOUNT to SEAT"
+    if len(args) not in (2, 4):
+        at = args[0] if args else head
+        raise NotationError(usage, at.where, at.text)
+    if args[0].text not in SEAT_NAMES:
+        raise NotationError(f"{usage}; '{args[0].text}' is not a seat", args[0].where, args[0].text)
+    payer = SEAT_NAMES[args[0].text]
+    amount = _number(args[1], "'penalty'")
+    payee = None
+    if len(args) == 4:
+        if args[2].text != "to":
+            raise NotationError(f"{usage}; expected 'to', not '{args[2].text}'", args[2].where, args[2].text)
+        if args[3].text not in SEAT_NAMES:
+            raise NotationError(f"{usage}; '{args[3].text}' is not a seat", args[3].where, args[3].text)
+        payee = SEAT_NAMES[args[3].text]
+        if payee is payer:
+            raise NotationError("a player cannot pay a penalty to himself", args[3].where, args[3].text)
+    return Penalty(payer, amount, payee)
+
+
+def _parse_option(head: Token, args):
+    word = head.text
+    if len(args) != 1:
+        at = args[1] if len(args) > 1 else head
+        raise NotationError(f"'{word}' takes one value", at.where, at.text)
+    v = args[0]
+    if word == "paying":
+        if v.text not in PAYING:
+            raise NotationError(f"'paying' takes one of {', '.join(PAYING)}, not '{v.text}'", v.where, v.text)
+        return v.text
+    if word == "payoff":
+        return v.text
+    if word == "east-double":
+        if v.text not in ON_OFF:
+            raise NotationError(f"'east-double' takes on or off, not '{v.text}'", v.where, v.text)
+        return ON_OFF[v.text]
+    return _number(v, f"'{word}'")
 
 
 def _unknown_line(word: str) -> str:
@@ -206,7 +263,7 @@ def _unknown_line(word: str) -> str:
     elif word.endswith(":"):
         hint = " (a seat is E, S, W or N)"
     return (f"'{word}' does not start a player line (E: S: W: N:) or a header "
-            f"(round, scheme, draw, dealer-wins){hint}")
+            f"({', '.join(HEADERS)}){hint}")
 
 
 def _expect_args(head: Token, args, n: int, what: str = "") -> None:
@@ -395,14 +452,28 @@ def _parse_win(seat: Wind, win_tok: Token, tokens, i: int) -> tuple[Win, int]:
                             tok.where, tok.text)
     flags: list[WinFlag] = []
     flag_toks: dict[WinFlag, Token] = {}
-    while i < n and tokens[i].text in FLAGS:
+    liable = None
+    while i < n and (tokens[i].text in FLAGS or tokens[i].text == "liable"):
+        if tokens[i].text == "liable":
+            tok = tokens[i]
+            if liable is not None:
+                raise NotationError("'liable' is given twice", tok.where, tok.text)
+            if i + 1 >= n or tokens[i + 1].text not in SEAT_NAMES:
+                at = tokens[i + 1] if i + 1 < n else tok
+                raise NotationError("'liable' takes the seat that pays for all: liable SEAT", at.where, at.text)
+            liable = SEAT_NAMES[tokens[i + 1].text]
+            if liable is seat:
+                raise NotationError("the winner cannot be liable: 'liable' names a loser", tokens[i + 1].where,
+                                    tokens[i + 1].text)
+            i += 2
+            continue
         f = FLAGS[tokens[i].text]
         if f in flag_toks:
             raise NotationError(f"flag '{f.value}' is given twice", tokens[i].where, f.value)
         flag_toks[f] = tokens[i]
         flags.append(f)
         i += 1
-    return Win(tile, discarder, frozenset(flags)), i
+    return Win(tile, discarder, frozenset(flags), liable), i
 
 
 # -- the printer --------------------------------------------------------------------------------
@@ -435,6 +506,8 @@ def player_text(p: PlayerHand, *, style: str = "text") -> str:
             clause.append(w.tile.glyph if style == "unicode" else w.tile.text)
         clause.append("self" if w.discarder is None else f"from {w.discarder.value}")
         clause.extend(f.value for f in _FLAG_ORDER if f in w.flags)
+        if w.liable is not None:
+            clause.append(f"liable {w.liable.value}")
         parts.append(" ".join(clause))
     if p.claim is not None:
         parts.append(f"= {p.claim}")
@@ -452,6 +525,13 @@ def print_table(table: Table, *, style: str = "text") -> str:
         lines.append(f"dealer-wins {table.dealer_wins}")
     if table.draw:
         lines.append("draw")
+    words = {v: k for k, v in OPTION_HEADERS.items()}
+    for name, value in table.options:
+        if isinstance(value, bool):
+            value = "on" if value else "off"
+        lines.append(f"{words[name]} {value}")
+    for pen in table.penalties:
+        lines.append(f"penalty {pen.payer.value} {pen.amount}" + (f" to {pen.payee.value}" if pen.payee else ""))
     for p in table.players:
         body = player_text(p, style=style)
         lines.append(f"{p.seat.value}: {body}".rstrip())

@@ -82,3 +82,26 @@ def parse_any(text: str, name: str = "<input>", *, yaml_form: bool | None = None
 def read_tables(path: str) -> list[Table]:
     text, name = read_text(path)
     return parse_any(text, name)
+
+
+def iter_tables(text: str, name: str):
+    """Each table of a text with the line it starts on: (line, Table) or (line, MjError).
+
+    A bad table does not stop the others: batch reports it as an error row and goes on.
+    """
+    from mjscore.errors import MjError
+
+    if looks_like_yaml(text, name):
+        from mjscore.yamlform import iter_yaml_tables
+
+        yield from iter_yaml_tables(text, name)
+        return
+    from mjscore.notation import parse_table, split_tables
+
+    for first, chunk in split_tables(text, name):
+        if not chunk.strip() or all(not ln.split("#", 1)[0].strip() for ln in chunk.splitlines()):
+            continue
+        try:
+            yield first, parse_table(chunk, name, first)
+        except MjError as e:
+            yield first, e

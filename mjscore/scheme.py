@@ -298,10 +298,7 @@ def _build(data: dict, path: str) -> Scheme:
                 if target.scope == "loser" or any(c == "calling" for c, _ in target.when):
                     ck.fail(f"rules[{n}].when.calling", f"'{param}' must be a rule a winner can earn")
     settlement = data.get("settlement", {}) or {}
-    if not isinstance(settlement, dict):
-        ck.fail("settlement", "takes a mapping")
-    if "paying" in settlement and settlement["paying"] not in PAYING:
-        ck.fail("settlement.paying", f"takes one of: {', '.join(PAYING)}")
+    _settlement(ck, settlement)
     rotation = data.get("rotation", {}) or {}
     if not isinstance(rotation, dict):
         ck.fail("rotation", "takes a mapping")
@@ -319,6 +316,38 @@ def _build(data: dict, path: str) -> Scheme:
         bonus_tile_points=ck.int(data, "bonus_tile_points", "bonus_tile_points", default=4),
         shapes=frozenset(shapes), rounding=rounding, set_points=set_points, pair_points=pair_points,
         rules=rules, settlement=dict(settlement), rotation=dict(rotation), data=data)
+
+
+SETTLEMENT_KEYS = {"paying", "payoff", "east_double", "east_double_losers", "round_payments_up",
+                   "loser_difference_limit", "payoffs"}
+
+
+def _settlement(ck, s) -> None:
+    if not isinstance(s, dict):
+        ck.fail("settlement", "takes a mapping")
+    for k in s:
+        if k not in SETTLEMENT_KEYS:
+            ck.fail(f"settlement.{k}", f"unknown key; known: {', '.join(sorted(SETTLEMENT_KEYS))}")
+    if "paying" in s and s["paying"] not in PAYING:
+        ck.fail("settlement.paying", f"takes one of: {', '.join(PAYING)}")
+    for k in ("east_double", "east_double_losers"):
+        if k in s and not isinstance(s[k], bool):
+            ck.fail(f"settlement.{k}", "takes true or false")
+    for k in ("round_payments_up", "loser_difference_limit"):
+        if k in s and s[k] is not None:
+            ck.int(s, k, f"settlement.{k}")
+    if "payoffs" in s:
+        from mjscore.settle import parse_payoffs
+
+        try:
+            parse_payoffs(s["payoffs"], "settlement.payoffs")
+        except SchemeError as e:
+            ck.fail("settlement.payoffs", e.message)
+    from mjscore.settle import builtin_payoffs
+
+    names = set(builtin_payoffs()) | set(s.get("payoffs") or {})
+    if "payoff" in s and s["payoff"] not in names:
+        ck.fail("settlement.payoff", f"no payoff scheme '{s['payoff']}'; known: {', '.join(sorted(names))}")
 
 
 def _list(ck, v, path):

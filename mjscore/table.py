@@ -91,6 +91,7 @@ class Win:
     tile: Tile | None                 # None only on a score-only line
     discarder: Wind | None            # None: self-drawn
     flags: frozenset[WinFlag] = frozenset()
+    liable: Wind | None = None        # `liable SEAT`: that seat pays for all (a dangerous discard)
 
     @property
     def self_drawn(self) -> bool:
@@ -145,13 +146,33 @@ class PlayerHand:
 
 
 @dataclass(frozen=True, slots=True)
+class Penalty:
+    """`penalty SEAT N`: SEAT pays N to each other player; `... to SEAT`: to that one player."""
+
+    payer: Wind
+    amount: int
+    payee: Wind | None = None
+
+
+# Settlement options a table's header may set (the command line overrides them, they override
+# the scheme): header word -> option name.
+OPTION_HEADERS = {"paying": "paying", "payoff": "payoff", "east-double": "east_double",
+                  "round-payments-up": "round_payments_up", "loser-difference-limit": "loser_difference_limit"}
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
     players: tuple[PlayerHand, ...] = ()      # in seat order E S W N, each seat at most once
     round: Wind = Wind.EAST                   # the prevailing wind
     scheme: str | None = None
     draw: bool = False
     dealer_wins: int = 0                      # East's wins in a row before this hand
+    penalties: tuple[Penalty, ...] = ()
+    options: tuple[tuple[str, object], ...] = ()   # settlement options from the header, in OPTION_HEADERS order
     where: Location = field(default_factory=Location, compare=False, repr=False)
+
+    def option(self, name: str):
+        return dict(self.options).get(name)
 
     @property
     def winner(self) -> PlayerHand | None:

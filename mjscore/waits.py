@@ -37,3 +37,38 @@ def _waits(loose, written, held, shapes, max_chows) -> tuple[int, ...]:
         if winning_arrangements(written, tuple(c), None, False, shapes, max_chows):
             out.append(t)
     return tuple(out)
+
+
+def table_waits(table, scheme) -> list[dict]:
+    """For each fully listed player, the tiles that would complete the hand, and which are dead.
+
+    The winner is shown with what the hand waited for before the winning tile.  A wait is dead
+    when every other copy of it is visible at the table (it is still listed).
+    """
+    import dataclasses
+
+    from mjscore.tiles import TILES
+
+    visible = [0] * KINDS
+    for p in table.players:
+        for t in p.all_tiles():
+            visible[t.index] += 1
+    out = []
+    for p in table.players:
+        if p.incomplete or p.score is not None:
+            continue
+        hand = p
+        if p.win is not None and p.win.tile is not None:
+            loose = list(p.concealed)
+            if p.win.tile in loose:
+                loose.remove(p.win.tile)
+                hand = dataclasses.replace(p, concealed=tuple(loose), win=None)
+            else:
+                continue
+        ws = waits_of(hand, scheme)
+        held = counts_of(hand.all_tiles())
+        out.append({"seat": p.seat.value,
+                    "waits": [TILES[t].text for t in ws],
+                    "dead": [TILES[t].text for t in ws if visible[t] - (1 if p.win and p.win.tile.index == t else 0)
+                             >= 4 and held[t] < 4]})
+    return out

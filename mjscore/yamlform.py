@@ -18,9 +18,10 @@ MAX_DEPTH = 32
 MAX_ALIASES = 100
 MAX_EVENTS = 2_000_000
 
-TABLE_KEYS = {"round", "scheme", "draw", "dealer-wins", "dealer_wins", "players", "name", "id"}
+TABLE_KEYS = {"round", "scheme", "draw", "dealer-wins", "dealer_wins", "players", "name", "id", "penalties",
+              "paying", "payoff", "east_double", "round_payments_up", "loser_difference_limit"}
 PLAYER_KEYS = {"tiles", "bonus", "win", "claim", "name", "score", "incomplete"}
-WIN_KEYS = {"tile", "from", "self", "flags"}
+WIN_KEYS = {"tile", "from", "self", "flags", "liable"}
 SESSION_KEYS = {"players", "scheme", "paying", "payoff", "east_double", "start", "hands", "round_payments_up"}
 
 _STR = "tag:yaml.org,2002:str"
@@ -219,6 +220,35 @@ class _Reader:
             if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 1000:
                 raise YamlFormError("'dealer-wins' takes a whole number", self.where(dw[1]))
             dealer_wins = n
+        header_lines = []
+        for key in ("paying", "payoff", "east_double", "round_payments_up", "loser_difference_limit"):
+            if key in fields:
+                k, v = fields[key]
+                value = self.scalar(v, f"'{key}'")
+                if isinstance(value, bool):
+                    value = "on" if value else "off"
+                header_lines.append((k, f"{key.replace('_', '-')} {value}"))
+        if "penalties" in fields:
+            pnode = fields["penalties"][1]
+            items = pnode.value if isinstance(pnode, yaml.SequenceNode) else [pnode]
+            self.count(pnode)
+            for item in items:
+                if isinstance(item, yaml.MappingNode):
+                    pf = self.mapping(item, "a penalty", {"from", "amount", "to"})
+                    text = f"penalty {self.text(pf['from'][1], 'from') if 'from' in pf else ''} " \
+                           f"{self.text(pf['amount'][1], 'amount') if 'amount' in pf else ''}"
+                    if "to" in pf:
+                        text += f" to {self.text(pf['to'][1], 'to')}"
+                else:
+                    text = "penalty " + self.text(item, "a penalty")
+                header_lines.append((item, text))
+        headers = Table()
+        if header_lines:
+            # The header values use the compact form's own checks, pointing at their YAML values.
+            headers = parse_table("\n".join(t for _, t in header_lines), self.file, 1,
+                                  lambda line, col: (header_lines[line - 1][0].start_mark.line + 1,
+                                                     header_lines[line - 1][0].start_mark.column + 1),
+                                  allow_empty=True)
         players: dict[Wind, PlayerHand] = {}
         if "players" in fields:
             pnode = fields["players"][1]
@@ -228,7 +258,8 @@ class _Reader:
         if not players and not draw:
             raise YamlFormError("the table lists no players", self.where(node))
         return Table(players=tuple(players[w] for w in Wind if w in players), round=round_wind,
-                     scheme=scheme, draw=draw, dealer_wins=dealer_wins, where=self.where(node))
+                     scheme=scheme, draw=draw, dealer_wins=dealer_wins, penalties=headers.penalties,
+                     options=headers.options, where=self.where(node))
 
     def player(self, seat: Wind, knode, vnode) -> PlayerHand:
         import yaml
@@ -283,6 +314,8 @@ class _Reader:
             toks += [Token("from", self.where(fields["from"][0])), *self.tokens(fields["from"][1], "'from'")]
         else:
             toks.append(Token("self", self.where(fields["from"][0] if "from" in fields else knode)))
+        if "liable" in fields:
+            toks += [Token("liable", self.where(fields["liable"][0])), *self.tokens(fields["liable"][1], "'liable'")]
         if "flags" in fields:
             node = fields["flags"][1]
             if isinstance(node, yaml.SequenceNode):
@@ -298,3 +331,33 @@ def parse_yaml_tables(text: str, file: str = "<input>") -> list[Table]:
     """Every table of a YAML text (one table, a list of tables, several documents, a session)."""
     reader = _Reader(text, file)
     return reader.documents(load_nodes(text, file))
+
+
+def iter_yaml_tables(text: str, file: str):
+    """(line, Table) or (line, MjError) for each table of a YAML text, in order."""
+    import yaml
+
+    from mjscore.errors import MjError
+
+    reader = _Reader(text, file)
+    try:
+        docs = load_nodes(text, file)
+    except MjError as e:
+        yield e.location.line or 1, e
+        return
+    for doc in docs:
+        if doc is None:
+            continue
+        if isinstance(doc, yaml.SequenceNode):
+            items = doc.value
+        elif isinstance(doc, yaml.MappingNode) and any(
+                isinstance(k, yaml.ScalarNode) and k.value == "hands" for k, _ in doc.value):
+            items = [v for k, v in doc.value if k.value == "hands"]
+            items = items[0].value if isinstance(items[0], yaml.SequenceNode) else [items[0]]
+        else:
+            items = [doc]
+        for node in items:
+            try:
+                yield node.start_mark.line + 1, reader.table(node)
+            except MjError as e:
+                yield node.start_mark.line + 1, e

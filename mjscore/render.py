@@ -1,0 +1,129 @@
+"""Rendering: result dictionaries (see `report`) as text tables, Markdown, CSV or JSON.
+
+Knows nothing about scoring: it only lays out figures it is given.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+SEATS = ("E", "S", "W", "N")
+SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+
+def to_json(result: dict) -> str:
+    return json.dumps(result, ensure_ascii=False)
+
+
+def _fmt_item(item: dict) -> list:
+    if "limit" in item:
+        value = f"{_fraction(item['limit'])} limit"
+        return [item["text"], item.get("applies_to", ""), "", "", value]
+    return [item["text"], item.get("applies_to", ""), item.get("points", "") if "points" in item else "",
+            item.get("doubles", "") if "doubles" in item else "", ""]
+
+
+def _fraction(f: float) -> str:
+    return {1.0: "full", 0.5: "half"}.get(f, f"{f:g} x")
+
+
+def _who(p: dict) -> str:
+    name = f" ({p['name']})" if p.get("name") else ""
+    return f"{SEAT_NAMES[p['seat']]}{name}"
+
+
+def _total_line(p: dict) -> str:
+    if p.get("counted"):
+        return f"score {p['score']} (counted at the table)"
+    if p["limit"]:
+        return f"{p['limit']}: limit hand, {p['score']}"
+    d = p["doubles"]
+    return f"{p['points']} points x 2^{d} = {p['score']}" if d else f"{p['points']} points = {p['score']}"
+
+
+def render_text(result: dict, fmt: str = "table") -> str:
+    """The human forms: `table` (plain text grids) or `markdown`."""
+    from tabulate import tabulate
+
+    grid = "simple" if fmt == "table" else "github"
+    out: list[str] = []
+    head = [f"Scheme: {result['scheme']}", f"Round: {result['round']}"]
+    if result.get("draw"):
+        head.append("Draw: the wall ran out")
+    elif result.get("winner"):
+        win = result.get("win") or {}
+        how = "self-drawn" if not win.get("from") else f"on {win['from']}'s discard"
+        tile = f"{win['tile']} " if win.get("tile") else ""
+        flags = f" ({', '.join(win['flags'])})" if win.get("flags") else ""
+        head.append(f"Winner: {result['winner']}, {tile}{how}{flags}")
+    out.append("   ".join(head))
+    for p in result["players"]:
+        out.append("")
+        title = f"{_who(p)}{' - winner' if p['winner'] else ''}: {' '.join(p['arrangement'])}".rstrip(": ")
+        out.append(f"## {title}" if fmt == "markdown" else title)
+        rows = [_fmt_item(i) for i in p["items"]]
+        if rows:
+            out.append(tabulate(rows, headers=["item", "for", "points", "doubles", "limit"], tablefmt=grid))
+        for i in p.get("not_counted", []):
+            out.append(f"  (not counted: {i['text']}{' ' + i['applies_to'] if i.get('applies_to') else ''})")
+        out.append(f"Total: {_total_line(p)}")
+        ru = p.get("runner_up")
+        if ru:
+            out.append(f"Runner-up arrangement: {' '.join(ru['arrangement'])} = {ru['score']}")
+            for i in ru.get("missing", []):
+                out.append(f"  lacks {i['text']}{' ' + i['applies_to'] if i.get('applies_to') else ''}")
+            for i in ru.get("extra", []):
+                out.append(f"  has {i['text']}{' ' + i['applies_to'] if i.get('applies_to') else ''}")
+    out.append("")
+    summary = [[_who(p), "yes" if p["winner"] else "", p["points"], p["doubles"], p["limit"] or "", p["score"]]
+               for p in result["players"]]
+    out.append(tabulate(summary, headers=["player", "won", "points", "doubles", "limit", "score"], tablefmt=grid))
+    out.append("")
+    out.extend(_settlement_text(result, grid))
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _settlement_text(result: dict, grid: str) -> list[str]:
+    from tabulate import tabulate
+
+    s = result.get("settlement")
+    if s is None:
+        return [f"No payments: {result.get('settlement_error', 'not computed')}"]
+    seats = [p["seat"] for p in result["players"]]
+    names = {p["seat"]: _who(p) for p in result["players"]}
+    out = [f"Payments ({s['paying']}, {s.get('payoff') or 'no payoff'}, "
+           f"East double {'on' if s.get('east_double') else 'off'}): rows pay, columns receive"]
+    amount = {(x["from"], x["to"]): x["amount"] for x in s.get("payments", [])}
+    rows = []
+    for a in seats:
+        row = [names[a]] + [amount.get((a, b), "") if a != b else "." for b in seats]
+        row.append(sum(amount.get((a, b), 0) for b in seats))
+        rows.append(row)
+    rows.append(["net"] + [f"{s['net'].get(b, 0):+d}" for b in seats] + [""])
+    out.append(tabulate(rows, headers=["pays \\ receives"] + seats + ["pays in all"], tablefmt=grid))
+    for pen in s.get("penalties", []):
+        out.append(f"Penalty: {pen['from']} pays {pen['amount']} to {pen['to']}")
+    return out
+
+
+CSV_FIELDS = ["table", "file", "line", "seat", "name", "winner", "points", "doubles", "limit", "score",
+              "arrangement", "net", "error"]
+
+
+def csv_rows(result: dict, table_no: int, file: str = "", line: int = 0) -> list[dict]:
+    net = (result.get("settlement") or {}).get("net", {})
+    return [{"table": table_no, "file": file, "line": line, "seat": p["seat"], "name": p.get("name", ""),
+             "winner": "yes" if p["winner"] else "", "points": p["points"], "doubles": p["doubles"],
+             "limit": p["limit"] or "", "score": p["score"], "arrangement": " ".join(p["arrangement"]),
+             "net": net.get(p["seat"], ""), "error": ""} for p in result["players"]]
+
+
+def render_csv(rows: list[dict], header: bool = True) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
+    if header:
+        w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()

@@ -1,0 +1,76 @@
+"""The published conformance cases, run through the command line (Typer's runner, in process).
+
+tests/conformance/ holds unchanged copies of ../shared/conformance/; a test fails when a copy
+differs, so the project's tests stand alone and cannot drift from the published cases.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from mjscore.cli import app
+
+HERE = Path(__file__).resolve().parent
+COPIES = HERE / "conformance"
+SHARED = HERE.parent.parent / "shared" / "conformance"
+runner = CliRunner()
+
+
+def _cases(name, kind=None):
+    data = yaml.safe_load((COPIES / name).read_text(encoding="utf-8"))
+    cases = data["cases"] if isinstance(data, dict) else data
+    return [c for c in cases if c.get("kind") == kind]
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/conformance is not beside this checkout")
+@pytest.mark.parametrize("name", sorted(p.name for p in COPIES.iterdir()) if COPIES.is_dir() else [])
+def test_copy_is_unchanged(name):
+    assert (COPIES / name).read_bytes() == (SHARED / name).read_bytes(), \
+        f"tests/conformance/{name} differs from ../shared/conformance/{name}: copy it again, never edit it"
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/conformance is not beside this checkout")
+def test_every_shared_file_is_copied():
+    assert sorted(p.name for p in SHARED.iterdir()) == sorted(p.name for p in COPIES.iterdir())
+
+
+def score_json(table: str, *args: str) -> dict:
+    r = runner.invoke(app, ["score", "-", "--format", "json", *args], input=table)
+    assert r.exit_code == 0, r.stderr or r.stdout
+    return json.loads(r.stdout)
+
+
+SCORING = _cases("kajongg.yaml") + _cases("dmjl-bmja.yaml")
+
+
+@pytest.mark.parametrize("case", SCORING, ids=[f"{c['id']}@{c['scheme']}" for c in SCORING])
+def test_scoring_case(case):
+    result = score_json(case["table"], "--scheme", case["scheme"])
+    (player,) = [p for p in result["players"] if p["seat"] == case["seat"]]
+    expect = case["expect"]
+    if expect.get("limit"):
+        assert player["limit"] is not None, player
+        assert player["score"] == expect["score"], player
+    else:
+        assert player["limit"] is None, player
+        assert (player["points"], player["doubles"], player["score"]) == \
+            (expect["points"], expect["doubles"], expect["score"]), player
+    # the items add up to the result
+    if player["limit"] is None:
+        assert sum(i.get("points", 0) for i in player["items"]) == player["points"]
+        assert sum(i.get("doubles", 0) for i in player["items"]) == player["doubles"]
+
+
+WAITS = _cases("kajongg.yaml", "waits")
+
+
+@pytest.mark.parametrize("case", WAITS, ids=[f"{c['id']}@{c['scheme']}" for c in WAITS])
+def test_waits_case(case):
+    r = runner.invoke(app, ["waits", "-", "--scheme", case["scheme"], "--format", "json"], input=case["table"])
+    assert r.exit_code == 0, r.stderr or r.stdout
+    players = json.loads(r.stdout)["players"]
+    (player,) = [p for p in players if p["seat"] == "E"]
+    assert player["waits"] == case["expect"]["waits"]

@@ -41,17 +41,23 @@ class Block:
         return self.kind is SetKind.PUNG or self.kind is SetKind.KONG
 
     def text(self) -> str:
-        from mjscore.table import tiles_text
+        return _block_text(self)
 
-        # A leftover of several tiles is written as runs, like concealed tiles in the notation.
-        body = tiles_text([TILES[i] for i in self.tiles], sep=" " if self.kind is SetKind.SINGLE else "")
-        if self.form is Form.DECLARED_KONG:
-            return f"({body})"
-        if self.exposed:
-            return f"[{body}]"
-        if self.form is Form.GROUP:
-            return f"{{{body}}}"
-        return body
+
+@lru_cache(maxsize=8192)
+def _block_text(b: Block) -> str:
+    """A block in notation: [ ] exposed, ( ) declared kong, { } the player's group, plain arranged."""
+    from mjscore.table import tiles_text
+
+    # A leftover of several tiles is written as runs, like concealed tiles in the notation.
+    body = tiles_text([TILES[i] for i in b.tiles], sep=" " if b.kind is SetKind.SINGLE else "")
+    if b.form is Form.DECLARED_KONG:
+        return f"({body})"
+    if b.exposed:
+        return f"[{body}]"
+    if b.form is Form.GROUP:
+        return f"{{{body}}}"
+    return body
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,9 +204,51 @@ SPECIAL_SHAPES = {
 SHAPES = frozenset({"standard", *SPECIAL_SHAPES})
 
 
-@lru_cache(maxsize=65536)
+def _only(indices):
+    allowed = frozenset(indices)
+    return lambda c: all(i in allowed for i in range(KINDS) if c[i])
+
+
+def _suits_used(c: Counts) -> int:
+    return sum(1 for s in range(3) if any(c[s * 9:(s + 1) * 9]))
+
+
+def _near_knitting(c: Counts) -> bool:
+    """Two suits at most, and all but one tile already matched by the same number in the other."""
+    if any(c[WIND_BASE:]):
+        return False
+    used = [s for s in range(3) if any(c[s * 9:(s + 1) * 9])]
+    if len(used) == 1:
+        return sum(c) <= 1
+    if len(used) != 2:
+        return False
+    a, b = used
+    return sum(abs(c[a * 9 + r] - c[b * 9 + r]) for r in range(9)) <= 1
+
+
+# What 13 tiles must already look like for one more tile to make the special shape: a cheap
+# test that spares trying all 34 tiles on hands that are nowhere near it.
+SPECIAL_NEAR = {
+    "thirteen-orphans": _only(MAJORS),
+    "all-pair-honours": _only(MAJORS),
+    "seven-pairs": lambda c: sum(1 for n in c if n % 2) <= 1,
+    "knitting": lambda c: _near_knitting(c),
+    "triple-knitting": lambda c: (not any(c[WIND_BASE:])
+                                  and sum(min(c[r], c[9 + r], c[18 + r]) for r in range(9)) >= 3),
+    "wriggling-snake": lambda c: not any(c[WIND_BASE + 4:]) and _suits_used(c) <= 1,
+    "nine-gates": lambda c: not any(c[WIND_BASE:]) and _suits_used(c) <= 1,
+    "gates-of-heaven": lambda c: not any(c[WIND_BASE:]) and _suits_used(c) <= 1,
+}
+
+
 def special_blocks(shape: str, counts: Counts):
     return SPECIAL_SHAPES[shape](counts)
+
+
+@lru_cache(maxsize=65536)
+def is_special(shape: str, counts: Counts) -> bool:
+    """Whether 14 concealed tiles make the special shape (remembered: waits ask it often)."""
+    return SPECIAL_SHAPES[shape](counts) is not None
 
 
 # -- the winner --------------------------------------------------------------------------------

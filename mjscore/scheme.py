@@ -44,6 +44,8 @@ class Rule:
     limit: float = 0.0
     excludes: tuple[str, ...] = ()
     source: str | None = None
+    # The conditions bound to their test functions once, at load: the engine calls these.
+    tests: tuple = field(default=(), compare=False, repr=False)
 
     @property
     def unit(self) -> str:
@@ -92,6 +94,14 @@ class Scheme:
     def __hash__(self) -> int:
         return hash((self.name, self.file))
 
+    @property
+    def winner_rules(self) -> tuple[Rule, ...]:
+        return self.data["_winner_rules"]
+
+    @property
+    def loser_rules(self) -> tuple[Rule, ...]:
+        return self.data["_loser_rules"]
+
     def rule(self, rule_id: str) -> Rule | None:
         for r in self.rules:
             if r.id == rule_id:
@@ -101,7 +111,7 @@ class Scheme:
     @property
     def loser_rules_need_every_arrangement(self) -> bool:
         """True when a rule a loser can earn is not helped by forming more pungs and pairs."""
-        return any(r.scope != "winner" and any(name == "zero_points" for name, _ in r.when) for r in self.rules)
+        return self.data.get("_losers_exhaustive", False)
 
 
 # -- loading -----------------------------------------------------------------------------------
@@ -307,6 +317,10 @@ def _build(data: dict, path: str) -> Scheme:
         sources = [sources]
     if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
         ck.fail("sources", "takes a list of texts")
+    data["_winner_rules"] = tuple(r for r in rules if r.scope != "loser")
+    data["_loser_rules"] = tuple(r for r in rules if r.scope != "winner")
+    data["_losers_exhaustive"] = any(r.scope != "winner" and any(c == "zero_points" for c, _ in r.when)
+                                     for r in rules)
     return Scheme(
         name=name, title=str(data.get("title", name)), description=str(data.get("description", "")).strip(),
         sources=tuple(sources), file=file, limit=limit,
@@ -461,7 +475,8 @@ def _rule(ck, r, n) -> Rule:
     if not isinstance(excludes, list):
         ck.fail(f"{path}.excludes", "takes a list of rule ids")
     text = r.get("text", rid)
+    tests = () if per == "set" else tuple((CONDITIONS[c].test, p) for c, p in parsed)
     return Rule(id=rid, text=str(text), scope=scope, per_set=per == "set", when=tuple(parsed),
                 points=value if unit == "points" else 0, doubles=value if unit == "doubles" else 0,
                 limit=float(value) if unit == "limit" else 0.0, excludes=tuple(excludes),
-                source=r.get("source"))
+                source=r.get("source"), tests=tests)

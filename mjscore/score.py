@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from mjscore.arrange import Arrangement, Block, losing_arrangements, winner_arrangements, winning_arrangements, \
     written_blocks
 from mjscore.errors import IncompleteHandError
-from mjscore.patterns import CONDITIONS, Situation, block_matches, in_class
+from mjscore.patterns import Situation, block_matches, in_class
 from mjscore.scheme import Rule, Scheme
 from mjscore.shapes import counts_of
-from mjscore.table import PlayerHand, SetKind, Table, tiles_text
+from mjscore.table import PlayerHand, SetKind, Table, Win, tiles_text
 from mjscore.tiles import TILES
 
 
@@ -63,9 +63,12 @@ class Valuation:
     base: int                          # points * 2**doubles, uncapped
     score: int
 
+    def rank(self):
+        return (-self.score, -self.fraction, -self.base, -self.doubles, -self.points)
+
     def sort_key(self):
         text = tuple(self.arrangement.text()) if self.arrangement else ()
-        return (-self.score, -self.fraction, -self.base, -self.doubles, -self.points, text)
+        return self.rank() + (text,)
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,11 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
                 + _why_incomplete(hand, scheme), hand.where)
     else:
         arrangements = losing_arrangements(hand, scheme.loser_rules_need_every_arrangement)
-    valued = sorted((value(sit, a) for a in arrangements), key=Valuation.sort_key)
+    valued = sorted((value(sit, a) for a in arrangements), key=Valuation.rank)
+    if len(valued) > 1 and valued[0].rank() == valued[1].rank():
+        # Equal in every figure: the arrangement's text decides, so input order never does.
+        top = [v for v in valued if v.rank() == valued[0].rank()]
+        valued = sorted(top, key=Valuation.sort_key) + valued[len(top):]
     runner = next((v for v in valued[1:] if v.arrangement.text() != valued[0].arrangement.text()), None)
     return PlayerScore(hand.seat, hand.is_winner, valued[0], runner, name=hand.name)
 
@@ -198,8 +205,8 @@ def _rule_item(r: Rule, applies_to: str | None) -> Item:
 
 
 def _rule_applies(r: Rule, sit: Situation, arr: Arrangement) -> bool:
-    for name, param in r.when:
-        if not CONDITIONS[name].test(sit, arr, param):
+    for test, param in r.tests:
+        if not test(sit, arr, param):
             return False
     return True
 
@@ -214,20 +221,14 @@ def value(sit: Situation, arr: Arrangement) -> Valuation:
         for t in sit.hand.bonus:
             kind = "flower" if t.suit.value == "f" else "season"
             found.append(Item(kind, kind.capitalize(), t.text, points=scheme.bonus_tile_points))
-    winner = sit.winner
-    applied: set[str] = set()
     rule_items: list[tuple[Rule, Item]] = []
-    for r in scheme.rules:
-        if r.scope == "winner" and not winner or r.scope == "loser" and winner:
-            continue
+    for r in (scheme.winner_rules if sit.winner else scheme.loser_rules):
         if r.per_set:
             for b in arr.blocks:
                 if b.is_set and block_matches(sit, b, r.when):
                     rule_items.append((r, _rule_item(r, b.text())))
-                    applied.add(r.id)
         elif _rule_applies(r, sit, arr):
             rule_items.append((r, _rule_item(r, None)))
-            applied.add(r.id)
     excluded = {x for r, _ in rule_items for x in r.excludes}
     found.extend(item for r, item in rule_items if r.id not in excluded)
     return _total(scheme, arr, found, [r for r, _ in rule_items if r.id not in excluded])
@@ -262,16 +263,25 @@ def calling_for(sit: Situation, rule_id: str) -> bool:
     key = ("calling", rule_id)
     if key in sit.cache:
         return sit.cache[key]
-    from mjscore.table import Win
     from mjscore.waits import waits_of
 
     scheme: Scheme = sit.scheme
-    target = scheme.rule(rule_id)
     hand = sit.hand
+    if "waits" not in sit.cache:
+        sit.cache["waits"] = waits_of(hand, scheme)
     result = False
+    if sit.cache["waits"]:
+        result = _calling_for(sit, scheme.rule(rule_id), sit.cache["waits"])
+    sit.cache[key] = result
+    return result
+
+
+def _calling_for(sit: Situation, target: Rule, waits) -> bool:
+    scheme: Scheme = sit.scheme
+    hand = sit.hand
     written = written_blocks(hand)
     loose = counts_of(hand.concealed)
-    for t in waits_of(hand, scheme):
+    for t in waits:
         counts = list(loose)
         counts[t] += 1
         tile = TILES[t]
@@ -286,12 +296,8 @@ def calling_for(sit: Situation, rule_id: str) -> bool:
                 wsit.set_points = sum(i.points for b in arr.blocks for i in _set_item(b, scheme, wsit))
                 hit = _rule_applies(target, wsit, arr)
             if hit:
-                result = True
-                break
-        if result:
-            break
-    sit.cache[key] = result
-    return result
+                return True
+    return False
 
 
 def arrangement_text(arr: Arrangement | None) -> list[str]:

@@ -67,3 +67,97 @@ def is_standard(counts: Counts, written_sets: int) -> bool:
     """Four sets and a pair, `written_sets` of the sets already laid out."""
     need = 4 - written_sets
     return need >= 0 and bool(decompositions(counts, need, 1))
+
+
+# -- fast completeness: suit by suit -------------------------------------------------------------
+# Whether tiles make four sets and a pair does not need every split, only the answer; and a suit's
+# tiles split independently of the other suits'.  So each suit's 9 counts are solved once (and
+# remembered) as the set of (pairs, chows) its full splits can have, and a hand is complete when
+# one choice per suit gives exactly one pair and few enough chows.
+
+@lru_cache(maxsize=65536)
+def _suit_splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, int], ...]:
+    """(pairs, chows) of every full split of one suit's counts into sets and at most one pair.
+
+    A tuple of int tuples, not a set: the collector stops tracking such values, and the cache
+    holds many of them.
+    """
+    i = next((k for k, c in enumerate(counts) if c), -1)
+    if i < 0:
+        return ((0, 0),)
+    out = set()
+    c = list(counts)
+    if c[i] >= 3:
+        c[i] -= 3
+        out.update(_suit_splits(tuple(c), honours))
+        c[i] += 3
+    if c[i] >= 2:
+        c[i] -= 2
+        out |= {(p + 1, ch) for p, ch in _suit_splits(tuple(c), honours) if p == 0}
+        c[i] += 2
+    if not honours and i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        out |= {(p, ch + 1) for p, ch in _suit_splits(tuple(c), honours)}
+    return tuple(sorted(out))
+
+
+def fewest_chows_standard(counts: Counts) -> int | None:
+    """The fewest chows of any split of `counts` into sets and exactly one pair; None if none."""
+    best = None
+    parts = [_suit_splits(counts[s * 9:(s + 1) * 9], False) for s in range(3)]
+    parts.append(_suit_splits(counts[WIND_BASE:KINDS], True))
+    if any(not p for p in parts):
+        return None
+    # Combine the four parts; each part is a small set, so this is a handful of steps.
+    combos = {(0, 0)}
+    for part in parts:
+        combos = {(p1 + p2, c1 + c2) for p1, c1 in combos for p2, c2 in part if p1 + p2 <= 1}
+    for p, ch in combos:
+        if p == 1 and (best is None or ch < best):
+            best = ch
+    return best
+
+
+def _combine(a, b):
+    return tuple({(p1 + p2, c1 + c2) for p1, c1 in a for p2, c2 in b if p1 + p2 <= 1})
+
+
+def _part(counts: Counts, s: int):
+    """The (pairs, chows) splits of suit s (0-2 numbered, 3 honours) of a count vector."""
+    if s < 3:
+        return _suit_splits(counts[s * 9:(s + 1) * 9], False)
+    return _suit_splits(counts[WIND_BASE:KINDS], True)
+
+
+def standard_waits(counts: Counts, max_chows: int) -> tuple[int, ...]:
+    """The tiles that turn `counts` (3n+1 loose tiles) into sets and one pair with at most
+    `max_chows` chows.  Only the suit of the added tile changes, so the other three suits are
+    combined once per suit, not once per tile."""
+    parts = [_part(counts, s) for s in range(4)]
+    out = []
+    for s in range(4):
+        others = ((0, 0),)
+        for k in range(4):
+            if k != s:
+                others = _combine(others, parts[k])
+                if not others:
+                    break
+        if not others:
+            continue
+        lo, hi = (s * 9, s * 9 + 9) if s < 3 else (WIND_BASE, KINDS)
+        for t in range(lo, hi):
+            # A tile with no neighbour in its suit (or, for honours, no copy) joins nothing.
+            if s < 3:
+                r = t - lo
+                if not any(counts[lo + k] for k in range(max(0, r - 2), min(9, r + 3))):
+                    continue
+            elif not counts[t]:
+                continue
+            c = list(counts[lo:hi])
+            c[t - lo] += 1
+            part = _suit_splits(tuple(c), s == 3)
+            if any(p1 + p2 == 1 and c1 + c2 <= max_chows for p1, c1 in others for p2, c2 in part):
+                out.append(t)
+    return tuple(out)

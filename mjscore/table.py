@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 
 from mjscore.errors import Location
 from mjscore.tiles import Tile, Wind
@@ -36,6 +37,7 @@ BRACKETS = {Form.EXPOSED: ("[", "]"), Form.DECLARED_KONG: ("(", ")"), Form.GROUP
             Form.CONCEALED: ("", "")}
 
 
+@lru_cache(maxsize=4096)
 def set_kind(tiles: tuple[Tile, ...]) -> SetKind | None:
     """The kind of set these tiles make (sorted input), or None if they make none."""
     n = len(tiles)

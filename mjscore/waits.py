@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from mjscore.arrange import written_blocks, winning_arrangements
+from mjscore.arrange import written_blocks
 from mjscore.shapes import counts_of
 from mjscore.table import PlayerHand
 from mjscore.tiles import KINDS
@@ -18,25 +18,36 @@ def waits_of(hand: PlayerHand, scheme) -> list[int]:
     """
     if hand.incomplete or hand.score is not None:
         return []
-    written = written_blocks(hand)
     if hand.tile_count != 13 + hand.kongs:
         return []
+    written = written_blocks(hand)
     held = counts_of(hand.all_tiles())
     loose = counts_of(hand.concealed)
-    return list(_waits(loose, written, held, scheme.shapes, scheme.max_chows))
+    chows = sum(1 for b in written if b.kind.value == "chow")
+    return list(_waits(loose, len(written), chows, held, scheme.shapes, scheme.max_chows))
 
 
 @lru_cache(maxsize=32768)
-def _waits(loose, written, held, shapes, max_chows) -> tuple[int, ...]:
-    out = []
-    for t in range(KINDS):
-        if held[t] >= 4:
-            continue
-        c = list(loose)
-        c[t] += 1
-        if winning_arrangements(written, tuple(c), None, False, shapes, max_chows):
-            out.append(t)
-    return tuple(out)
+def _waits(loose, written, written_chows, held, shapes, max_chows) -> tuple[int, ...]:
+    """Waits from plain values only (counts and numbers of written sets), so that the cache
+    holds nothing the collector has to follow."""
+    from mjscore.arrange import SPECIAL_NEAR, is_special
+    from mjscore.shapes import standard_waits
+
+    found = set()
+    if "standard" in shapes and sum(loose) + 1 == 3 * (4 - written) + 2 and written_chows <= max_chows:
+        found.update(standard_waits(loose, max_chows - written_chows))
+    if not written:
+        for shape in shapes:
+            if shape == "standard" or not SPECIAL_NEAR[shape](loose):
+                continue
+            for t in range(KINDS):
+                if t not in found:
+                    c = list(loose)
+                    c[t] += 1
+                    if is_special(shape, tuple(c)):
+                        found.add(t)
+    return tuple(sorted(t for t in found if held[t] < 4))
 
 
 def table_waits(table, scheme) -> list[dict]:

@@ -66,12 +66,12 @@ def options_for(table: Table, scheme, choices: Choices):
 def evaluate(table: Table, choices: Choices = Choices()) -> dict:
     """Score and settle one table; raises MjError on an impossible table."""
     from mjscore.report import table_dict
-    from mjscore.score import is_complete_under, score_table
+    from mjscore.score import completeness, score_table
     from mjscore.settle import SettlementError, settle
     from mjscore.validate import validate_table
 
     scheme = scheme_for(table, choices)
-    validate_table(table, complete=lambda hand: is_complete_under(hand, scheme))
+    validate_table(table, complete=lambda hand: completeness(hand, scheme))
     scored = score_table(table, scheme)
     options = options_for(table, scheme, choices)
     settlement, error = None, None

@@ -157,8 +157,13 @@ def _read_yaml(path: Path) -> dict:
         raw = path.read_bytes()
     except OSError as e:
         raise SchemeError(f"cannot read scheme file: {e.strerror or e}", Location(display)) from None
-    text = decode(raw, display)
-    nodes = load_nodes(text, display)       # the same safety checks as hand files
+    from mjscore.errors import MjError
+
+    try:
+        text = decode(raw, display)
+        nodes = load_nodes(text, display)       # the same safety checks as hand files
+    except MjError as e:
+        raise SchemeError(e.message, e.location, e.token) from None
     if len(nodes) != 1:
         raise SchemeError("a scheme file holds exactly one YAML document", Location(display))
     import yaml

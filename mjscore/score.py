@@ -122,6 +122,13 @@ def is_complete_under(hand: PlayerHand, scheme: Scheme) -> bool:
     return bool(winner_arrangements(hand, scheme.shapes, scheme.max_chows))
 
 
+def completeness(hand: PlayerHand, scheme: Scheme) -> bool | str:
+    """True, or why the winner's hand is not complete under the scheme."""
+    if is_complete_under(hand, scheme):
+        return True
+    return f"under '{scheme.name}' " + _why_incomplete(hand, scheme)
+
+
 def situation(hand: PlayerHand, table: Table, scheme: Scheme) -> Situation:
     win = hand.win
     return Situation(hand=hand, round=table.round, dealer_wins=table.dealer_wins,

@@ -98,10 +98,12 @@ def _check_player(p: PlayerHand, table: Table, shapes, complete) -> None:
             hint = "; mark a partial listing with '...'"
         raise HandSizeError(f"{p.seat.value} holds {size} tiles; {who} holds {want}{kong_note}{hint}", p.where)
     if win is not None:
+        # `complete` may answer with the reason the hand is not complete instead of False.
         ok = complete(p) if complete is not None else is_complete(p, shapes)
-        if not ok:
-            raise IncompleteHandError(f"{p.seat.value}'s hand is not complete: its tiles make neither four sets "
-                                      "and a pair nor a special hand the scheme knows", p.where)
+        if ok is not True:
+            why = ok if isinstance(ok, str) else ("its tiles make neither four sets and a pair nor a "
+                                                  "special hand the scheme knows")
+            raise IncompleteHandError(f"{p.seat.value}'s hand is not complete: {why}", p.where)
 
 
 def _check_win_clause(p: PlayerHand) -> None:

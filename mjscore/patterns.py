@@ -32,6 +32,7 @@ class Situation:
     flags: frozenset = frozenset()
     cache: dict = field(default_factory=dict)
     set_points: int = 0             # what the sets and pairs of the arrangement in hand scored
+    exposed: Counts | None = None   # tiles in exposed sets all round the table (for dead waits)
 
     @property
     def seat(self) -> Wind:
@@ -302,8 +303,18 @@ def c_winning_tile_class(sit, arr, cls):
     return sit.win_tile is not None and in_class(sit.win_tile, cls, sit)
 
 
-def c_only_possible(sit, arr, v):
+def _only_possible(v):
+    """true, or {ignore_dead: true}: waits whose every copy is exposed at the table do not count."""
+    if isinstance(v, bool):
+        return (v, False)
+    if isinstance(v, dict) and set(v) <= {"ignore_dead"}:
+        return (True, _bool(v.get("ignore_dead", False)))
+    raise ParamError("takes true or {ignore_dead: true}")
+
+
+def c_only_possible(sit, arr, spec):
     """Exactly one tile kind would have completed the hand (the winning tile's)."""
+    v, ignore_dead = spec
     if sit.win_tile is None or not sit.winner:
         return False
     if "only-possible" not in sit.cache:
@@ -325,8 +336,13 @@ def c_only_possible(sit, arr, v):
                 break
         waiting = dataclasses.replace(sit.hand, concealed=tuple(loose), win=None,
                                       melds=tuple(m for m in sit.hand.melds if m.form is not Form.GROUP))
-        sit.cache["only-possible"] = waits_of(waiting, sit.scheme) == [sit.win_tile]
-    return sit.cache["only-possible"] == v
+        sit.cache["only-possible"] = waits_of(waiting, sit.scheme)
+    waits = sit.cache["only-possible"]
+    if ignore_dead and sit.exposed is not None:
+        held = sit.counts
+        # A wait is dead when the player's own copies and the exposed ones leave none to come.
+        waits = [t for t in waits if t == sit.win_tile or held[t] + sit.exposed[t] < 4]
+    return (waits == [sit.win_tile]) == v
 
 
 def c_zero_points(sit, arr, v):
@@ -435,7 +451,8 @@ CONDITIONS: dict[str, Condition] = {
     "kongs": Condition(_count, c_kongs, "kongs"),
     "win_block": Condition(_choice("pair", "set", "pung", "chow"), c_win_block,
                            "what the winning tile completed"),
-    "only_possible": Condition(_bool, c_only_possible, "one tile kind alone could complete the hand"),
+    "only_possible": Condition(_only_possible, c_only_possible, "one tile kind alone could complete the hand; "
+                                                              "{ignore_dead: true}: dead waits do not count"),
     "zero_points": Condition(_bool, c_zero_points, "no set or pair scored points"),
     "nine_gates": Condition(_nine_gates, c_nine_gates, "1112345678999 of one suit plus one tile of it, "
                                                        "all concealed: {extra: [LOW, HIGH], concealed_ends}"),

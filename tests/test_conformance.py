@@ -74,3 +74,35 @@ def test_waits_case(case):
     players = json.loads(r.stdout)["players"]
     (player,) = [p for p in players if p["seat"] == "E"]
     assert player["waits"] == case["expect"]["waits"]
+
+
+def _payment_cases():
+    data = yaml.safe_load((COPIES / "payments.yaml").read_text(encoding="utf-8"))
+    return data
+
+
+PAYMENTS = _payment_cases()
+
+
+@pytest.mark.parametrize("case", PAYMENTS, ids=[c["id"] for c in PAYMENTS])
+def test_payment_case(case):
+    opts = case.get("options", {})
+    args = ["--scheme", case["scheme"]]
+    if "paying" in opts:
+        args += ["--paying", opts["paying"]]
+    if "payoff" in opts:
+        args += ["--payoff", opts["payoff"]]
+    if "east_double" in opts:
+        args.append("--east-double" if opts["east_double"] else "--no-east-double")
+    if "round_payments_up" in opts:
+        args += ["--round-payments-up", str(opts["round_payments_up"])]
+    result = score_json(case["table"], *args)
+    settlement = result["settlement"]
+    assert settlement is not None, result.get("settlement_error")
+    expect = case["expect"]
+    for seat, amount in expect.get("net", {}).items():
+        assert settlement["net"][seat] == amount, (seat, settlement)
+    if "payments" in expect:
+        got = sorted((p["from"], p["to"], p["amount"]) for p in settlement["payments"])
+        want = sorted((p["from"], p["to"], p["amount"]) for p in expect["payments"])
+        assert got == want

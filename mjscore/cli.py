@@ -257,6 +257,72 @@ def waits(
                 typer.echo(f"{p['seat']}: {ready}{dead}")
 
 
+schemes_app = typer.Typer(help="The shipped scoring schemes: list them, show one, compare two.",
+                          no_args_is_help=False, rich_markup_mode=None)
+app.add_typer(schemes_app, name="schemes")
+
+
+@schemes_app.callback(invoke_without_command=True)
+def schemes_list(ctx: typer.Context) -> None:
+    """List the shipped schemes with a one-line description.
+
+    \b
+    Examples:
+      mjscore schemes
+      mjscore schemes show dmjl
+      mjscore schemes diff classical bmja
+      mjscore schemes diff classical my-club.yaml
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from mjscore.scheme import load_scheme, shipped_schemes
+
+    try:
+        rows = [(name, load_scheme(name)) for name in shipped_schemes()]
+    except MjError as e:
+        fail(e)
+    width = max(len(n) for n, _ in rows)
+    for name, s in rows:
+        typer.echo(f"{name:<{width}}  {s.title} (limit {s.limit})")
+
+
+@schemes_app.command("show")
+def schemes_show(name: str = typer.Argument(..., help="A shipped scheme or a scheme file."),
+                 format: Format = typer.Option(Format.table, "--format", "-f", help="table or markdown.")) -> None:
+    """Print every value of a scheme as readable tables.
+
+    \b
+    Example:
+      mjscore schemes show bmja
+    """
+    from mjscore.scheme import load_scheme
+    from mjscore.schemeview import show
+
+    try:
+        sys.stdout.write(show(load_scheme(name), format.value))
+    except MjError as e:
+        fail(e)
+
+
+@schemes_app.command("diff")
+def schemes_diff(a: str = typer.Argument(..., help="A scheme name or file."),
+                 b: str = typer.Argument(..., help="Another scheme name or file."),
+                 format: Format = typer.Option(Format.table, "--format", "-f", help="table or markdown.")) -> None:
+    """Print what differs between two schemes (a shipped one and a house file, say).
+
+    \b
+    Example:
+      mjscore schemes diff classical bmja
+    """
+    from mjscore.scheme import load_scheme
+    from mjscore.schemeview import render_diff
+
+    try:
+        sys.stdout.write(render_diff(load_scheme(a), load_scheme(b), format.value))
+    except MjError as e:
+        fail(e)
+
+
 def main() -> None:
     try:
         app()

@@ -210,7 +210,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
         raise NotationError("the table lists no players", where or Location(file, first_line, 1))
     ordered = tuple(players[w] for w in Wind if w in players)
     return Table(players=ordered, round=round_wind, scheme=scheme, draw=draw, dealer_wins=dealer_wins,
-                 penalties=tuple(penalties),
+                 penalties=tuple(penalties), stated=frozenset(k for k in ("round", "dealer-wins") if k in seen_headers),
                  options=tuple((k, options[k]) for k in OPTION_HEADERS.values() if k in options),
                  where=where or Location(file, first_line, 1))
 

@@ -158,6 +158,7 @@ def _read_yaml(path: Path) -> dict:
     except OSError as e:
         raise SchemeError(f"cannot read scheme file: {e.strerror or e}", Location(display)) from None
     from mjscore.errors import MjError
+    from mjscore.yamlform import safe_loader
 
     try:
         text = decode(raw, display)
@@ -166,9 +167,11 @@ def _read_yaml(path: Path) -> dict:
         raise SchemeError(e.message, e.location, e.token) from None
     if len(nodes) != 1:
         raise SchemeError("a scheme file holds exactly one YAML document", Location(display))
-    import yaml
-
-    data = yaml.safe_load(text)
+    loader = safe_loader()(text)
+    try:
+        data = loader.construct_document(nodes[0])
+    finally:
+        loader.dispose()
     if not isinstance(data, dict):
         raise SchemeError("a scheme file is a mapping of keys to values", Location(display))
     return data

@@ -110,7 +110,9 @@ def parse_payoffs(data, where: str) -> dict[str, Payoff]:
 def builtin_payoffs() -> dict[str, Payoff]:
     import yaml
 
-    data = yaml.safe_load(PAYOFF_FILE.read_text(encoding="utf-8"))
+    from mjscore.yamlform import safe_loader
+
+    data = yaml.load(PAYOFF_FILE.read_text(encoding="utf-8"), Loader=safe_loader())
     return parse_payoffs(data["payoffs"], "schemes/settlement/payoffs.yaml")
 
 

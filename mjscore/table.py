@@ -172,6 +172,8 @@ class Table:
     penalties: tuple[Penalty, ...] = ()
     options: tuple[tuple[str, object], ...] = ()   # settlement options from the header, in OPTION_HEADERS order
     where: Location = field(default_factory=Location, compare=False, repr=False)
+    # Which of `round` and `dealer-wins` the text stated (a session checks them against its count).
+    stated: frozenset = field(default=frozenset(), compare=False, repr=False)
 
     def option(self, name: str):
         return dict(self.options).get(name)

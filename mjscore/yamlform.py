@@ -38,16 +38,24 @@ def _mark(file: str, mark) -> Location:
     return Location(file, mark.line + 1, mark.column + 1) if mark is not None else Location(file)
 
 
+def safe_loader():
+    """The safe loader, in C when PyYAML was built with libyaml (several times faster)."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_nodes(text: str, file: str) -> list:
     """The documents of a YAML text as composed nodes, after the safety checks."""
     import yaml
 
+    loader = safe_loader()
     if len(text.encode("utf-8", "surrogatepass")) > MAX_YAML_BYTES:
         raise YamlFormError(f"YAML input is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB; "
                             "split it into several files", Location(file))
     depth = aliases = events = 0
     try:
-        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+        for ev in yaml.parse(text, Loader=loader):
             events += 1
             if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
@@ -66,11 +74,13 @@ def load_nodes(text: str, file: str) -> list:
             if tag and tag.startswith("!") and not tag.startswith("tag:yaml.org,2002:"):
                 raise YamlFormError(f"YAML tag '{tag}' is not allowed: tables are plain data",
                                     _mark(file, ev.start_mark), tag)
-        return list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        return list(yaml.compose_all(text, Loader=loader))
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         raise YamlFormError(f"YAML: {e.problem or e.context}", _mark(file, mark)) from None
     except yaml.YAMLError as e:
+        if "nesting depth" in str(e):      # libyaml's own limit, met before ours on deep flow brackets
+            raise YamlFormError(f"YAML nested more than {MAX_DEPTH} levels deep", Location(file, 1, 1)) from None
         raise YamlFormError(f"YAML: {e}", Location(file)) from None
 
 
@@ -259,7 +269,9 @@ class _Reader:
             raise YamlFormError("the table lists no players", self.where(node))
         return Table(players=tuple(players[w] for w in Wind if w in players), round=round_wind,
                      scheme=scheme, draw=draw, dealer_wins=dealer_wins, penalties=headers.penalties,
-                     options=headers.options, where=self.where(node))
+                     options=headers.options, where=self.where(node),
+                     stated=frozenset(k for k in ("round", "dealer-wins") if k in fields
+                                      or (k == "dealer-wins" and "dealer_wins" in fields)))
 
     def player(self, seat: Wind, knode, vnode) -> PlayerHand:
         import yaml

@@ -75,13 +75,13 @@ def load_nodes(text: str, file: str) -> list:
                 raise YamlFormError(f"YAML tag '{tag}' is not allowed: tables are plain data",
                                     _mark(file, ev.start_mark), tag)
         return list(yaml.compose_all(text, Loader=loader))
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        raise YamlFormError(f"YAML: {e.problem or e.context}", _mark(file, mark)) from None
     except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+        where = _mark(file, mark) if mark is not None else Location(file, 1, 1)
         if "nesting depth" in str(e):      # libyaml's own limit, met before ours on deep flow brackets
-            raise YamlFormError(f"YAML nested more than {MAX_DEPTH} levels deep", Location(file, 1, 1)) from None
-        raise YamlFormError(f"YAML: {e}", Location(file)) from None
+            raise YamlFormError(f"YAML nested more than {MAX_DEPTH} levels deep", where) from None
+        problem = getattr(e, "problem", None) or getattr(e, "context", None) or str(e)
+        raise YamlFormError(f"YAML: {problem}", where) from None
 
 
 class _Reader:

@@ -245,7 +245,7 @@ def special_blocks(shape: str, counts: Counts):
     return SPECIAL_SHAPES[shape](counts)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def is_special(shape: str, counts: Counts) -> bool:
     """Whether 14 concealed tiles make the special shape (remembered: waits ask it often)."""
     return SPECIAL_SHAPES[shape](counts) is not None

@@ -8,10 +8,14 @@ from typing import TextIO
 from mjscore.errors import MjError
 
 
-def run_batch(files: list[str], choices, fmt: str, out: TextIO) -> int:
-    """Write one result per table to `out`; return how many tables had errors."""
+def run_batch(files: list[str], choices, fmt: str, out: TextIO, progress: TextIO | None = None) -> int:
+    """Write one result per table to `out` as it is scored; return how many tables had errors.
+
+    Every input gives a result or an error row (inputs = results + errors).  `progress`, when
+    given (a terminal), gets a running count every few hundred tables.
+    """
     from mjscore.pipeline import evaluate
-    from mjscore.reader import iter_tables, read_text
+    from mjscore.reader import stream_tables
     from mjscore.render import csv_rows, render_csv
 
     errors = 0
@@ -19,34 +23,26 @@ def run_batch(files: list[str], choices, fmt: str, out: TextIO) -> int:
     if fmt == "csv":
         out.write(render_csv([], header=True))
     for path in files:
-        try:
-            text, name = read_text(path)
-            items = iter_tables(text, name)
-        except MjError as e:
-            items = iter([(0, e)])
-            name = path
-        for line, item in items:
+        for name, line, item in stream_tables(path):
             n += 1
-            if isinstance(item, MjError):
-                result = None
-                err = item
-            else:
+            result, err = None, item if isinstance(item, MjError) else None
+            if err is None:
                 try:
                     result = evaluate(item, choices)
-                    err = None
                 except MjError as e:
-                    result, err = None, e
+                    err = e
             if err is not None:
                 errors += 1
-                if fmt == "csv":
-                    out.write(render_csv([{"table": n, "file": name, "line": line, "error": str(err)}], header=False))
-                else:
-                    out.write(json.dumps({"table": n, "file": name, "line": line, "error": str(err)},
-                                         ensure_ascii=False) + "\n")
-                continue
-            if fmt == "csv":
+                row = {"table": n, "file": name, "line": line, "error": str(err)}
+                out.write(render_csv([row], header=False) if fmt == "csv"
+                          else json.dumps(row, ensure_ascii=False) + "\n")
+            elif fmt == "csv":
                 out.write(render_csv(csv_rows(result, n, name, line), header=False))
             else:
-                result = {"table": n, "file": name, "line": line, **result}
-                out.write(json.dumps(result, ensure_ascii=False) + "\n")
+                out.write(json.dumps({"table": n, "file": name, "line": line, **result}, ensure_ascii=False) + "\n")
+            if progress is not None and n % 500 == 0:
+                progress.write(f"\r  {n:,} tables, {errors:,} with errors")
+                progress.flush()
+    if progress is not None and n >= 500:
+        progress.write(f"\r  {n:,} tables, {errors:,} with errors\n")
     return errors

@@ -206,7 +206,8 @@ def batch(
     from mjscore.batch import run_batch
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit)
-    errors = run_batch(files, choices, format.value, sys.stdout)
+    errors = run_batch(files, choices, format.value, sys.stdout,
+                       progress=sys.stderr if sys.stderr.isatty() else None)
     if errors:
         raise typer.Exit(1)
 
@@ -255,6 +256,116 @@ def waits(
                 ready = " ".join(p["waits"]) if p["waits"] else "not one tile from going out"
                 dead = f"   (dead: {' '.join(p['dead'])})" if p["dead"] else ""
                 typer.echo(f"{p['seat']}: {ready}{dead}")
+
+
+@app.command()
+def check(
+    file: Optional[str] = FILE_ARG,
+    inline: Optional[str] = INLINE_OPT,
+    scheme: Optional[str] = SCHEME_OPT,
+    format: Format = typer.Option(Format.table, "--format", "-f", help="table (text lines) or json."),
+) -> None:
+    """Compare every '= N' claim with mjscore's score, and explain any difference.
+
+    Exit status 1 when any claim differs. Works on session files too (every claimed hand,
+    scored with the session's seating).
+
+    \b
+    Example:
+      mjscore check -e "round S; E: [CCC] 123p 567p 99s EEE 1f win 9s self = 80"
+      <-e>:1: E claims 80, mjscore counts 160 (40 points, 2 doubles)
+          the claim leaves out Pung or kong of dragons [CCC] (1 double)
+          the claim leaves out Pung or kong of own wind EEE (1 double)
+    """
+    import json
+
+    from mjscore.check import check_result
+    from mjscore.pipeline import Choices, evaluate, scheme_for
+    from mjscore.reader import is_compact_session, looks_like_yaml, parse_any, read_text
+
+    choices = Choices(scheme=scheme, explain=True)
+    out, differ = [], 0
+    try:
+        if inline is not None:
+            text, name = inline, "<-e>"
+        elif file is not None:
+            text, name = read_text(file)
+        else:
+            raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
+        is_session = is_compact_session(text) or (looks_like_yaml(text, name) and "\nhands:" in "\n" + text)
+        if is_session:
+            from mjscore.session import play, read_session
+
+            sess = read_session(text, name)
+            played = play(sess, choices)
+            pairs = [(h, r) for h, r in zip(sess.hands, played["hands"])]
+        else:
+            pairs = [(t, evaluate(t, choices)) for t in parse_any(text, name)]
+        for table, result in pairs:
+            claims = {p.seat.value: p.claim for p in table.players if p.claim is not None}
+            label = f"{name}:{table.where.line}" if not is_session else f"{name}: hand {result['hand']}"
+            lines, n = check_result(result, claims, scheme_for(table, choices), label)
+            out.extend(lines)
+            differ += n
+    except MjError as e:
+        fail(e)
+    if format is Format.json:
+        typer.echo(json.dumps({"differences": differ, "report": out}))
+    else:
+        if not out:
+            out = [f"{name}: no claims ('= N') to check"]
+        typer.echo("\n".join(out))
+    if differ:
+        raise typer.Exit(1)
+
+
+@app.command()
+def session(
+    file: Optional[str] = FILE_ARG,
+    scheme: Optional[str] = SCHEME_OPT,
+    paying: Optional[Paying] = PAYING_OPT,
+    payoff: Optional[str] = PAYOFF_OPT,
+    east_double: Optional[bool] = EAST_OPT,
+    round_payments_up: Optional[int] = ROUND_OPT,
+    loser_difference_limit: Optional[int] = DIFF_OPT,
+    format: Format = FORMAT_OPT,
+    chart: bool = typer.Option(False, "--chart", help="Also draw the running totals as a terminal chart."),
+) -> None:
+    """A recorded session: every hand in order, seats rotating, running totals, standings, settle-up.
+
+    The file names the players in seat order at the first hand, then lists the hands, each
+    written by that hand's seat winds; mjscore keeps the seating (East keeps the deal when
+    East wins, a draw passes it or not as the scheme says).
+
+    \b
+    Example:
+      mjscore session sample_hands/evening-session.mj
+      mjscore session sample_hands/evening-session.yaml --format json
+    """
+    from mjscore.reader import read_text
+    from mjscore.render import render_session, session_chart, session_csv, to_json
+    from mjscore.session import play, read_session
+
+    choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit)
+    if file is None:
+        raise typer.BadParameter("give a session FILE, or '-' for standard input")
+    try:
+        text, name = read_text(file)
+        result = play(read_session(text, name), choices)
+    except MjError as e:
+        fail(e)
+    if format is Format.json:
+        typer.echo(to_json(result))
+    elif format is Format.csv:
+        sys.stdout.write(session_csv(result))
+    else:
+        sys.stdout.write(render_session(result, format.value))
+    if chart:
+        try:
+            sys.stdout.write("\n" + session_chart(result, color=sys.stdout.isatty()))
+        except ImportError:
+            typer.echo("mjscore: error: --chart needs the plotext package (pip install plotext)", err=True)
+            raise typer.Exit(1)
 
 
 schemes_app = typer.Typer(help="The shipped scoring schemes: list them, show one, compare two.",

@@ -6,11 +6,12 @@ at it: ``hand.mj:3:14: error: five 5p at the table (E has 3, W has 2)``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+class Location(NamedTuple):
+    """Where something stands in the input (a tuple: every token carries one, so it is cheap)."""
+
     file: str = "<input>"
     line: int = 0      # 1-based; 0 = unknown
     column: int = 0    # 1-based; 0 = unknown

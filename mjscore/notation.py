@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 from mjscore.errors import Location, NotationError, GroupError
 from mjscore.table import (OPTION_HEADERS, Form, Meld, Penalty, PlayerHand, Table, Win, WinFlag, set_kind,
@@ -28,7 +30,7 @@ _OPEN = {"[": Form.EXPOSED, "(": Form.DECLARED_KONG, "{": Form.GROUP}
 _CLOSE = {"[": "]", "(": ")", "{": "}"}
 
 # One token: a bracket, `=`, `...`, or a word (anything else up to white space or a bracket).
-_TOKEN = re.compile(r"\s*(?:(?P<p>[\[\](){}])|(?P<w>\.\.\.|=|[^\s\[\](){}=]+))")
+_WORD = re.compile(r"[\[\](){}]|\.\.\.|=|[^\s\[\](){}=]+")
 
 # One unit of a tile run: digits with their suit letter, an honour alias, or an honour letter.
 _UNIT = re.compile(r"(?P<digits>[0-9]+)(?P<suit>[mpscdbzfy])|(?P<alias>Rd|Gd|Wd)|(?P<honour>[ESWNCFP])")
@@ -39,8 +41,7 @@ _HONOUR = {"E": WIND_BASE, "S": WIND_BASE + 1, "W": WIND_BASE + 2, "N": WIND_BAS
 _ALIAS = {"Rd": "C", "Gd": "F", "Wd": "P"}
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     text: str
     where: Location
 
@@ -51,8 +52,20 @@ class Token:
 
 # -- tiles --------------------------------------------------------------------------------------
 
-def parse_run(word: str) -> list[Tile] | None:
-    """The tiles of one run (`123m`, `EEE`, `1z`, `Rd`, `2f`), or None if it is not one."""
+def parse_run(word: str) -> tuple[Tile, ...] | None:
+    """The tiles of one run (`123m`, `EEE`, `1z`, `Rd`, `2f`), or None if it is not one.
+
+    Short runs are remembered: the same ones come back table after table in a batch.
+    """
+    return _parse_short_run(word) if len(word) <= 24 else _parse_run(word)
+
+
+@lru_cache(maxsize=4096)
+def _parse_short_run(word: str) -> tuple[Tile, ...] | None:
+    return _parse_run(word)
+
+
+def _parse_run(word: str) -> tuple[Tile, ...] | None:
     out: list[Tile] = []
     pos = 0
     while pos < len(word):
@@ -80,7 +93,7 @@ def parse_run(word: str) -> list[Tile] | None:
             out.append(TILES[_HONOUR[_ALIAS[m["alias"]]]])
         else:
             out.append(TILES[_HONOUR[m["honour"]]])
-    return out or None
+    return tuple(out) or None
 
 
 def parse_tile(word: str) -> Tile | None:
@@ -124,15 +137,10 @@ def logical_lines(text: str, file: str = "<input>", first_line: int = 1,
         body = raw.split("#", 1)[0]
         col = 0
         for segment in body.split(";"):
-            tokens = []
-            pos = 0
-            while True:
-                m = _TOKEN.match(segment, pos)
-                if not m or m.end() == pos:
-                    break
-                tok = m["p"] or m["w"]
-                tokens.append(Token(tok, _loc(file, n, col + m.start(m.lastgroup) + 1, column_of)))
-                pos = m.end()
+            if column_of is None:
+                tokens = [Token(m[0], Location(file, n, col + m.start() + 1)) for m in _WORD.finditer(segment)]
+            else:
+                tokens = [Token(m[0], _loc(file, n, col + m.start() + 1, column_of)) for m in _WORD.finditer(segment)]
             if tokens:
                 yield Line(tuple(tokens), tokens[0].where)
             col += len(segment) + 1
@@ -405,8 +413,8 @@ def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
             raise NotationError("flowers and seasons do not go in a group", tok.where, tok.text)
         tiles.extend(run)
     tiles.sort()
-    text = f"{open_tok.text}{tiles_text(tiles, sep='')}{closing}"
     kind = set_kind(tuple(tiles)) if tiles else None
+    text = f"{open_tok.text}{tiles_text(tiles, sep='')}{closing}" if _bad_group(form, kind) else ""
     if form is Form.DECLARED_KONG:
         if kind is None or kind.value != "kong":
             raise GroupError(f"{text} is not a kong: ( ) holds four identical tiles", open_tok.where, text)
@@ -419,6 +427,16 @@ def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
             why = (" (declare a concealed kong with ( ))" if kind is not None and kind.value == "kong" else "")
             raise GroupError(f"{text} is not a set: {{ }} holds a chow or a pung{why}", open_tok.where, text)
     return Meld(tuple(tiles), form), i
+
+
+def _bad_group(form: Form, kind) -> bool:
+    if kind is None:
+        return True
+    if form is Form.DECLARED_KONG:
+        return kind.value != "kong"
+    if form is Form.EXPOSED:
+        return kind.value == "pair"
+    return kind.value in ("pair", "kong")
 
 
 def _parse_win(seat: Wind, win_tok: Token, tokens, i: int) -> tuple[Win, int]:

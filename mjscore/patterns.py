@@ -467,7 +467,8 @@ CONDITIONS: dict[str, Condition] = {
 
 # Conditions of a per-set rule: they look at one block, not the hand.
 SET_CONDITIONS: dict[str, Callable] = {
-    "kind": lambda v: frozenset(_choice("chow", "pung", "kong", "pair")(x) for x in (v if isinstance(v, list) else [v])),
+    "kind": lambda v: frozenset(SetKind(_choice("chow", "pung", "kong", "pair")(x))
+                                for x in (v if isinstance(v, list) else [v])),
     "tiles": _tile_class,
     "exposed": _bool,
 }
@@ -476,7 +477,7 @@ SET_CONDITIONS: dict[str, Callable] = {
 def block_matches(sit: Situation, b: Block, when) -> bool:
     for name, param in when:
         if name == "kind":
-            if b.kind.value not in param:
+            if b.kind not in param:
                 return False
         elif name == "tiles":
             if not in_class(b.tile, param, sit):

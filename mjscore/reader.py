@@ -74,9 +74,25 @@ def parse_any(text: str, name: str = "<input>", *, yaml_form: bool | None = None
         from mjscore.yamlform import parse_yaml_tables
 
         return parse_yaml_tables(text, name)
+    if is_compact_session(text):
+        from mjscore.session import read_session
+
+        hands = read_session(text, name).hands
+        for h in hands:
+            if isinstance(h, Exception):
+                raise h
+        return list(hands)
     from mjscore.notation import parse_tables
 
     return parse_tables(text, name)
+
+
+_SESSION_START = re.compile(r"\A(?:[ \t]*(?:#.*)?\n)*[ \t]*players[ \t]")
+
+
+def is_compact_session(text: str) -> bool:
+    """A compact session opens with a header block naming the players (`players A B C D`)."""
+    return bool(_SESSION_START.match(text))
 
 
 def read_tables(path: str) -> list[Table]:
@@ -98,6 +114,17 @@ def iter_tables(text: str, name: str):
         return
     from mjscore.notation import parse_table, split_tables
 
+    if is_compact_session(text):
+        from mjscore.session import read_session
+
+        try:
+            hands = read_session(text, name).hands
+        except MjError as e:
+            yield e.location.line or 1, e
+            return
+        for h in hands:
+            yield (h.location.line if isinstance(h, MjError) else h.where.line), h
+        return
     for first, chunk in split_tables(text, name):
         if not chunk.strip() or all(not ln.split("#", 1)[0].strip() for ln in chunk.splitlines()):
             continue
@@ -105,3 +132,121 @@ def iter_tables(text: str, name: str):
             yield first, parse_table(chunk, name, first)
         except MjError as e:
             yield first, e
+
+
+def stream_tables(path: str):
+    """(display name, line, Table | MjError) for each table of a file, read as it goes.
+
+    A compact file is read line by line and each table parsed when its `---` arrives, so memory
+    does not grow with the number of tables.  YAML files and sessions are read whole (they are
+    bounded in size).  An unreadable file gives one error row.
+    """
+    from mjscore.errors import MjError
+    from mjscore.notation import MAX_LINE, parse_table
+
+    name = "<stdin>" if path == "-" else path
+    try:
+        stream = sys.stdin.buffer if path == "-" else open(path, "rb")
+    except OSError as e:
+        yield name, 0, InputError(f"cannot read: {e.strerror or e}" if not isinstance(e, FileNotFoundError)
+                                  else "no such file", Location(name))
+        return
+    try:
+        head = stream.read(65536)
+        if b"\x00" in head:
+            yield name, 0, InputError("this is not a text file (it holds NUL bytes)", Location(name))
+            return
+        head_text = head.decode("utf-8", "replace")
+        if looks_like_yaml(head_text, name) or is_compact_session(head_text):
+            data = head + stream.read(MAX_INPUT_BYTES + 1 - len(head))
+            if len(data) > MAX_INPUT_BYTES:
+                yield name, 0, InputError(f"input is larger than {MAX_INPUT_BYTES:,} bytes", Location(name))
+                return
+            try:
+                text = decode(data, name)
+            except MjError as e:
+                yield name, e.location.line, e
+                return
+            for line, item in iter_tables(text, name):
+                yield name, line, item
+            return
+        yield from _stream_compact(head, stream, name, MAX_LINE, parse_table)
+    finally:
+        if path != "-":
+            stream.close()
+
+
+def _stream_compact(head: bytes, stream, name: str, max_line: int, parse_table):
+    import io
+
+    from mjscore.errors import MjError, NotationError
+
+    reader = io.BufferedReader(_Prefixed(head, stream)) if head else stream
+    chunk: list[str] = []
+    first = 1
+    number = 0
+    problem = None
+
+    def emit():
+        text = "\n".join(chunk)
+        if problem is not None:
+            return first, problem
+        if not any(ln.split("#", 1)[0].strip() for ln in chunk):
+            return None
+        try:
+            return first, parse_table(text, name, first)
+        except MjError as e:
+            return first, e
+
+    while True:
+        raw = reader.readline(max_line + 2)
+        if not raw:
+            break
+        number += 1
+        if len(raw) > max_line and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):        # skip the rest of an overlong line
+                raw = reader.readline(max_line + 2)
+            if problem is None:
+                problem = NotationError(f"line is longer than {max_line:,} characters", Location(name, number, 1))
+            continue
+        try:
+            line = raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            if problem is None:
+                problem = InputError("not UTF-8 text", Location(name, number, 1))
+            continue
+        if line.strip() == "---":
+            out = emit()
+            if out is not None:
+                yield (name,) + out
+            chunk, first, problem = [], number + 1, None
+        else:
+            chunk.append(line)
+    out = emit()
+    if out is not None:
+        yield (name,) + out
+
+
+class _Prefixed:
+    """A raw stream that first gives back the bytes already read to sniff the file's form."""
+
+    def __init__(self, head: bytes, stream):
+        self.head = head
+        self.stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        if self.head:
+            n = min(len(buf), len(self.head))
+            buf[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        data = self.stream.read(len(buf))
+        buf[:len(data)] = data
+        return len(data)
+
+    @property
+    def closed(self) -> bool:
+        return False

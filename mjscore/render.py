@@ -127,3 +127,88 @@ def render_csv(rows: list[dict], header: bool = True) -> str:
         w.writeheader()
     w.writerows(rows)
     return buf.getvalue()
+
+
+# -- sessions ----------------------------------------------------------------------------------
+
+def _result_text(hand: dict) -> str:
+    if hand.get("draw"):
+        return "draw"
+    w = hand.get("winner")
+    if not w:
+        return "no winner"
+    name = hand["names"][w]
+    win = hand.get("win") or {}
+    how = "self-drawn" if not win.get("from") else f"on {hand['names'][win['from']]}'s discard"
+    return f"{name} ({w}) wins {how}"
+
+
+def render_session(result: dict, fmt: str = "table") -> str:
+    from tabulate import tabulate
+
+    grid = "github" if fmt == "markdown" else "simple"
+    names = result["players"]
+    rows = []
+    for hand in result["hands"]:
+        seat_of = {v: k for k, v in hand["names"].items()}
+        by_seat = {p["seat"]: p for p in hand["players"]}
+        net = (hand.get("settlement") or {}).get("net", {})
+        row = [hand["hand"], hand["round"], hand["dealer"], _result_text(hand)]
+        for n in names:
+            seat = seat_of[n]
+            p = by_seat.get(seat)
+            score = p["score"] if p else "-"
+            row.append(f"{seat} {score} {net.get(seat, 0):+d} = {hand['totals'][n]}")
+        rows.append(row)
+    out = [f"Session: {', '.join(names)}; each starts with {result['start']}", ""]
+    out.append(tabulate(rows, headers=["#", "round", "East", "result"] + [f"{n}: seat score net = total" for n in names],
+                        tablefmt=grid))
+    out.append("")
+    out.append("Final standings")
+    out.append(tabulate([[i + 1, s["name"], s["total"], f"{s['total'] - result['start']:+d}"]
+                         for i, s in enumerate(result["standings"])],
+                        headers=["place", "player", "total", "won or lost"], tablefmt=grid))
+    out.append("")
+    if result.get("settle_up") is None:
+        out.append(f"Settle-up: {result.get('settle_up_note', 'none')}")
+    elif not result["settle_up"]:
+        out.append("Settle-up: nobody owes anything.")
+    else:
+        out.append(f"Settle-up ({len(result['settle_up'])} transfers):")
+        out.extend(f"  {t['from']} pays {t['to']} {t['amount']}" for t in result["settle_up"])
+    return "\n".join(out) + "\n"
+
+
+SESSION_CSV_FIELDS = ["hand", "round", "dealer", "seat", "name", "winner", "score", "net", "total"]
+
+
+def session_csv(result: dict) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=SESSION_CSV_FIELDS, lineterminator="\n")
+    w.writeheader()
+    for hand in result["hands"]:
+        net = (hand.get("settlement") or {}).get("net", {})
+        by_seat = {p["seat"]: p for p in hand["players"]}
+        for seat, name in hand["names"].items():
+            p = by_seat.get(seat)
+            w.writerow({"hand": hand["hand"], "round": hand["round"], "dealer": hand["dealer"], "seat": seat,
+                        "name": name, "winner": "yes" if hand.get("winner") == seat else "",
+                        "score": p["score"] if p else "", "net": net.get(seat, 0), "total": hand["totals"][name]})
+    return buf.getvalue()
+
+
+def session_chart(result: dict, color: bool = False) -> str:
+    """The running totals as a terminal line chart (plotext, imported only when asked for)."""
+    import plotext as plt
+
+    plt.clear_figure()
+    xs = list(range(0, len(result["hands"]) + 1))
+    for name in result["players"]:
+        ys = [result["start"]] + [h["totals"][name] for h in result["hands"]]
+        plt.plot(xs, ys, label=name)
+    plt.plotsize(78, 20)
+    plt.title("Running totals")
+    plt.xlabel("hand")
+    if not color:
+        plt.clear_color()
+    return plt.build() + "\n"

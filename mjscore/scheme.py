@@ -138,8 +138,16 @@ def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
 
 def load_scheme(name_or_path: str | None = None) -> Scheme:
     """The scheme of a shipped name or a file path (default: classical), checked and flattened."""
-    path = resolve(name_or_path or DEFAULT_SCHEME)
-    return _load(str(path.resolve()))
+    name = name_or_path or DEFAULT_SCHEME
+    if name in _BY_NAME:                      # a batch asks for the same scheme thousands of times
+        return _BY_NAME[name]
+    scheme = _load(str(resolve(name).resolve()))
+    if "/" not in name and "\\" not in name and not name.endswith((".yaml", ".yml")):
+        _BY_NAME[name] = scheme               # shipped names only: a path may point elsewhere later
+    return scheme
+
+
+_BY_NAME: dict[str, Scheme] = {}
 
 
 @lru_cache(maxsize=64)

@@ -69,7 +69,7 @@ def condition_text(rule: Rule) -> str:
     if rule.per_set:
         parts = []
         for name, param in rule.when:
-            parts.append("/".join(sorted(param)) if name == "kind" else f"{param} tiles" if name == "tiles"
+            parts.append("/".join(sorted(k.value for k in param)) if name == "kind" else f"{param} tiles" if name == "tiles"
                          else ("exposed" if param else "concealed"))
         return "each " + " of ".join(parts)
     return ", ".join(_cond(n, p) for n, p in rule.when) or "always"

@@ -189,12 +189,17 @@ def _set_item(b: Block, scheme: Scheme, sit: Situation) -> list[Item]:
         return _pair_items(b, scheme, sit)
     if b.kind not in (SetKind.PUNG, SetKind.KONG, SetKind.CHOW):
         return []
-    pts = scheme.set_points[(b.kind.value, _set_class(b.tile), b.exposed)]
+    kind = _KIND_NAME[b.kind]
+    cls = _set_class(b.tile)
+    pts = scheme.set_points[(kind, cls, b.exposed)]
     if not pts and b.kind is SetKind.CHOW:
         return []
     state = "exposed" if b.exposed else "concealed"
-    cls = {"honour": " of honours", "terminal": " of terminals", "simple": ""}[_set_class(b.tile)]
-    return [Item(f"{state}-{b.kind.value}", f"{state.capitalize()} {b.kind.value}{cls}", b.text(), points=pts)]
+    return [Item(f"{state}-{kind}", f"{state.capitalize()} {kind}{_CLASS_TEXT[cls]}", b.text(), points=pts)]
+
+
+_KIND_NAME = {k: k.value for k in SetKind}
+_CLASS_TEXT = {"honour": " of honours", "terminal": " of terminals", "simple": ""}
 
 
 def _pair_items(b: Block, scheme: Scheme, sit: Situation) -> list[Item]:

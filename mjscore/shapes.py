@@ -25,7 +25,10 @@ def counts_of(tiles) -> Counts:
     return tuple(c)
 
 
-@lru_cache(maxsize=65536)
+# Sizes of the caches: large enough for the reuse within a hand and across similar hands, small
+# enough that a batch of any length holds the same memory (a long batch fills them, then keeps
+# them at this size).
+@lru_cache(maxsize=4096)
 def decompositions(counts: Counts, sets: int, pairs: int) -> tuple[tuple[Block, ...], ...]:
     """Every way to split `counts` exactly into `sets` chows/pungs and `pairs` pairs.
 
@@ -75,7 +78,7 @@ def is_standard(counts: Counts, written_sets: int) -> bool:
 # remembered) as the set of (pairs, chows) its full splits can have, and a hand is complete when
 # one choice per suit gives exactly one pair and few enough chows.
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def _suit_splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, int], ...]:
     """(pairs, chows) of every full split of one suit's counts into sets and at most one pair.
 

@@ -16,6 +16,8 @@ from mjscore.tiles import Tile, Wind
 
 
 class SetKind(Enum):
+    __hash__ = object.__hash__      # members are singletons: identity hashing, at C speed
+
     CHOW = "chow"
     PUNG = "pung"
     KONG = "kong"
@@ -26,6 +28,8 @@ class SetKind(Enum):
 
 class Form(Enum):
     """How a set stands: written by the player, or arranged by mjscore from concealed tiles."""
+
+    __hash__ = object.__hash__
 
     EXPOSED = "exposed"              # [ ]  claimed from a discard
     DECLARED_KONG = "declared kong"  # ( )  a concealed kong declared during play
@@ -79,6 +83,8 @@ class Meld:
 
 
 class WinFlag(Enum):
+    __hash__ = object.__hash__
+
     LOOSE = "loose"
     LAST = "last"
     ROBBED = "robbed"

@@ -9,11 +9,13 @@ module is for people.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 
 class Suit(Enum):
+    __hash__ = object.__hash__      # members are singletons: identity hashing, at C speed
+
     CHARACTERS = "m"
     DOTS = "p"
     BAMBOO = "s"
@@ -37,6 +39,8 @@ class Suit(Enum):
 
 class Wind(Enum):
     """A wind, as a tile, a seat or the prevailing wind of a round (E is the dealer's seat)."""
+
+    __hash__ = object.__hash__
 
     EAST = "E"
     SOUTH = "S"
@@ -87,39 +91,42 @@ _FLOWER_NAMES = ("plum", "orchid", "chrysanthemum", "bamboo")
 _SEASON_NAMES = ("spring", "summer", "autumn", "winter")
 
 
+def _suit_of(i: int) -> Suit:
+    if i < WIND_BASE:
+        return NUMBERED_SUITS[i // 9]
+    if i < DRAGON_BASE:
+        return Suit.WIND
+    if i < FLOWER_BASE:
+        return Suit.DRAGON
+    if i < SEASON_BASE:
+        return Suit.FLOWER
+    return Suit.SEASON
+
+
+def _rank_of(i: int) -> int:
+    for base in (SEASON_BASE, FLOWER_BASE, DRAGON_BASE, WIND_BASE):
+        if i >= base:
+            return i - base + 1
+    return i % 9 + 1
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Tile:
-    """One tile kind. Compare and sort by index (the notation's order)."""
+    """One tile kind. Compare and sort by index (the notation's order).
+
+    Suit and rank are stored, not computed: scoring asks for them millions of times.
+    """
 
     index: int
+    suit: Suit = field(default=None, compare=False, repr=False)
+    rank: int = field(default=0, compare=False, repr=False)   # 1-9; winds, bonus 1-4 (E=1); dragons 1-3
 
-    # -- identity -------------------------------------------------------------------------
-    @property
-    def suit(self) -> Suit:
-        i = self.index
-        if i < WIND_BASE:
-            return NUMBERED_SUITS[i // 9]
-        if i < DRAGON_BASE:
-            return Suit.WIND
-        if i < FLOWER_BASE:
-            return Suit.DRAGON
-        if i < SEASON_BASE:
-            return Suit.FLOWER
-        return Suit.SEASON
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "suit", _suit_of(self.index))
+        object.__setattr__(self, "rank", _rank_of(self.index))
 
-    @property
-    def rank(self) -> int:
-        """1-9 for a numbered tile, 1-4 for winds (E=1) and bonus tiles, 1-3 for dragons (C F P)."""
-        i = self.index
-        if i < WIND_BASE:
-            return i % 9 + 1
-        if i < DRAGON_BASE:
-            return i - WIND_BASE + 1
-        if i < FLOWER_BASE:
-            return i - DRAGON_BASE + 1
-        if i < SEASON_BASE:
-            return i - FLOWER_BASE + 1
-        return i - SEASON_BASE + 1
+    def __hash__(self) -> int:
+        return self.index
 
     @property
     def wind(self) -> Wind | None:

@@ -7,11 +7,10 @@ shape names the scheme accepts.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from mjscore.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError, NotationError
 from mjscore.shapes import counts_of, is_standard, is_thirteen_orphans
 from mjscore.table import Form, PlayerHand, Table, WinFlag
+from mjscore.tiles import ALL_TILES, KINDS, TILES
 from mjscore.tiles import Wind
 
 DEFAULT_SHAPES = frozenset({"standard", "thirteen-orphans"})
@@ -41,29 +40,35 @@ def validate_table(table: Table, shapes=DEFAULT_SHAPES, complete=None) -> None:
 
 
 def _check_tile_counts(table: Table) -> None:
-    seen: dict = {}
+    per_seat = []
+    total = [0] * ALL_TILES
     for p in table.players:
+        counts = [0] * ALL_TILES
         for t in p.all_tiles():
-            seen.setdefault(t, Counter())[p.seat] += 1
+            counts[t.index] += 1
         for t in p.bonus:
-            seen.setdefault(t, Counter())[p.seat] += 1
-    for t, by_seat in sorted(seen.items()):
-        total = sum(by_seat.values())
-        limit = 1 if t.is_bonus else 4
-        if total > limit:
-            holders = ", ".join(f"{s.value} has {n}" for s, n in sorted(by_seat.items(), key=lambda x: x[0].number))
-            # Point at the player whose tiles push the count over: the fifth 5p, not the first.
-            running = 0
-            for seat in sorted(by_seat, key=lambda s: s.number):
-                running += by_seat[seat]
-                if running > limit:
-                    break
-            where = table.player(seat).place_of(t)
-            if t.is_bonus:
-                msg = f"{t.text} ({t.name}) appears {total} times at the table ({holders}); there is one"
-            else:
-                msg = f"{_count_word(total)} {t.text} at the table ({holders}); there are four of each tile"
-            raise TileCountError(msg, where, t.text)
+            counts[t.index] += 1
+        per_seat.append((p, counts))
+        for i, n in enumerate(counts):
+            total[i] += n
+    for i, n in enumerate(total):
+        limit = 1 if i >= KINDS else 4
+        if n <= limit:
+            continue
+        t = TILES[i]
+        holders = ", ".join(f"{p.seat.value} has {c[i]}" for p, c in per_seat if c[i])
+        # Point at the player whose tiles push the count over: the fifth 5p, not the first.
+        running = 0
+        for p, c in per_seat:
+            running += c[i]
+            if running > limit:
+                break
+        where = p.place_of(t)
+        if t.is_bonus:
+            msg = f"{t.text} ({t.name}) appears {n} times at the table ({holders}); there is one"
+        else:
+            msg = f"{_count_word(n)} {t.text} at the table ({holders}); there are four of each tile"
+        raise TileCountError(msg, where, t.text)
 
 
 def _count_word(n: int) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from mjscore.arrange import written_blocks
 from mjscore.shapes import counts_of
 from mjscore.table import PlayerHand
@@ -27,10 +25,8 @@ def waits_of(hand: PlayerHand, scheme) -> list[int]:
     return list(_waits(loose, len(written), chows, held, scheme.shapes, scheme.max_chows))
 
 
-@lru_cache(maxsize=32768)
 def _waits(loose, written, written_chows, held, shapes, max_chows) -> tuple[int, ...]:
-    """Waits from plain values only (counts and numbers of written sets), so that the cache
-    holds nothing the collector has to follow."""
+    """Waits from plain values: the loose tile counts, how many sets (and chows) are written."""
     from mjscore.arrange import SPECIAL_NEAR, is_special
     from mjscore.shapes import standard_waits
 

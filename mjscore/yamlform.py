@@ -22,7 +22,8 @@ TABLE_KEYS = {"round", "scheme", "draw", "dealer-wins", "dealer_wins", "players"
               "paying", "payoff", "east_double", "round_payments_up", "loser_difference_limit"}
 PLAYER_KEYS = {"tiles", "bonus", "win", "claim", "name", "score", "incomplete"}
 WIN_KEYS = {"tile", "from", "self", "flags", "liable"}
-SESSION_KEYS = {"players", "scheme", "paying", "payoff", "east_double", "start", "hands", "round_payments_up"}
+SESSION_KEYS = {"players", "scheme", "paying", "payoff", "east_double", "start", "hands", "round_payments_up",
+                "loser_difference_limit"}
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"

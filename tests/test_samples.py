@@ -29,6 +29,14 @@ def test_sample_round_trips_through_show(path):
     assert print_tables(parse_tables(shown.stdout)) == shown.stdout
 
 
+def _unnamed(tables):
+    import dataclasses
+
+    return [dataclasses.replace(t, players=tuple(dataclasses.replace(p, name=None) for p in t.players))
+            for t in tables]
+
+
 @pytest.mark.parametrize("path", MJ, ids=lambda p: p.name)
 def test_yaml_form_is_the_same_table(path):
-    assert read_tables(str(path.with_suffix(".yaml"))) == read_tables(str(path))
+    # (the YAML session names the players of one hand, which the compact form cannot)
+    assert _unnamed(read_tables(str(path.with_suffix(".yaml")))) == read_tables(str(path))

@@ -1,0 +1,81 @@
+"""Claims checked: each `= N` a player claims against the score mjscore counts, and why they differ.
+
+The explanation looks for the usual slips: an item left out, a double too many or too few, a few
+points too many or too few, the limit forgotten, a poorer arrangement of the same tiles.
+"""
+
+from __future__ import annotations
+
+
+def _capped(points: int, doubles: int, scheme) -> int:
+    base = points * 2 ** max(doubles, 0)
+    score = base if scheme.roof_off else min(base, scheme.limit)
+    return scheme.rounding.apply(score)
+
+
+def _item_text(item: dict) -> str:
+    what = item["text"] + (f" {item['applies_to']}" if item.get("applies_to") else "")
+    if "limit" in item:
+        return f"{what} (limit hand)"
+    if "doubles" in item:
+        return f"{what} ({item['doubles']} double{'s' if item['doubles'] != 1 else ''})"
+    return f"{what} ({item['points']} points)"
+
+
+def explain(claim: int, player: dict, scheme) -> list[str]:
+    """Sentences that account for the difference between a claim and mjscore's score."""
+    score, points, doubles = player["score"], player["points"], player["doubles"]
+    reasons: list[str] = []
+    if player.get("limit"):
+        if claim < score:
+            reasons.append(f"the hand is a limit hand, {player['limit']}, worth {score}")
+        return reasons or [f"the hand is a limit hand, {player['limit']}, worth {score}"]
+    for item in player["items"]:
+        p, d = points - item.get("points", 0), doubles - item.get("doubles", 0)
+        if _capped(p, d, scheme) == claim:
+            reasons.append(f"the claim leaves out {_item_text(item)}")
+    for item in player.get("not_counted", []):
+        if "limit" in item and round(item["limit"] * scheme.limit) == claim:
+            reasons.append(f"the claim counts {_item_text(item)} at {claim}, but the points total "
+                           f"{points * 2 ** doubles} is worth more")
+    for k in (1, 2, 3):
+        if _capped(points, doubles + k, scheme) == claim:
+            reasons.append(f"the claim counts {k} double{'s' if k > 1 else ''} more than the hand has")
+        if doubles >= k and _capped(points, doubles - k, scheme) == claim and not reasons:
+            reasons.append(f"the claim counts {k} double{'s' if k > 1 else ''} fewer than the hand has")
+    for k in (2, 4, 8, 10, 16, 20, 32):
+        if _capped(points + k, doubles, scheme) == claim:
+            reasons.append(f"the claim counts {k} points more than the hand has")
+        if points >= k and _capped(points - k, doubles, scheme) == claim and not reasons:
+            reasons.append(f"the claim counts {k} points fewer than the hand has")
+    if not scheme.roof_off and points * 2 ** doubles > scheme.limit and claim == points * 2 ** doubles:
+        reasons.append(f"the claim goes over the limit: {points} points x 2^{doubles} = {claim}, "
+                       f"capped at {scheme.limit}")
+    ru = player.get("runner_up")
+    if ru and ru["score"] == claim:
+        lacks = ", ".join(_item_text(i) for i in ru.get("missing", [])) or "nothing"
+        reasons.append(f"the claim matches the poorer arrangement {' '.join(ru['arrangement'])}; "
+                       f"the best one also has {lacks}")
+    return reasons
+
+
+def check_result(result: dict, claims: dict, scheme, where: str) -> tuple[list[str], int]:
+    """Lines of report for one table, and how many claims differ."""
+    lines, differ = [], 0
+    for p in result["players"]:
+        claim = claims.get(p["seat"])
+        if claim is None:
+            continue
+        who = p["seat"] + (f" ({p['name']})" if p.get("name") else "")
+        if claim == p["score"]:
+            lines.append(f"{where}: {who} claims {claim}: agreed")
+            continue
+        differ += 1
+        figures = (f"{p['limit']}" if p["limit"] else f"{p['points']} points, {p['doubles']} "
+                   f"double{'s' if p['doubles'] != 1 else ''}")
+        lines.append(f"{where}: {who} claims {claim}, mjscore counts {p['score']} ({figures})")
+        reasons = explain(claim, p, scheme)
+        lines.extend(f"    {r}" for r in reasons)
+        if not reasons:
+            lines.append("    mjscore's items: " + "; ".join(_item_text(i) for i in p["items"]))
+    return lines, differ

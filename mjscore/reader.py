@@ -194,7 +194,8 @@ def _stream_compact(head: bytes, stream, name: str, max_line: int, parse_table):
         if not any(ln.split("#", 1)[0].strip() for ln in chunk):
             return None
         try:
-            return first, parse_table(text, name, first)
+            table = parse_table(text, name, first)
+            return table.where.line, table
         except MjError as e:
             return first, e
 

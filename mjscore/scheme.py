@@ -152,8 +152,21 @@ _BY_NAME: dict[str, Scheme] = {}
 
 @lru_cache(maxsize=64)
 def _load(path: str) -> Scheme:
-    data = _flat_data(Path(path), ())
+    from mjscore import datacache
+
+    data = datacache.load("scheme:" + path)
+    if data is None:
+        data = _flat_data(Path(path), ())
+        files = [Path(f) for f in data.get("_sources_read", [path])]
+        scheme = _build(dict(data), path)      # checked before it is remembered
+        datacache.store("scheme:" + path, files, _plain(data))
+        return scheme
     return _build(data, path)
+
+
+def _plain(data: dict) -> dict:
+    """The flat data without what _build adds (it stores rule objects for its own use)."""
+    return {k: v for k, v in data.items() if not k.startswith("_") or k in ("_files", "_sources_read")}
 
 
 def _read_yaml(path: Path) -> dict:
@@ -199,6 +212,7 @@ def _flat_data(path: Path, seen: tuple[str, ...]) -> dict:
         raise SchemeError("schemes extend each other in a circle: " + " -> ".join(seen + (key,)),
                           Location(_display(path)))
     data = _read_yaml(path)
+    data["_sources_read"] = [str(path.resolve())]
     base_name = data.get("extends")
     if base_name is None:
         data.setdefault("_files", [_display(path)])
@@ -223,6 +237,7 @@ def _merge(base: dict, top: dict, file: str) -> dict:
         else:
             out[k] = v
     out["_files"] = base.get("_files", []) + [file]
+    out["_sources_read"] = base.get("_sources_read", []) + top.get("_sources_read", [])
     out["extends"] = None
     return out
 
@@ -285,6 +300,8 @@ class _Checker:
 
 
 def _build(data: dict, path: str) -> Scheme:
+    data = dict(data)
+    data.pop("_sources_read", None)
     files = data.pop("_files", [path])
     file = files[-1]
     ck = _Checker(file)

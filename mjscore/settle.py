@@ -108,12 +108,19 @@ def parse_payoffs(data, where: str) -> dict[str, Payoff]:
 
 @lru_cache(maxsize=1)
 def builtin_payoffs() -> dict[str, Payoff]:
-    import yaml
+    from mjscore import datacache
 
-    from mjscore.yamlform import safe_loader
+    data = datacache.load("payoffs")
+    if data is None:
+        import yaml
 
-    data = yaml.load(PAYOFF_FILE.read_text(encoding="utf-8"), Loader=safe_loader())
-    return parse_payoffs(data["payoffs"], "schemes/settlement/payoffs.yaml")
+        from mjscore.yamlform import safe_loader
+
+        data = yaml.load(PAYOFF_FILE.read_text(encoding="utf-8"), Loader=safe_loader())["payoffs"]
+        payoffs = parse_payoffs(data, "schemes/settlement/payoffs.yaml")      # checked, then remembered
+        datacache.store("payoffs", [PAYOFF_FILE], data)
+        return payoffs
+    return parse_payoffs(data, "schemes/settlement/payoffs.yaml")
 
 
 def find_payoff(name: str, scheme_payoffs: dict | None = None) -> Payoff:

@@ -161,3 +161,30 @@ def test_schemes_diff_a_house_file(tmp_path):
 def test_schemes_show_unknown_is_an_error():
     r = runner.invoke(app, ["schemes", "show", "no-such"])
     assert r.exit_code == 1 and "no scheme named 'no-such'" in r.stderr
+
+
+def test_parsed_scheme_cache_follows_the_file(tmp_path, monkeypatch):
+    import os
+    import time
+
+    from mjscore import datacache, scheme
+
+    monkeypatch.setenv("MJSCORE_CACHE_DIR", str(tmp_path / "cache"))
+    house = tmp_path / "club.yaml"
+    house.write_text("scheme: club\nextends: classical\nlimit: 2000\n")
+    scheme._load.cache_clear()
+    assert load_scheme(str(house)).limit == 2000
+    assert len(list((tmp_path / "cache").iterdir())) == 1          # remembered
+    scheme._load.cache_clear()
+    assert load_scheme(str(house)).limit == 2000                   # read back from the cache
+    house.write_text("scheme: club\nextends: classical\nlimit: 3000\n")
+    os.utime(house, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
+    scheme._load.cache_clear()
+    assert load_scheme(str(house)).limit == 3000                   # the file changed: read again
+    for f in (tmp_path / "cache").iterdir():
+        f.write_text("{not json")
+    scheme._load.cache_clear()
+    assert load_scheme(str(house)).limit == 3000                   # a broken cache is ignored
+    monkeypatch.setenv("MJSCORE_CACHE_DIR", "")
+    assert datacache.cache_dir() is None
+    scheme._load.cache_clear()

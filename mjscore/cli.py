@@ -445,3 +445,7 @@ def main() -> None:
     except RecursionError:
         typer.echo("mjscore: error: input nested too deeply", err=True)
         sys.exit(1)
+    except Exception as e:  # a bug of ours: one line for the user, never a traceback
+        typer.echo(f"mjscore: internal error ({type(e).__name__}: {e}); please report it with the input",
+                   err=True)
+        sys.exit(1)

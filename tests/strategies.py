@@ -2,7 +2,7 @@
 
 from hypothesis import strategies as st
 
-from mjscore.table import Form, Meld, PlayerHand, Table, Win, WinFlag
+from mjscore.table import OPTION_HEADERS, Form, Meld, Penalty, PlayerHand, Table, Win, WinFlag
 from mjscore.tiles import KINDS, TILES, Wind
 
 playing = st.sampled_from(TILES[:KINDS])
@@ -40,9 +40,10 @@ def players(draw, seat):
     bonus = tuple(sorted(draw(st.lists(bonus_tiles, max_size=4, unique=True))))
     win = None
     if concealed and draw(st.booleans()):
-        win = Win(draw(st.sampled_from(concealed)),
-                  draw(st.none() | st.sampled_from([w for w in Wind if w is not seat])),
-                  frozenset(draw(st.sets(st.sampled_from(list(WinFlag))))))
+        others = [w for w in Wind if w is not seat]
+        win = Win(draw(st.sampled_from(concealed)), draw(st.none() | st.sampled_from(others)),
+                  frozenset(draw(st.sets(st.sampled_from(list(WinFlag))))),
+                  draw(st.none() | st.sampled_from(others)))
     return PlayerHand(seat=seat, concealed=concealed, melds=tuple(ms), bonus=bonus,
                       incomplete=draw(st.booleans()), claim=draw(st.none() | st.integers(0, 5000)), win=win)
 
@@ -52,6 +53,15 @@ def tables(draw):
     seats = draw(st.lists(st.sampled_from(list(Wind)), min_size=1, max_size=4, unique=True))
     seats.sort(key=lambda w: w.number)
     ps = tuple(draw(players(s)) for s in seats)
+    penalties = tuple(draw(st.lists(st.builds(
+        Penalty, st.sampled_from(list(Wind)), st.integers(0, 1000), st.none()), max_size=2)))
+    values = {"paying": st.sampled_from(["winner-only", "between-all", "add-up"]),
+              "payoff": st.sampled_from(["chinese-classical", "japanese", "house"]),
+              "east_double": st.booleans(), "round_payments_up": st.integers(1, 1000),
+              "loser_difference_limit": st.integers(1, 1000)}
+    chosen = draw(st.sets(st.sampled_from(list(OPTION_HEADERS.values()))))
+    options = tuple((k, draw(values[k])) for k in OPTION_HEADERS.values() if k in chosen)
     return Table(players=ps, round=draw(st.sampled_from(list(Wind))),
                  scheme=draw(st.none() | st.sampled_from(["classical", "dmjl", "house/rules.yaml"])),
-                 draw=draw(st.booleans()), dealer_wins=draw(st.integers(0, 20)))
+                 draw=draw(st.booleans()), dealer_wins=draw(st.integers(0, 20)),
+                 penalties=penalties, options=options)

@@ -18,7 +18,9 @@ from mjscore.errors import MjError
 app = typer.Typer(
     name="mjscore",
     help="Score and settle finished Mahjong hands under the classical Chinese (Western) rules.\n\n"
-         "Hands are written in the compact notation (.mj) or YAML (.yaml); see README.md.",
+         "Hands are written in the compact notation (.mj) or YAML (.yaml); see README.md.\n\n"
+         "Example: mjscore score -e \"S: [CCC] 234m 678m 55p 789s 1f win 5p from N; "
+         "E: [111p] 2378m 4455s NN; W: (FFFF) 12345m 99p 2y 568s; N: [EEE] 11m 23p 456s 889s 3f\"",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -114,8 +116,9 @@ def show(
 
 
 SCHEME_OPT = typer.Option(None, "--scheme", "-s", metavar="NAME|FILE",
-                          help="A shipped scheme (classical, dmjl, bmja, kajongg-dmjl, kajongg-bmja) or a "
-                               "scheme file; default: the table's 'scheme' header, else classical.")
+                          help="A shipped scheme (see 'mjscore schemes': classical, dmjl, bmja, babcock, "
+                               "millington, ...) or a scheme file; default: the table's 'scheme' header, "
+                               "else classical.")
 PAYING_OPT = typer.Option(None, "--paying", help="How the table settles: winner-only (only the winner is paid), "
                                                  "between-all (losers also settle their differences), add-up "
                                                  "(no payments: scores are added to totals).")

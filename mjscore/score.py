@@ -23,7 +23,7 @@ from mjscore.errors import IncompleteHandError
 from mjscore.patterns import Situation, block_matches, in_class
 from mjscore.scheme import Rule, Scheme
 from mjscore.shapes import counts_of
-from mjscore.table import PlayerHand, SetKind, Table, Win, tiles_text
+from mjscore.table import PlayerHand, SetKind, Table, Win
 from mjscore.tiles import TILES
 
 
@@ -318,10 +318,3 @@ def _calling_for(sit: Situation, target: Rule, waits) -> bool:
             if hit:
                 return True
     return False
-
-
-def arrangement_text(arr: Arrangement | None) -> list[str]:
-    return arr.text() if arr is not None else []
-
-
-__all__ = ["score_table", "score_player", "PlayerScore", "TableScore", "Item", "Valuation", "tiles_text"]

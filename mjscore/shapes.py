@@ -61,17 +61,6 @@ def decompositions(counts: Counts, sets: int, pairs: int) -> tuple[tuple[Block, 
     return tuple(out)
 
 
-def is_thirteen_orphans(counts: Counts) -> bool:
-    """Each terminal and honour once, one of them twice: 14 concealed tiles."""
-    return sum(counts) == 14 and all(counts[i] >= 1 for i in MAJORS) and sum(counts[i] for i in MAJORS) == 14
-
-
-def is_standard(counts: Counts, written_sets: int) -> bool:
-    """Four sets and a pair, `written_sets` of the sets already laid out."""
-    need = 4 - written_sets
-    return need >= 0 and bool(decompositions(counts, need, 1))
-
-
 # -- fast completeness: suit by suit -------------------------------------------------------------
 # Whether tiles make four sets and a pair does not need every split, only the answer; and a suit's
 # tiles split independently of the other suits'.  So each suit's 9 counts are solved once (and

@@ -8,7 +8,6 @@ shape names the scheme accepts.
 from __future__ import annotations
 
 from mjscore.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError, NotationError
-from mjscore.shapes import counts_of, is_standard, is_thirteen_orphans
 from mjscore.table import Form, PlayerHand, Table, WinFlag
 from mjscore.tiles import ALL_TILES, KINDS, TILES
 from mjscore.tiles import Wind
@@ -134,9 +133,6 @@ def _check_win_clause(p: PlayerHand) -> None:
 
 def is_complete(p: PlayerHand, shapes=DEFAULT_SHAPES) -> bool:
     """Four sets and a pair (the written groups counting as sets), or a special shape in `shapes`."""
-    counts = counts_of(p.concealed)
-    if "standard" in shapes and is_standard(counts, len(p.melds)):
-        return True
-    if "thirteen-orphans" in shapes and not p.melds and is_thirteen_orphans(counts):
-        return True
-    return False
+    from mjscore.arrange import winner_arrangements
+
+    return bool(winner_arrangements(p, frozenset(shapes), 4))

@@ -5,7 +5,7 @@ import pytest
 from mjscore.errors import GroupError, NotationError
 from mjscore.notation import parse_run, parse_table, parse_tables, print_table
 from mjscore.table import Form, SetKind, WinFlag
-from mjscore.tiles import Wind, tile
+from mjscore.tiles import Wind
 
 
 def texts(run):

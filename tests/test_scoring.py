@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from mjscore.cli import app
 from mjscore.errors import IncompleteHandError, SchemeError
-from mjscore.notation import parse_table, print_table
+from mjscore.notation import parse_table
 from mjscore.pipeline import Choices, evaluate
 from mjscore.scheme import load_scheme
 from mjscore.score import score_table
@@ -137,8 +137,10 @@ def test_bmja_winner_with_two_chows_is_an_input_error():
 def test_draw_values_every_hand_and_pays_nothing():
     t = parse_table(open("sample_hands/draw.mj").read())
     r = evaluate(t)
-    assert [p["score"] for p in r["players"]] == [p["score"] for p in r["players"]]
-    assert any(p["score"] > 0 for p in r["players"])
+    # round N: E [EEE] 4 + CC 2, own wind x2 = 12; S [333s] 2 + FF 2 = 4;
+    # W NNN 8 + PP 2, prevailing wind x2 = 20; N (7777p) 16 + two bonus tiles 8 = 24
+    assert [(p["points"], p["doubles"], p["score"]) for p in r["players"]] == \
+        [(6, 1, 12), (4, 0, 4), (10, 1, 20), (24, 0, 24)]
     assert r["settlement"]["payments"] == [] and set(r["settlement"]["net"].values()) == {0}
 
 

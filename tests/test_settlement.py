@@ -1,7 +1,6 @@
 """Settlement: paying methods, payoff schemes, East's double, penalties, pays-for-all, draws."""
 
 import json
-import random
 
 import pytest
 from hypothesis import given, settings

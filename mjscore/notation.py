@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -103,8 +102,7 @@ def parse_tile(word: str) -> Tile | None:
 
 # -- lines and tokens ---------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(NamedTuple):
     tokens: tuple[Token, ...]
     where: Location
 

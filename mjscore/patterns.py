@@ -9,6 +9,8 @@ mean.  Adding a condition here and to `schemes/README.md` is how the format grow
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -420,8 +422,7 @@ def c_calling(sit, arr, rule_id):
     return calling_for(sit, rule_id)
 
 
-@dataclass(frozen=True)
-class Condition:
+class Condition(NamedTuple):
     check: Callable[[Any], Any]       # parameter validation, returns the parsed parameter
     test: Callable[..., bool]
     doc: str

@@ -6,15 +6,15 @@ settlement options apply (command line, then the table's header, then the scheme
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
+
 from pathlib import Path
 
 from mjscore.errors import Location, SchemeError
 from mjscore.table import Table
 
 
-@dataclass(frozen=True)
-class Choices:
+class Choices(NamedTuple):
     """What the command line said; None: not given."""
 
     scheme: str | None = None

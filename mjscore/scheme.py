@@ -8,6 +8,8 @@ batch reads each file once.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -56,8 +58,7 @@ class Rule:
         return self.points or self.doubles or self.limit
 
 
-@dataclass(frozen=True)
-class Rounding:
+class Rounding(NamedTuple):
     mode: str = "none"
     unit: int = 10
     stage: str = "after-doubles"

@@ -14,6 +14,8 @@ larger uncapped base, more doubles, more points, then the arrangement's text in 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import dataclasses
 from dataclasses import dataclass
 
@@ -27,8 +29,7 @@ from mjscore.table import PlayerHand, SetKind, Table, Win
 from mjscore.tiles import TILES
 
 
-@dataclass(frozen=True, slots=True)
-class Item:
+class Item(NamedTuple):
     rule: str
     text: str
     applies_to: str | None = None
@@ -49,8 +50,7 @@ class Item:
         return d
 
 
-@dataclass(frozen=True)
-class Valuation:
+class Valuation(NamedTuple):
     """One arrangement, valued."""
 
     arrangement: Arrangement | None

@@ -8,6 +8,8 @@ methods are the three of the rule texts.  Every payment has a payer and a payee,
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -36,8 +38,7 @@ class Payoff:
     table: dict = field(hash=False, compare=False)   # situation -> role -> multiplier
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     paying: str = "between-all"
     payoff: str = "chinese-classical"
     east_double: bool = True
@@ -46,15 +47,14 @@ class Options:
     loser_difference_limit: int | None = None  # cut a loser-to-loser difference to this, before East's double
 
 
-@dataclass(frozen=True)
-class Payment:
+class Payment(NamedTuple):
     payer: Wind
     payee: Wind
     amount: int
     reason: str                                # winner | difference | pays-for-all | penalty
 
     def as_dict(self) -> dict:
-        return {"from": self.payer.value, "to": self.payee.value, "amount": self.amount, "for": self.reason}
+        return {"from": self.payer.value, "to": self.payee.value, "amount": self.amount}
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,8 @@ class Settlement:
                 "payoff": self.options.payoff if self.options.paying != "add-up" else None,
                 "east_double": self.options.east_double,
                 "payments": [p.as_dict() for p in self.payments],
+                # Penalties are among the payments too; listed here so that a reader can tell them apart.
+                "penalties": [p.as_dict() for p in self.payments if p.reason == "penalty"],
                 "net": {s.value: self.net.get(s, 0) for s in SEATS if s in self.net}}
 
 

@@ -7,6 +7,8 @@ table read from YAML equals the same table read from the compact form.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -153,8 +155,7 @@ class PlayerHand:
         return found
 
 
-@dataclass(frozen=True, slots=True)
-class Penalty:
+class Penalty(NamedTuple):
     """`penalty SEAT N`: SEAT pays N to each other player; `... to SEAT`: to that one player."""
 
     payer: Wind

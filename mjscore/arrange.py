@@ -255,10 +255,17 @@ def is_special(shape: str, counts: Counts) -> bool:
 
 def winner_arrangements(hand: PlayerHand, shapes, max_chows: int) -> list[Arrangement]:
     """Every complete arrangement of a winner's hand, one per set the winning tile may have completed."""
+    return list(_winner_arrangements(hand, shapes, max_chows))
+
+
+@lru_cache(maxsize=64)
+def _winner_arrangements(hand: PlayerHand, shapes, max_chows: int) -> tuple[Arrangement, ...]:
+    # Remembered for a moment: validation asks whether the winner is complete, then scoring
+    # asks for the same arrangements.
     win = hand.win
-    return winning_arrangements(written_blocks(hand), counts_of(hand.concealed),
-                                win.tile.index if win and win.tile else None,
-                                bool(win and not win.self_drawn), shapes, max_chows)
+    return tuple(winning_arrangements(written_blocks(hand), counts_of(hand.concealed),
+                                      win.tile.index if win and win.tile else None,
+                                      bool(win and not win.self_drawn), shapes, max_chows))
 
 
 def winning_arrangements(written: tuple[Block, ...], counts: Counts, win_tile: int | None, discard: bool,

@@ -203,8 +203,15 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
                 _expect_args(head, args, 1, "a whole number")
                 dealer_wins = _number(args[0], "'dealer-wins'")
             continue
+        tokens = line.tokens[1:]
+        if len(word) > 2 and word[1] == ":" and word[0] in SEAT_NAMES:
+            # `E:123m` typed without a space: the seat, then the rest of the word
+            f, ln, col = head.where
+            tokens = (Token(word[2:], Location(f, ln, col + 2)),) + tokens
+            head = Token(word[:2], head.where)
+            word = head.text
         if word.endswith(":") and word[:-1] in SEAT_NAMES:
-            hand = _parse_player(SEAT_NAMES[word[:-1]], head, line.tokens[1:])
+            hand = _parse_player(SEAT_NAMES[word[:-1]], head, tokens)
             if hand.seat in players:
                 raise NotationError(f"seat {hand.seat.value} is listed twice", head.where, word)
             players[hand.seat] = hand

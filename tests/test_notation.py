@@ -114,6 +114,13 @@ def test_headers(header, attr, value):
     assert getattr(table, attr) == value
 
 
+def test_seat_and_tiles_without_a_space():
+    assert parse_table("E:123m 456m ...") == parse_table("E: 123m 456m ...")
+    with pytest.raises(NotationError) as info:
+        parse_table("E:12x")
+    assert info.value.location.column == 3
+
+
 def test_round_defaults_to_east():
     assert parse_table("E: ...").round is Wind.EAST
 

@@ -117,18 +117,7 @@ def _read_yaml_session(text: str, name: str) -> Session:
         if not isinstance(start, int) or isinstance(start, bool):
             raise YamlFormError("'start' takes a whole number", reader.where(fields["start"][1]))
     scheme = reader.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
-    options = {}
-    for key in ("paying", "payoff", "east_double", "round_payments_up", "loser_difference_limit"):
-        if key in fields:
-            from mjscore.notation import parse_table
-
-            value = reader.scalar(fields[key][1], f"'{key}'")
-            if isinstance(value, bool):
-                value = "on" if value else "off"
-            mark = fields[key][1].start_mark
-            t = parse_table(f"{key.replace('_', '-')} {value}", name, 1,
-                            lambda line, col, m=mark: (m.line + 1, m.column + 1), allow_empty=True)
-            options.update(t.options)
+    options = reader.header_values(fields).options
     hnode = fields["hands"][1]
     if not isinstance(hnode, yaml.SequenceNode):
         raise YamlFormError("'hands' is a list of tables", reader.where(hnode))
@@ -138,7 +127,7 @@ def _read_yaml_session(text: str, name: str) -> Session:
             hands.append(reader.table(item))
         except MjError as e:
             hands.append(e)
-    return Session(SessionHeader(names, start, scheme, tuple(options.items()), where), tuple(hands))
+    return Session(SessionHeader(names, start, scheme, options, where), tuple(hands))
 
 
 # -- playing it through ------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from mjscore.errors import Location, NotationError, YamlFormError
 from mjscore.notation import (SEAT_NAMES, Token, parse_player_tokens, parse_table, tokens_of)
-from mjscore.table import PlayerHand, Table
+from mjscore.table import OPTION_HEADERS, PlayerHand, Table
 from mjscore.tiles import Wind
 
 MAX_YAML_BYTES = 4 * 1024 * 1024
@@ -231,14 +231,34 @@ class _Reader:
             if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 1000:
                 raise YamlFormError("'dealer-wins' takes a whole number", self.where(dw[1]))
             dealer_wins = n
+        headers = self.header_values(fields)
+        players: dict[Wind, PlayerHand] = {}
+        if "players" in fields:
+            pnode = fields["players"][1]
+            pmap = self.mapping(pnode, "'players'", set(SEAT_NAMES))
+            for seat_text, (knode, vnode) in pmap.items():
+                players[SEAT_NAMES[seat_text]] = self.player(SEAT_NAMES[seat_text], knode, vnode)
+        if not players and not draw:
+            raise YamlFormError("the table lists no players", self.where(node))
+        return Table(players=tuple(players[w] for w in Wind if w in players), round=round_wind,
+                     scheme=scheme, draw=draw, dealer_wins=dealer_wins, penalties=headers.penalties,
+                     options=headers.options, where=self.where(node),
+                     stated=frozenset(k for k in ("round", "dealer-wins") if k in fields
+                                      or (k == "dealer-wins" and "dealer_wins" in fields)))
+
+    def header_values(self, fields: dict) -> Table:
+        """The settlement options and penalties among a table's or session's YAML keys, as a table
+        header holds them: they go through the compact form's own checks, pointing at the YAML."""
+        import yaml
+
         header_lines = []
-        for key in ("paying", "payoff", "east_double", "round_payments_up", "loser_difference_limit"):
+        for key in OPTION_HEADERS.values():
             if key in fields:
                 k, v = fields[key]
                 value = self.scalar(v, f"'{key}'")
                 if isinstance(value, bool):
                     value = "on" if value else "off"
-                header_lines.append((k, f"{key.replace('_', '-')} {value}"))
+                header_lines.append((v, f"{key.replace('_', '-')} {value}"))
         if "penalties" in fields:
             pnode = fields["penalties"][1]
             items = pnode.value if isinstance(pnode, yaml.SequenceNode) else [pnode]
@@ -253,26 +273,12 @@ class _Reader:
                 else:
                     text = "penalty " + self.text(item, "a penalty")
                 header_lines.append((item, text))
-        headers = Table()
-        if header_lines:
-            # The header values use the compact form's own checks, pointing at their YAML values.
-            headers = parse_table("\n".join(t for _, t in header_lines), self.file, 1,
-                                  lambda line, col: (header_lines[line - 1][0].start_mark.line + 1,
-                                                     header_lines[line - 1][0].start_mark.column + 1),
-                                  allow_empty=True)
-        players: dict[Wind, PlayerHand] = {}
-        if "players" in fields:
-            pnode = fields["players"][1]
-            pmap = self.mapping(pnode, "'players'", set(SEAT_NAMES))
-            for seat_text, (knode, vnode) in pmap.items():
-                players[SEAT_NAMES[seat_text]] = self.player(SEAT_NAMES[seat_text], knode, vnode)
-        if not players and not draw:
-            raise YamlFormError("the table lists no players", self.where(node))
-        return Table(players=tuple(players[w] for w in Wind if w in players), round=round_wind,
-                     scheme=scheme, draw=draw, dealer_wins=dealer_wins, penalties=headers.penalties,
-                     options=headers.options, where=self.where(node),
-                     stated=frozenset(k for k in ("round", "dealer-wins") if k in fields
-                                      or (k == "dealer-wins" and "dealer_wins" in fields)))
+        if not header_lines:
+            return Table()
+        return parse_table("\n".join(t for _, t in header_lines), self.file, 1,
+                           lambda line, col: (header_lines[line - 1][0].start_mark.line + 1,
+                                              header_lines[line - 1][0].start_mark.column + 1),
+                           allow_empty=True)
 
     def player(self, seat: Wind, knode, vnode) -> PlayerHand:
         import yaml

@@ -6,11 +6,10 @@ settlement options apply (command line, then the table's header, then the scheme
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
-from pathlib import Path
-
-from mjscore.errors import Location, SchemeError
+from mjscore.errors import SchemeError
 from mjscore.table import Table
 
 
@@ -76,20 +75,8 @@ def evaluate(table: Table, choices: Choices = Choices()) -> dict:
     options = options_for(table, scheme, choices)
     settlement, error = None, None
     try:
-        payoffs = scheme_payoffs(scheme)
-        settlement = settle(table, {p.seat: p.score for p in scored.players}, options, payoffs).as_dict()
+        settlement = settle(table, {p.seat: p.score for p in scored.players}, options, scheme.payoffs).as_dict()
     except SettlementError as e:
         error = str(e)
     return table_dict(scored, settlement, error, choices.explain)
 
-
-def scheme_payoffs(scheme) -> dict:
-    from mjscore.settle import parse_payoffs
-
-    custom = scheme.settlement.get("payoffs")
-    if not custom:
-        return {}
-    try:
-        return parse_payoffs(custom, "settlement.payoffs")
-    except SchemeError as e:
-        raise SchemeError(e.message, Location(scheme.file)) from None

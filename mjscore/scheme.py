@@ -96,6 +96,11 @@ class Scheme:
         return hash((self.name, self.file))
 
     @property
+    def payoffs(self) -> dict:
+        """Payoff tables the scheme defines itself (`settlement.payoffs`), parsed at load."""
+        return self.data["_payoffs"]
+
+    @property
     def winner_rules(self) -> tuple[Rule, ...]:
         return self.data["_winner_rules"]
 
@@ -342,7 +347,7 @@ def _build(data: dict, path: str) -> Scheme:
                 if target.scope == "loser" or any(c == "calling" for c, _ in target.when):
                     ck.fail(f"rules[{n}].when.calling", f"'{param}' must be a rule a winner can earn")
     settlement = data.get("settlement", {}) or {}
-    _settlement(ck, settlement)
+    data["_payoffs"] = _settlement(ck, settlement)
     rotation = data.get("rotation", {}) or {}
     if not isinstance(rotation, dict):
         ck.fail("rotation", "takes a mapping")
@@ -370,7 +375,8 @@ SETTLEMENT_KEYS = {"paying", "payoff", "east_double", "east_double_losers", "rou
                    "loser_difference_limit", "payoffs"}
 
 
-def _settlement(ck, s) -> None:
+def _settlement(ck, s) -> dict:
+    """Check the settlement defaults; return the scheme's own payoff tables, parsed."""
     if not isinstance(s, dict):
         ck.fail("settlement", "takes a mapping")
     for k in s:
@@ -384,11 +390,12 @@ def _settlement(ck, s) -> None:
     for k in ("round_payments_up", "loser_difference_limit"):
         if k in s and s[k] is not None:
             ck.int(s, k, f"settlement.{k}")
+    payoffs = {}
     if "payoffs" in s:
         from mjscore.settle import parse_payoffs
 
         try:
-            parse_payoffs(s["payoffs"], "settlement.payoffs")
+            payoffs = parse_payoffs(s["payoffs"], "settlement.payoffs")
         except SchemeError as e:
             ck.fail("settlement.payoffs", e.message)
     from mjscore.settle import builtin_payoffs
@@ -396,6 +403,7 @@ def _settlement(ck, s) -> None:
     names = set(builtin_payoffs()) | set(s.get("payoffs") or {})
     if "payoff" in s and s["payoff"] not in names:
         ck.fail("settlement.payoff", f"no payoff scheme '{s['payoff']}'; known: {', '.join(sorted(names))}")
+    return payoffs
 
 
 def _list(ck, v, path):

@@ -284,7 +284,7 @@ def check(
 
     from mjscore.check import check_result
     from mjscore.pipeline import Choices, evaluate, scheme_for
-    from mjscore.reader import is_compact_session, looks_like_yaml, parse_any, read_text
+    from mjscore.reader import is_session, parse_any, read_text
 
     choices = Choices(scheme=scheme, explain=True)
     out, differ = [], 0
@@ -295,8 +295,8 @@ def check(
             text, name = read_text(file)
         else:
             raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
-        is_session = is_compact_session(text) or (looks_like_yaml(text, name) and "\nhands:" in "\n" + text)
-        if is_session:
+        session_file = is_session(text, name)
+        if session_file:
             from mjscore.session import play, read_session
 
             sess = read_session(text, name)
@@ -306,7 +306,7 @@ def check(
             pairs = [(t, evaluate(t, choices)) for t in parse_any(text, name)]
         for table, result in pairs:
             claims = {p.seat.value: p.claim for p in table.players if p.claim is not None}
-            label = f"{name}:{table.where.line}" if not is_session else f"{name}: hand {result['hand']}"
+            label = f"{name}: hand {result['hand']}" if session_file else f"{name}:{table.where.line}"
             lines, n = check_result(result, claims, scheme_for(table, choices), label)
             out.extend(lines)
             differ += n

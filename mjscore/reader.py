@@ -90,6 +90,16 @@ def parse_any(text: str, name: str = "<input>", *, yaml_form: bool | None = None
 _SESSION_START = re.compile(r"\A(?:[ \t]*(?:#.*)?\n)*[ \t]*players[ \t]")
 
 
+_YAML_HANDS = re.compile(r"^hands\s*:", re.M)
+
+
+def is_session(text: str, name: str) -> bool:
+    """A session file: a compact header block naming the players, or YAML with `hands:`."""
+    if looks_like_yaml(text, name):
+        return bool(_YAML_HANDS.search(text))
+    return is_compact_session(text)
+
+
 def is_compact_session(text: str) -> bool:
     """A compact session opens with a header block naming the players (`players A B C D`)."""
     return bool(_SESSION_START.match(text))

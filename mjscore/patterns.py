@@ -34,7 +34,19 @@ class Situation:
     flags: frozenset = frozenset()
     cache: dict = field(default_factory=dict)
     set_points: int = 0             # what the sets and pairs of the arrangement in hand scored
-    exposed: Counts | None = None   # tiles in exposed sets all round the table (for dead waits)
+    table: Any = None               # the whole table, for what other players show (dead waits)
+
+    def exposed_elsewhere(self) -> Counts:
+        """Tiles face up in the other players' exposed sets and declared kongs (worked out once,
+        and only for the schemes that ask)."""
+        if "exposed" not in self.cache:
+            from mjscore.shapes import counts_of
+            from mjscore.table import Form
+
+            players = self.table.players if self.table is not None else ()
+            self.cache["exposed"] = counts_of([t for p in players if p.seat is not self.seat
+                                               for m in p.melds if m.form is not Form.GROUP for t in m.tiles])
+        return self.cache["exposed"]
 
     @property
     def seat(self) -> Wind:
@@ -340,10 +352,10 @@ def c_only_possible(sit, arr, spec):
                                       melds=tuple(m for m in sit.hand.melds if m.form is not Form.GROUP))
         sit.cache["only-possible"] = waits_of(waiting, sit.scheme)
     waits = sit.cache["only-possible"]
-    if ignore_dead and sit.exposed is not None:
-        held = sit.counts
+    if ignore_dead:
+        held, exposed = sit.counts, sit.exposed_elsewhere()
         # A wait is dead when the player's own copies and the exposed ones leave none to come.
-        waits = [t for t in waits if t == sit.win_tile or held[t] + sit.exposed[t] < 4]
+        waits = [t for t in waits if t == sit.win_tile or held[t] + exposed[t] < 4]
     return (waits == [sit.win_tile]) == v
 
 

@@ -129,17 +129,9 @@ def completeness(hand: PlayerHand, scheme: Scheme) -> bool | str:
     return f"under '{scheme.name}' " + _why_incomplete(hand, scheme)
 
 
-def _exposed_elsewhere(table: Table, hand: PlayerHand):
-    """Tiles lying face up in the other players' exposed sets and declared kongs."""
-    from mjscore.table import Form
-
-    return counts_of([t for p in table.players if p is not hand for m in p.melds if m.form is not Form.GROUP
-                      for t in m.tiles])
-
-
 def situation(hand: PlayerHand, table: Table, scheme: Scheme) -> Situation:
     win = hand.win
-    return Situation(hand=hand, round=table.round, dealer_wins=table.dealer_wins, exposed=_exposed_elsewhere(table, hand),
+    return Situation(hand=hand, round=table.round, dealer_wins=table.dealer_wins, table=table,
                      counts=counts_of(hand.all_tiles()), scheme=scheme,
                      win_tile=win.tile.index if win is not None and win.tile is not None else None,
                      self_drawn=bool(win is not None and win.self_drawn),

@@ -65,9 +65,6 @@ class Arrangement:
     blocks: tuple[Block, ...]
     shape: str                   # "standard", a special shape's name, or "partial" for a loser
 
-    def sets(self):
-        return (b for b in self.blocks if b.is_set)
-
     @property
     def won_block(self) -> Block | None:
         for b in self.blocks:
@@ -120,10 +117,6 @@ def _seven_pairs(c: Counts, only=None):
 
 def _all_pair_honours(c: Counts):
     return _seven_pairs(c, only=set(MAJORS))
-
-
-def _suit_counts(c: Counts):
-    return [c[s * 9:(s + 1) * 9] for s in range(3)]
 
 
 def _knitting(c: Counts):

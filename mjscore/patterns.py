@@ -332,25 +332,9 @@ def c_only_possible(sit, arr, spec):
     if sit.win_tile is None or not sit.winner:
         return False
     if "only-possible" not in sit.cache:
-        import dataclasses
+        from mjscore.waits import waiting_hand, waits_of
 
-        from mjscore.table import Form
-        from mjscore.waits import waits_of
-
-        # { } groups are the player's own layout of concealed tiles: the wait is counted on the
-        # tiles themselves, so they go back among the loose tiles.
-        loose = list(sit.hand.concealed)
-        for m in sit.hand.melds:
-            if m.form is Form.GROUP:
-                loose.extend(m.tiles)
-        loose.sort()
-        for n, t in enumerate(loose):
-            if t.index == sit.win_tile:
-                del loose[n]
-                break
-        waiting = dataclasses.replace(sit.hand, concealed=tuple(loose), win=None,
-                                      melds=tuple(m for m in sit.hand.melds if m.form is not Form.GROUP))
-        sit.cache["only-possible"] = waits_of(waiting, sit.scheme)
+        sit.cache["only-possible"] = waits_of(waiting_hand(sit.hand), sit.scheme)
     waits = sit.cache["only-possible"]
     if ignore_dead:
         held, exposed = sit.counts, sit.exposed_elsewhere()

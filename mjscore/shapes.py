@@ -95,23 +95,6 @@ def _suit_splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, int
     return tuple(sorted(out))
 
 
-def fewest_chows_standard(counts: Counts) -> int | None:
-    """The fewest chows of any split of `counts` into sets and exactly one pair; None if none."""
-    best = None
-    parts = [_suit_splits(counts[s * 9:(s + 1) * 9], False) for s in range(3)]
-    parts.append(_suit_splits(counts[WIND_BASE:KINDS], True))
-    if any(not p for p in parts):
-        return None
-    # Combine the four parts; each part is a small set, so this is a handful of steps.
-    combos = {(0, 0)}
-    for part in parts:
-        combos = {(p1 + p2, c1 + c2) for p1, c1 in combos for p2, c2 in part if p1 + p2 <= 1}
-    for p, ch in combos:
-        if p == 1 and (best is None or ch < best):
-            best = ch
-    return best
-
-
 def _combine(a, b):
     return tuple({(p1 + p2, c1 + c2) for p1, c1 in a for p2, c2 in b if p1 + p2 <= 1})
 

@@ -8,6 +8,24 @@ from mjscore.table import PlayerHand
 from mjscore.tiles import KINDS
 
 
+def waiting_hand(hand: PlayerHand) -> PlayerHand:
+    """A winner's hand as it stood before the winning tile: that tile taken away, and the player's
+    `{ }` groups back among the loose tiles (the wait is counted on the tiles themselves)."""
+    import dataclasses
+
+    from mjscore.table import Form
+
+    loose = list(hand.concealed)
+    for m in hand.melds:
+        if m.form is Form.GROUP:
+            loose.extend(m.tiles)
+    loose.sort()
+    if hand.win is not None and hand.win.tile in loose:
+        loose.remove(hand.win.tile)
+    return dataclasses.replace(hand, concealed=tuple(loose), win=None,
+                               melds=tuple(m for m in hand.melds if m.form is not Form.GROUP))
+
+
 def waits_of(hand: PlayerHand, scheme) -> list[int]:
     """Tile indices (sorted) that complete `hand` under the scheme, as a self-drawn tile.
 
@@ -52,8 +70,6 @@ def table_waits(table, scheme) -> list[dict]:
     The winner is shown with what the hand waited for before the winning tile.  A wait is dead
     when every other copy of it is visible at the table (it is still listed).
     """
-    import dataclasses
-
     from mjscore.tiles import TILES
 
     visible = [0] * KINDS
@@ -64,14 +80,7 @@ def table_waits(table, scheme) -> list[dict]:
     for p in table.players:
         if p.incomplete or p.score is not None:
             continue
-        hand = p
-        if p.win is not None and p.win.tile is not None:
-            loose = list(p.concealed)
-            if p.win.tile in loose:
-                loose.remove(p.win.tile)
-                hand = dataclasses.replace(p, concealed=tuple(loose), win=None)
-            else:
-                continue
+        hand = waiting_hand(p) if p.win is not None and p.win.tile is not None else p
         ws = waits_of(hand, scheme)
         held = counts_of(hand.all_tiles())
         out.append({"seat": p.seat.value,

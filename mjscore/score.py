@@ -147,9 +147,8 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
     if hand.is_winner:
         arrangements = winner_arrangements(hand, scheme.shapes, scheme.max_chows)
         if not arrangements:
-            raise IncompleteHandError(
-                f"{hand.seat.value}'s hand is not complete under '{scheme.name}': "
-                + _why_incomplete(hand, scheme), hand.where)
+            raise IncompleteHandError(f"{hand.seat.value}'s hand is not complete: {completeness(hand, scheme)}",
+                                      hand.where)
     else:
         arrangements = losing_arrangements(hand, scheme.loser_rules_need_every_arrangement)
     valued = sorted((value(sit, a) for a in arrangements), key=Valuation.rank)
@@ -194,6 +193,11 @@ _KIND_NAME = {k: k.value for k in SetKind}
 _CLASS_TEXT = {"honour": " of honours", "terminal": " of terminals", "simple": ""}
 
 
+def _set_items(arr: Arrangement, scheme: Scheme, sit: Situation) -> list[Item]:
+    """The points of the arrangement's sets and pairs, an item each."""
+    return [item for b in arr.blocks for item in _set_item(b, scheme, sit)]
+
+
 def _pair_items(b: Block, scheme: Scheme, sit: Situation) -> list[Item]:
     pp = scheme.pair_points
     i = b.tile
@@ -225,9 +229,7 @@ def _rule_applies(r: Rule, sit: Situation, arr: Arrangement) -> bool:
 
 def value(sit: Situation, arr: Arrangement) -> Valuation:
     scheme: Scheme = sit.scheme
-    found: list[Item] = []
-    for b in arr.blocks:
-        found.extend(_set_item(b, scheme, sit))
+    found = _set_items(arr, scheme, sit)
     sit.set_points = sum(i.points for i in found)
     if scheme.bonus_tiles:
         for t in sit.hand.bonus:
@@ -305,7 +307,7 @@ def _calling_for(sit: Situation, target: Rule, waits) -> bool:
             if target.per_set:
                 hit = any(b.is_set and block_matches(wsit, b, target.when) for b in arr.blocks)
             else:
-                wsit.set_points = sum(i.points for b in arr.blocks for i in _set_item(b, scheme, wsit))
+                wsit.set_points = sum(i.points for i in _set_items(arr, scheme, wsit))
                 hit = _rule_applies(target, wsit, arr)
             if hit:
                 return True

@@ -61,7 +61,7 @@ def run(cmd: list[str], stdout=subprocess.DEVNULL) -> tuple[float, int, int]:
 def write_tables(path: Path, n: int, seed: int) -> None:
     from generate import tables
 
-    from mjscore.notation import print_table
+    from mjscore.io.notation import print_table
 
     with path.open("w", encoding="utf-8") as f:
         for i, t in enumerate(tables(seed, n)):

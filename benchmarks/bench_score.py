@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from generate import tables  # noqa: E402
 
-from mjscore.scheme import load_scheme  # noqa: E402
-from mjscore.score import score_player  # noqa: E402
+from mjscore.rules.scheme import load_scheme  # noqa: E402
+from mjscore.scoring.score import score_player  # noqa: E402
 
 
 def _pass(hands, scheme):
@@ -34,7 +34,7 @@ def _pass(hands, scheme):
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
     names = sys.argv[2:] or ["classical", "dmjl", "bmja"]
-    from mjscore.score import is_complete_under
+    from mjscore.scoring.score import is_complete_under
 
     for name in names:
         scheme = load_scheme(name)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from mjscore.notation import print_table
-from mjscore.table import Form, Meld, PlayerHand, Table, Win, WinFlag
-from mjscore.tiles import KINDS, TILES, Wind
+from mjscore.io.notation import print_table
+from mjscore.model.table import Form, Meld, PlayerHand, Table, Win, WinFlag
+from mjscore.model.tiles import KINDS, TILES, Wind
 
 
 def _take_set(rng: random.Random, pool: list[int], kinds=("chow", "pung", "pung", "chow", "kong")):
@@ -85,7 +85,7 @@ def random_table(rng: random.Random) -> Table:
             if discarder is None and rng.random() < 0.1:
                 flags = frozenset({WinFlag.LAST})
             win = Win(tile, discarder, flags)
-        from mjscore.notation import meld_order
+        from mjscore.io.notation import meld_order
 
         players.append(PlayerHand(seat=seat, concealed=tuple(sorted(TILES[t] for t in concealed)),
                                   melds=tuple(sorted(melds, key=meld_order)),

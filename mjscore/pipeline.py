@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from mjscore.errors import SchemeError
-from mjscore.table import Table
+from mjscore.model.errors import SchemeError
+from mjscore.model.table import Table
 
 
 class Choices(NamedTuple):
@@ -26,7 +26,7 @@ class Choices(NamedTuple):
 
 
 def scheme_for(table: Table, choices: Choices):
-    from mjscore.scheme import load_scheme
+    from mjscore.rules.scheme import load_scheme
 
     name = choices.scheme or table.scheme
     if name and choices.scheme is None and table.where.file not in ("<input>", "<-e>", "<stdin>"):
@@ -65,9 +65,9 @@ def options_for(table: Table, scheme, choices: Choices):
 def evaluate(table: Table, choices: Choices = Choices()) -> dict:
     """Score and settle one table; raises MjError on an impossible table."""
     from mjscore.report import table_dict
-    from mjscore.score import completeness, score_table
+    from mjscore.scoring.score import completeness, score_table
     from mjscore.settle import SettlementError, settle
-    from mjscore.validate import validate_table
+    from mjscore.hand.validate import validate_table
 
     scheme = scheme_for(table, choices)
     validate_table(table, complete=lambda hand: completeness(hand, scheme))

@@ -5,7 +5,7 @@ Renderers work from this dictionary only, so every output form shows the same fi
 
 from __future__ import annotations
 
-from mjscore.score import PlayerScore, TableScore, Valuation
+from mjscore.scoring.score import PlayerScore, TableScore, Valuation
 
 
 def _valuation(v: Valuation) -> dict:

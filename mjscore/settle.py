@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from mjscore.errors import Location, SchemeError
-from mjscore.table import Table
-from mjscore.tiles import SEATS, Wind
+from mjscore.model.errors import Location, SchemeError
+from mjscore.model.table import Table
+from mjscore.model.tiles import SEATS, Wind
 
 PAYING = ("winner-only", "between-all", "add-up")
 SITUATIONS = ("east-self-drawn", "other-self-drawn", "east-on-discard", "other-on-east-discard",
@@ -110,13 +110,13 @@ def parse_payoffs(data, where: str) -> dict[str, Payoff]:
 
 @lru_cache(maxsize=1)
 def builtin_payoffs() -> dict[str, Payoff]:
-    from mjscore import datacache
+    from mjscore.io import datacache
 
     data = datacache.load("payoffs")
     if data is None:
         import yaml
 
-        from mjscore.yamlform import safe_loader
+        from mjscore.io.yamlform import safe_loader
 
         data = yaml.load(PAYOFF_FILE.read_text(encoding="utf-8"), Loader=safe_loader())["payoffs"]
         payoffs = parse_payoffs(data, "schemes/settlement/payoffs.yaml")      # checked, then remembered

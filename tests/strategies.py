@@ -2,8 +2,8 @@
 
 from hypothesis import strategies as st
 
-from mjscore.table import OPTION_HEADERS, Form, Meld, Penalty, PlayerHand, Table, Win, WinFlag
-from mjscore.tiles import KINDS, TILES, Wind
+from mjscore.model.table import OPTION_HEADERS, Form, Meld, Penalty, PlayerHand, Table, Win, WinFlag
+from mjscore.model.tiles import KINDS, TILES, Wind
 
 playing = st.sampled_from(TILES[:KINDS])
 bonus_tiles = st.sampled_from(TILES[KINDS:])
@@ -35,7 +35,7 @@ def players(draw, seat):
         return PlayerHand(seat=seat, score=score, win=win, claim=draw(st.none() | st.integers(0, 5000)))
     concealed = tuple(sorted(draw(st.lists(playing, max_size=14))))
     ms = draw(st.lists(melds(), max_size=4))
-    from mjscore.notation import meld_order
+    from mjscore.io.notation import meld_order
     ms.sort(key=meld_order)
     bonus = tuple(sorted(draw(st.lists(bonus_tiles, max_size=4, unique=True))))
     win = None

@@ -2,10 +2,10 @@
 
 import pytest
 
-from mjscore.errors import GroupError, NotationError
-from mjscore.notation import parse_run, parse_table, parse_tables, print_table
-from mjscore.table import Form, SetKind, WinFlag
-from mjscore.tiles import Wind
+from mjscore.model.errors import GroupError, NotationError
+from mjscore.io.notation import parse_run, parse_table, parse_tables, print_table
+from mjscore.model.table import Form, SetKind, WinFlag
+from mjscore.model.tiles import Wind
 
 
 def texts(run):

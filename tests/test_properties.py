@@ -3,11 +3,11 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mjscore.errors import MjError
-from mjscore.notation import parse_table, print_table
-from mjscore.reader import parse_any
-from mjscore.validate import validate_table
-from mjscore.yamlform import parse_yaml_tables
+from mjscore.model.errors import MjError
+from mjscore.io.notation import parse_table, print_table
+from mjscore.io.reader import parse_any
+from mjscore.hand.validate import validate_table
+from mjscore.io.yamlform import parse_yaml_tables
 
 from strategies import tables
 
@@ -77,7 +77,7 @@ def test_yaml_like_text_raises_only_our_errors(text):
 @settings(max_examples=100)
 @given(st.binary(max_size=200))
 def test_binary_junk_raises_only_our_errors(data):
-    from mjscore.reader import decode
+    from mjscore.io.reader import decode
 
     try:
         parse_any(decode(data, "junk"), "junk")

@@ -5,9 +5,9 @@ from typer.testing import CliRunner
 
 from conftest import SAMPLES
 from mjscore.cli import app
-from mjscore.notation import parse_tables, print_tables
-from mjscore.reader import read_tables
-from mjscore.validate import validate_table
+from mjscore.io.notation import parse_tables, print_tables
+from mjscore.io.reader import read_tables
+from mjscore.hand.validate import validate_table
 
 MJ = sorted(SAMPLES.glob("*.mj"))
 

@@ -6,12 +6,12 @@ import pytest
 from typer.testing import CliRunner
 
 from mjscore.cli import app
-from mjscore.errors import IncompleteHandError
-from mjscore.notation import parse_table
+from mjscore.model.errors import IncompleteHandError
+from mjscore.io.notation import parse_table
 from mjscore.pipeline import Choices, evaluate
-from mjscore.scheme import Rounding, load_scheme, shipped_schemes
-from mjscore.score import score_table
-from mjscore.tiles import Wind
+from mjscore.rules.scheme import Rounding, load_scheme, shipped_schemes
+from mjscore.scoring.score import score_table
+from mjscore.model.tiles import Wind
 
 runner = CliRunner()
 NINE = ["babcock", "bmja", "chinese-classical", "classical", "dmjl", "european-classical",
@@ -58,7 +58,7 @@ def test_every_sample_hand_scores_under_every_scheme(name):
 
 
 def parse_table_file(path):
-    from mjscore.reader import read_tables
+    from mjscore.io.reader import read_tables
 
     return read_tables(path)
 
@@ -175,7 +175,8 @@ def test_parsed_scheme_cache_follows_the_file(tmp_path, monkeypatch):
     import os
     import time
 
-    from mjscore import datacache, scheme
+    from mjscore.io import datacache
+    from mjscore.rules import scheme
 
     monkeypatch.setenv("MJSCORE_CACHE_DIR", str(tmp_path / "cache"))
     house = tmp_path / "club.yaml"

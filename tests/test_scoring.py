@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from mjscore.cli import app
-from mjscore.errors import IncompleteHandError, SchemeError
-from mjscore.notation import parse_table
+from mjscore.model.errors import IncompleteHandError, SchemeError
+from mjscore.io.notation import parse_table
 from mjscore.pipeline import Choices, evaluate
-from mjscore.scheme import load_scheme
-from mjscore.score import score_table
-from mjscore.shapes import counts_of
-from mjscore.tiles import Wind
+from mjscore.rules.scheme import load_scheme
+from mjscore.scoring.score import score_table
+from mjscore.hand.shapes import counts_of
+from mjscore.model.tiles import Wind
 
 runner = CliRunner()
 
@@ -301,7 +301,7 @@ def test_items_add_up_to_the_score(seed, name):
 def test_score_does_not_depend_on_the_order_tiles_are_written(seed, rnd):
     import dataclasses
 
-    from mjscore.notation import player_text
+    from mjscore.io.notation import player_text
 
     t = generated(seed)
     lines = [f"round {t.round.value}"]
@@ -325,7 +325,7 @@ def test_score_does_not_depend_on_the_order_tiles_are_written(seed, rnd):
 def test_adding_a_flower_never_lowers_a_score(seed, name):
     import dataclasses
 
-    from mjscore.tiles import TILES
+    from mjscore.model.tiles import TILES
 
     t = generated(seed)
     scheme = load_scheme(name)

@@ -8,9 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 from mjscore.cli import app
-from mjscore.errors import MjError
+from mjscore.model.errors import MjError
 from mjscore.pipeline import Choices
-from mjscore.session import play, read_session, settle_up
+from mjscore.evening.session import play, read_session, settle_up
 
 runner = CliRunner()
 SESSION = "sample_hands/evening-session.mj"
@@ -204,7 +204,7 @@ def test_batch_inputs_equal_results_plus_errors(tmp_path):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from generate import random_table
 
-    from mjscore.notation import print_table
+    from mjscore.io.notation import print_table
 
     rng = random.Random(5)
     chunks = []

@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from mjscore.cli import app
-from mjscore.notation import parse_table, print_table
+from mjscore.io.notation import parse_table, print_table
 from mjscore.pipeline import Choices, evaluate
 from mjscore.settle import Options, SettlementError, settle
-from mjscore.tiles import Wind
+from mjscore.model.tiles import Wind
 
 runner = CliRunner()
 E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH

@@ -1,6 +1,6 @@
 import pytest
 
-from mjscore.tiles import TILES, Suit, Wind, tile
+from mjscore.model.tiles import TILES, Suit, Wind, tile
 
 
 @pytest.mark.parametrize("text,suit,rank,glyph", [

@@ -2,10 +2,10 @@
 
 import pytest
 
-from mjscore.errors import (HandSizeError, IncompleteHandError, NotationError, TileCountError,
+from mjscore.model.errors import (HandSizeError, IncompleteHandError, NotationError, TileCountError,
                             WinClauseError)
-from mjscore.notation import parse_table
-from mjscore.validate import validate_table
+from mjscore.io.notation import parse_table
+from mjscore.hand.validate import validate_table
 
 GOOD = """round S
 E: [111p] 2378m 4455s NN

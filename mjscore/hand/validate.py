@@ -7,10 +7,10 @@ shape names the scheme accepts.
 
 from __future__ import annotations
 
-from mjscore.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError, NotationError
-from mjscore.table import Form, PlayerHand, Table, WinFlag
-from mjscore.tiles import ALL_TILES, KINDS, TILES
-from mjscore.tiles import Wind
+from mjscore.model.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError, NotationError
+from mjscore.model.table import Form, PlayerHand, Table, WinFlag
+from mjscore.model.tiles import ALL_TILES, KINDS, TILES
+from mjscore.model.tiles import Wind
 
 DEFAULT_SHAPES = frozenset({"standard", "thirteen-orphans"})
 
@@ -133,6 +133,6 @@ def _check_win_clause(p: PlayerHand) -> None:
 
 def is_complete(p: PlayerHand, shapes=DEFAULT_SHAPES) -> bool:
     """Four sets and a pair (the written groups counting as sets), or a special shape in `shapes`."""
-    from mjscore.arrange import winner_arrangements
+    from mjscore.hand.arrange import winner_arrangements
 
     return bool(winner_arrangements(p, frozenset(shapes), 4))

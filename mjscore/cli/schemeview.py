@@ -5,7 +5,7 @@ Works from the loaded Scheme only (its flat table), so a house file reads like a
 
 from __future__ import annotations
 
-from mjscore.scheme import Rule, Scheme
+from mjscore.rules.scheme import Rule, Scheme
 
 SCOPE_TITLES = {"every": "Every hand", "winner": "The winner only", "loser": "Losers only"}
 
@@ -38,7 +38,7 @@ def _cond(name: str, param) -> str:
     if isinstance(param, bool):
         return name.replace("_", " ") if param else f"not {name.replace('_', ' ')}"
     if isinstance(param, frozenset):
-        from mjscore.tiles import TILES
+        from mjscore.model.tiles import TILES
 
         items = sorted(param, key=str)
         try:
@@ -53,7 +53,7 @@ def _cond(name: str, param) -> str:
     if hasattr(param, "value"):
         return f"{name.replace('_', ' ')} {param.value}"
     if isinstance(param, int) and name == "winning_tile":
-        from mjscore.tiles import TILES
+        from mjscore.model.tiles import TILES
 
         return f"winning tile {TILES[param].text}"
     return f"{name.replace('_', ' ')} {param}"

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
 
-from mjscore.errors import Location
-from mjscore.tiles import Tile, Wind
+from mjscore.model.errors import Location
+from mjscore.model.tiles import Tile, Wind
 
 
 class SetKind(Enum):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from mjscore.tiles import KINDS, WIND_BASE, Tile
+from mjscore.model.tiles import KINDS, WIND_BASE, Tile
 
 Counts = tuple[int, ...]
 # A block of an arrangement: ("pung" | "chow" | "pair", lowest tile index).

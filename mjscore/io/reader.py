@@ -11,8 +11,8 @@ import re
 import sys
 from pathlib import Path
 
-from mjscore.errors import InputError, Location
-from mjscore.table import Table
+from mjscore.model.errors import InputError, Location
+from mjscore.model.table import Table
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 _YAML_START = re.compile(r"^(players|hands|round|scheme|draw|dealer[-_]wins)\s*:(\s|$)|^- |^%YAML", re.M)
@@ -71,18 +71,18 @@ def parse_any(text: str, name: str = "<input>", *, yaml_form: bool | None = None
     if yaml_form is None:
         yaml_form = looks_like_yaml(text, name)
     if yaml_form:
-        from mjscore.yamlform import parse_yaml_tables
+        from mjscore.io.yamlform import parse_yaml_tables
 
         return parse_yaml_tables(text, name)
     if is_compact_session(text):
-        from mjscore.session import read_session
+        from mjscore.evening.session import read_session
 
         hands = read_session(text, name).hands
         for h in hands:
             if isinstance(h, Exception):
                 raise h
         return list(hands)
-    from mjscore.notation import parse_tables
+    from mjscore.io.notation import parse_tables
 
     return parse_tables(text, name)
 
@@ -115,17 +115,17 @@ def iter_tables(text: str, name: str):
 
     A bad table does not stop the others: batch reports it as an error row and goes on.
     """
-    from mjscore.errors import MjError
+    from mjscore.model.errors import MjError
 
     if looks_like_yaml(text, name):
-        from mjscore.yamlform import iter_yaml_tables
+        from mjscore.io.yamlform import iter_yaml_tables
 
         yield from iter_yaml_tables(text, name)
         return
-    from mjscore.notation import parse_table, split_tables
+    from mjscore.io.notation import parse_table, split_tables
 
     if is_compact_session(text):
-        from mjscore.session import read_session
+        from mjscore.evening.session import read_session
 
         try:
             hands = read_session(text, name).hands
@@ -151,8 +151,8 @@ def stream_tables(path: str):
     does not grow with the number of tables.  YAML files and sessions are read whole (they are
     bounded in size).  An unreadable file gives one error row.
     """
-    from mjscore.errors import MjError
-    from mjscore.notation import MAX_LINE, parse_table
+    from mjscore.model.errors import MjError
+    from mjscore.io.notation import MAX_LINE, parse_table
 
     name = "<stdin>" if path == "-" else path
     try:
@@ -189,7 +189,7 @@ def stream_tables(path: str):
 def _stream_compact(head: bytes, stream, name: str, max_line: int, parse_table):
     import io
 
-    from mjscore.errors import MjError, NotationError
+    from mjscore.model.errors import MjError, NotationError
 
     reader = io.BufferedReader(_Prefixed(head, stream)) if head else stream
     chunk: list[str] = []

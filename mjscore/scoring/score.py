@@ -19,14 +19,14 @@ from typing import NamedTuple
 import dataclasses
 from dataclasses import dataclass
 
-from mjscore.arrange import Arrangement, Block, losing_arrangements, winner_arrangements, winning_arrangements, \
+from mjscore.hand.arrange import Arrangement, Block, losing_arrangements, winner_arrangements, winning_arrangements, \
     written_blocks
-from mjscore.errors import IncompleteHandError
-from mjscore.patterns import Situation, block_matches, in_class
-from mjscore.scheme import Rule, Scheme
-from mjscore.shapes import counts_of
-from mjscore.table import PlayerHand, SetKind, Table, Win
-from mjscore.tiles import TILES
+from mjscore.model.errors import IncompleteHandError
+from mjscore.rules.conditions import Situation, block_matches, in_class
+from mjscore.rules.scheme import Rule, Scheme
+from mjscore.hand.shapes import counts_of
+from mjscore.model.table import PlayerHand, SetKind, Table, Win
+from mjscore.model.tiles import TILES
 
 
 class Item(NamedTuple):
@@ -277,7 +277,7 @@ def calling_for(sit: Situation, rule_id: str) -> bool:
     key = ("calling", rule_id)
     if key in sit.cache:
         return sit.cache[key]
-    from mjscore.waits import waits_of
+    from mjscore.hand.waits import waits_of
 
     scheme: Scheme = sit.scheme
     hand = sit.hand

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from mjscore.errors import Location, NotationError, GroupError
-from mjscore.table import (OPTION_HEADERS, Form, Meld, Penalty, PlayerHand, Table, Win, WinFlag, set_kind,
+from mjscore.model.errors import Location, NotationError, GroupError
+from mjscore.model.table import (OPTION_HEADERS, Form, Meld, Penalty, PlayerHand, Table, Win, WinFlag, set_kind,
                            tiles_text)
-from mjscore.tiles import FLOWER_BASE, SEASON_BASE, TILES, WIND_BASE, DRAGON_BASE, Tile, Wind
+from mjscore.model.tiles import FLOWER_BASE, SEASON_BASE, TILES, WIND_BASE, DRAGON_BASE, Tile, Wind
 
 MAX_LINE = 10_000          # characters; a longer line is refused, not parsed
 MAX_SCORE = 10**9

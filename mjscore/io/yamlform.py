@@ -8,10 +8,10 @@ error can point at the line and column of the value at fault.
 
 from __future__ import annotations
 
-from mjscore.errors import Location, NotationError, YamlFormError
-from mjscore.notation import (SEAT_NAMES, Token, parse_player_tokens, parse_table, tokens_of)
-from mjscore.table import OPTION_HEADERS, PlayerHand, Table
-from mjscore.tiles import Wind
+from mjscore.model.errors import Location, NotationError, YamlFormError
+from mjscore.io.notation import (SEAT_NAMES, Token, parse_player_tokens, parse_table, tokens_of)
+from mjscore.model.table import OPTION_HEADERS, PlayerHand, Table
+from mjscore.model.tiles import Wind
 
 MAX_YAML_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 32
@@ -356,7 +356,7 @@ def iter_yaml_tables(text: str, file: str):
     """(line, Table) or (line, MjError) for each table of a YAML text, in order."""
     import yaml
 
-    from mjscore.errors import MjError
+    from mjscore.model.errors import MjError
 
     reader = _Reader(text, file)
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from mjscore.errors import MjError
+from mjscore.model.errors import MjError
 
 
 def run_batch(files: list[str], choices, fmt: str, out: TextIO, progress: TextIO | None = None) -> int:
@@ -15,8 +15,8 @@ def run_batch(files: list[str], choices, fmt: str, out: TextIO, progress: TextIO
     given (a terminal), gets a running count every few hundred tables.
     """
     from mjscore.pipeline import evaluate
-    from mjscore.reader import stream_tables
-    from mjscore.render import csv_rows, render_csv
+    from mjscore.io.reader import stream_tables
+    from mjscore.cli.render import csv_rows, render_csv
 
     errors = 0
     n = 0

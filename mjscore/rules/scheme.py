@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from mjscore.errors import Location, SchemeError
+from mjscore.model.errors import Location, SchemeError
 
 SCHEME_DIR = Path(__file__).resolve().parent.parent / "schemes"
 DEFAULT_SCHEME = "classical"
@@ -158,7 +158,7 @@ _BY_NAME: dict[str, Scheme] = {}
 
 @lru_cache(maxsize=64)
 def _load(path: str) -> Scheme:
-    from mjscore import datacache
+    from mjscore.io import datacache
 
     data = datacache.load("scheme:" + path)
     if data is None:
@@ -176,16 +176,16 @@ def _plain(data: dict) -> dict:
 
 
 def _read_yaml(path: Path) -> dict:
-    from mjscore.reader import decode
-    from mjscore.yamlform import load_nodes
+    from mjscore.io.reader import decode
+    from mjscore.io.yamlform import load_nodes
 
     display = _display(path)
     try:
         raw = path.read_bytes()
     except OSError as e:
         raise SchemeError(f"cannot read scheme file: {e.strerror or e}", Location(display)) from None
-    from mjscore.errors import MjError
-    from mjscore.yamlform import safe_loader
+    from mjscore.model.errors import MjError
+    from mjscore.io.yamlform import safe_loader
 
     try:
         text = decode(raw, display)
@@ -319,7 +319,7 @@ def _build(data: dict, path: str) -> Scheme:
     max_chows = ck.int(data, "max_chows", "max_chows", default=4)
     if max_chows > 4:
         ck.fail("max_chows", "a hand has at most 4 chows")
-    from mjscore.arrange import SHAPES
+    from mjscore.hand.arrange import SHAPES
 
     shapes = data.get("shapes", ["standard"])
     if not isinstance(shapes, list) or not shapes:
@@ -472,7 +472,7 @@ def _pairs(ck, v) -> dict:
 
 
 def _rule(ck, r, n) -> Rule:
-    from mjscore.patterns import CONDITIONS, SET_CONDITIONS, ParamError
+    from mjscore.rules.conditions import CONDITIONS, SET_CONDITIONS, ParamError
 
     path = f"rules[{n}]"
     if not isinstance(r, dict):

@@ -14,9 +14,9 @@ import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
-from mjscore.errors import Location, MjError, NotationError, TableError, YamlFormError
-from mjscore.table import OPTION_HEADERS, Table
-from mjscore.tiles import SEATS, Wind
+from mjscore.model.errors import Location, MjError, NotationError, TableError, YamlFormError
+from mjscore.model.table import OPTION_HEADERS, Table
+from mjscore.model.tiles import SEATS, Wind
 
 SESSION_HEADERS = {"players", "start", "scheme", *OPTION_HEADERS}
 
@@ -43,7 +43,7 @@ class SessionError(TableError):
 # -- reading -----------------------------------------------------------------------------------
 
 def read_session(text: str, name: str) -> Session:
-    from mjscore.reader import looks_like_yaml
+    from mjscore.io.reader import looks_like_yaml
 
     if looks_like_yaml(text, name):
         return _read_yaml_session(text, name)
@@ -52,7 +52,7 @@ def read_session(text: str, name: str) -> Session:
 
 def _read_compact_session(text: str, name: str) -> Session:
     """A header block (`players A B C D`, `start N`, `scheme`, settlement options), `---`, hands."""
-    from mjscore.notation import logical_lines, parse_table, split_tables
+    from mjscore.io.notation import logical_lines, parse_table, split_tables
 
     chunks = list(split_tables(text, name))
     first_line, head_text = chunks[0]
@@ -97,7 +97,7 @@ def _read_compact_session(text: str, name: str) -> Session:
 def _read_yaml_session(text: str, name: str) -> Session:
     import yaml
 
-    from mjscore.yamlform import SESSION_KEYS, _Reader, load_nodes
+    from mjscore.io.yamlform import SESSION_KEYS, _Reader, load_nodes
 
     nodes = [n for n in load_nodes(text, name) if n is not None]
     if len(nodes) != 1 or not isinstance(nodes[0], yaml.MappingNode):

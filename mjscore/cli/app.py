@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 
 from mjscore import __version__
-from mjscore.errors import MjError
+from mjscore.model.errors import MjError
 
 app = typer.Typer(
     name="mjscore",
@@ -71,7 +71,7 @@ def fail(err: MjError) -> None:
 
 def load_tables(file: Optional[str], inline: Optional[str]):
     """Tables from FILE, `-` (standard input) or `-e TEXT`; exactly one of them."""
-    from mjscore.reader import parse_any, read_tables
+    from mjscore.io.reader import parse_any, read_tables
 
     if inline is not None and file is not None:
         raise typer.BadParameter("give a FILE or -e TEXT, not both")
@@ -103,8 +103,8 @@ def show(
     \b
       mjscore show sample_hands/east-self-drawn.mj --tiles unicode
     """
-    from mjscore.notation import print_tables
-    from mjscore.validate import validate_table
+    from mjscore.io.notation import print_tables
+    from mjscore.hand.validate import validate_table
 
     try:
         tables = load_tables(file, inline)
@@ -168,7 +168,7 @@ def score(
       mjscore score hand.mj --paying winner-only --payoff japanese --round-payments-up 100
     """
     from mjscore.pipeline import evaluate
-    from mjscore.render import csv_rows, render_csv, render_text, to_json
+    from mjscore.cli.render import csv_rows, render_csv, render_text, to_json
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit, explain)
     try:
@@ -206,7 +206,7 @@ def batch(
     Example:
       mjscore batch sample_hands/*.mj --scheme dmjl > results.jsonl
     """
-    from mjscore.batch import run_batch
+    from mjscore.evening.batch import run_batch
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit)
     errors = run_batch(files, choices, format.value, sys.stdout,
@@ -235,13 +235,13 @@ def waits(
     import json
 
     from mjscore.pipeline import Choices, scheme_for
-    from mjscore.waits import table_waits
+    from mjscore.hand.waits import table_waits
 
     try:
         tables = load_tables(file, inline)
         results = []
         for t in tables:
-            from mjscore.validate import validate_table
+            from mjscore.hand.validate import validate_table
 
             validate_table(t, complete=lambda hand: True)
             results.append(table_waits(t, scheme_for(t, Choices(scheme=scheme))))
@@ -282,9 +282,9 @@ def check(
     """
     import json
 
-    from mjscore.check import check_result
+    from mjscore.evening.check import check_result
     from mjscore.pipeline import Choices, evaluate, scheme_for
-    from mjscore.reader import is_session, parse_any, read_text
+    from mjscore.io.reader import is_session, parse_any, read_text
 
     choices = Choices(scheme=scheme, explain=True)
     out, differ = [], 0
@@ -297,7 +297,7 @@ def check(
             raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
         session_file = is_session(text, name)
         if session_file:
-            from mjscore.session import play, read_session
+            from mjscore.evening.session import play, read_session
 
             sess = read_session(text, name)
             played = play(sess, choices)
@@ -345,9 +345,9 @@ def session(
       mjscore session sample_hands/evening-session.mj
       mjscore session sample_hands/evening-session.yaml --format json
     """
-    from mjscore.reader import read_text
-    from mjscore.render import render_session, session_chart, session_csv, to_json
-    from mjscore.session import play, read_session
+    from mjscore.io.reader import read_text
+    from mjscore.cli.render import render_session, session_chart, session_csv, to_json
+    from mjscore.evening.session import play, read_session
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit)
     if file is None:
@@ -389,7 +389,7 @@ def schemes_list(ctx: typer.Context) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from mjscore.scheme import load_scheme, shipped_schemes
+    from mjscore.rules.scheme import load_scheme, shipped_schemes
 
     try:
         rows = [(name, load_scheme(name)) for name in shipped_schemes()]
@@ -409,8 +409,8 @@ def schemes_show(name: str = typer.Argument(..., help="A shipped scheme or a sch
     Example:
       mjscore schemes show bmja
     """
-    from mjscore.scheme import load_scheme
-    from mjscore.schemeview import show
+    from mjscore.rules.scheme import load_scheme
+    from mjscore.cli.schemeview import show
 
     try:
         sys.stdout.write(show(load_scheme(name), format.value))
@@ -428,8 +428,8 @@ def schemes_diff(a: str = typer.Argument(..., help="A scheme name or file."),
     Example:
       mjscore schemes diff classical bmja
     """
-    from mjscore.scheme import load_scheme
-    from mjscore.schemeview import render_diff
+    from mjscore.rules.scheme import load_scheme
+    from mjscore.cli.schemeview import render_diff
 
     try:
         sys.stdout.write(render_diff(load_scheme(a), load_scheme(b), format.value))

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from mjscore.arrange import written_blocks
-from mjscore.shapes import counts_of
-from mjscore.table import PlayerHand
-from mjscore.tiles import KINDS
+from mjscore.hand.arrange import written_blocks
+from mjscore.hand.shapes import counts_of
+from mjscore.model.table import PlayerHand
+from mjscore.model.tiles import KINDS
 
 
 def waiting_hand(hand: PlayerHand) -> PlayerHand:
@@ -13,7 +13,7 @@ def waiting_hand(hand: PlayerHand) -> PlayerHand:
     `{ }` groups back among the loose tiles (the wait is counted on the tiles themselves)."""
     import dataclasses
 
-    from mjscore.table import Form
+    from mjscore.model.table import Form
 
     loose = list(hand.concealed)
     for m in hand.melds:
@@ -45,8 +45,8 @@ def waits_of(hand: PlayerHand, scheme) -> list[int]:
 
 def _waits(loose, written, written_chows, held, shapes, max_chows) -> tuple[int, ...]:
     """Waits from plain values: the loose tile counts, how many sets (and chows) are written."""
-    from mjscore.arrange import SPECIAL_NEAR, is_special
-    from mjscore.shapes import standard_waits
+    from mjscore.hand.arrange import SPECIAL_NEAR, is_special
+    from mjscore.hand.shapes import standard_waits
 
     found = set()
     if "standard" in shapes and sum(loose) + 1 == 3 * (4 - written) + 2 and written_chows <= max_chows:
@@ -70,7 +70,7 @@ def table_waits(table, scheme) -> list[dict]:
     The winner is shown with what the hand waited for before the winning tile.  A wait is dead
     when every other copy of it is visible at the table (it is still listed).
     """
-    from mjscore.tiles import TILES
+    from mjscore.model.tiles import TILES
 
     visible = [0] * KINDS
     for p in table.players:

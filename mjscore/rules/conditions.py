@@ -14,10 +14,10 @@ from typing import NamedTuple
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from mjscore.arrange import Arrangement, Block
-from mjscore.shapes import Counts
-from mjscore.table import PlayerHand, SetKind, WinFlag
-from mjscore.tiles import DRAGON_BASE, FLOWER_BASE, KINDS, SEASON_BASE, WIND_BASE, Wind
+from mjscore.hand.arrange import Arrangement, Block
+from mjscore.hand.shapes import Counts
+from mjscore.model.table import PlayerHand, SetKind, WinFlag
+from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, KINDS, SEASON_BASE, WIND_BASE, Wind
 
 
 @dataclass
@@ -40,8 +40,8 @@ class Situation:
         """Tiles face up in the other players' exposed sets and declared kongs (worked out once,
         and only for the schemes that ask)."""
         if "exposed" not in self.cache:
-            from mjscore.shapes import counts_of
-            from mjscore.table import Form
+            from mjscore.hand.shapes import counts_of
+            from mjscore.model.table import Form
 
             players = self.table.players if self.table is not None else ()
             self.cache["exposed"] = counts_of([t for p in players if p.seat is not self.seat
@@ -143,7 +143,7 @@ def _class_count(v):
 
 
 def _tile(v):
-    from mjscore.notation import parse_tile
+    from mjscore.io.notation import parse_tile
 
     t = parse_tile(str(v))
     if t is None or t.is_bonus:
@@ -158,7 +158,7 @@ def _tiles(v):
 
 
 def _shape(v):
-    from mjscore.arrange import SHAPES
+    from mjscore.hand.arrange import SHAPES
 
     vals = v if isinstance(v, list) else [v]
     for x in vals:
@@ -332,7 +332,7 @@ def c_only_possible(sit, arr, spec):
     if sit.win_tile is None or not sit.winner:
         return False
     if "only-possible" not in sit.cache:
-        from mjscore.waits import waiting_hand, waits_of
+        from mjscore.hand.waits import waiting_hand, waits_of
 
         sit.cache["only-possible"] = waits_of(waiting_hand(sit.hand), sit.scheme)
     waits = sit.cache["only-possible"]
@@ -413,7 +413,7 @@ def c_calling(sit, arr, rule_id):
     """A loser one tile from a hand that the rule `rule_id` (a winner's rule) would reward."""
     if sit.winner or sit.hand.incomplete:
         return False
-    from mjscore.score import calling_for
+    from mjscore.scoring.score import calling_for
 
     return calling_for(sit, rule_id)
 

@@ -1,3 +1,75 @@
-"""mjscore: score and settle finished Mahjong hands under the classical Chinese rules."""
+"""mjscore: score and settle finished Mahjong hands under the classical Chinese rules.
 
-__version__ = "0.1.0"
+    >>> import mjscore
+    >>> r = mjscore.score("E: [111p] 234m 567s 99s EEE win 9s self; S: score 10; W: score 0; N: score 8")
+    >>> r.player("E").score, r.net[mjscore.Wind.EAST]
+    (48, 288)
+
+The functions (`parse`, `score`, `score_many`, `play_session`, `waits`, `check`,
+`load_scheme`, `shipped_schemes`) are documented in `mjscore.api`; the results are typed
+(`TableResult`, `SessionResult`, `BatchItem`) and each has `to_dict()`, the object the command
+line prints as JSON.  Bad input raises `MjError` (and its kinds), never prints.
+"""
+
+from typing import TYPE_CHECKING
+
+__version__ = "0.2.0"
+
+# Loaded on first use (PEP 562): the command line imports this package on every start, and
+# pays for the scoring engine only when a command needs it.
+_API = {
+    "parse": "mjscore.api", "score": "mjscore.api", "score_many": "mjscore.api",
+    "play_session": "mjscore.api", "waits": "mjscore.api", "check": "mjscore.api",
+    "load_scheme": "mjscore.api", "shipped_schemes": "mjscore.api",
+    "TableResult": "mjscore.pipeline", "SessionResult": "mjscore.evening.session",
+    "PlayedHand": "mjscore.evening.session", "Transfer": "mjscore.evening.session",
+    "BatchItem": "mjscore.evening.batch", "CheckReport": "mjscore.evening.check",
+    "Scheme": "mjscore.rules.scheme", "Rule": "mjscore.rules.scheme",
+    "PlayerScore": "mjscore.scoring.score", "Item": "mjscore.scoring.score",
+    "Settlement": "mjscore.settle", "Payment": "mjscore.settle",
+    "Table": "mjscore.model.table", "PlayerHand": "mjscore.model.table", "Meld": "mjscore.model.table",
+    "Win": "mjscore.model.table", "WinFlag": "mjscore.model.table",
+    "Tile": "mjscore.model.tiles", "Wind": "mjscore.model.tiles",
+    "MjError": "mjscore.model.errors", "InputError": "mjscore.model.errors",
+    "NotationError": "mjscore.model.errors", "YamlFormError": "mjscore.model.errors",
+    "TableError": "mjscore.model.errors", "SchemeError": "mjscore.model.errors",
+    "Location": "mjscore.model.errors",
+}
+
+__all__ = ["__version__", *_API]
+
+if TYPE_CHECKING:      # what type checkers and editors see; at run time __getattr__ loads them
+    from mjscore.api import check, load_scheme, parse, play_session, score, score_many, shipped_schemes, waits
+    from mjscore.evening.batch import BatchItem
+    from mjscore.evening.check import CheckReport
+    from mjscore.evening.session import PlayedHand, SessionResult, Transfer
+    from mjscore.model.errors import (
+        InputError,
+        Location,
+        MjError,
+        NotationError,
+        SchemeError,
+        TableError,
+        YamlFormError,
+    )
+    from mjscore.model.table import Meld, PlayerHand, Table, Win, WinFlag
+    from mjscore.model.tiles import Tile, Wind
+    from mjscore.pipeline import TableResult
+    from mjscore.rules.scheme import Rule, Scheme
+    from mjscore.scoring.score import Item, PlayerScore
+    from mjscore.settle import Payment, Settlement
+
+
+def __getattr__(name: str):
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mjscore' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

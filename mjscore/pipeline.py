@@ -1,16 +1,24 @@
-"""One table through the whole pipeline: validate -> score -> settle -> result dictionary.
+"""One table through the whole pipeline: validate -> score -> settle -> a typed result.
 
-The command line, batch and sessions all call `evaluate`; it decides which scheme and which
-settlement options apply (command line, then the table's header, then the scheme).
+The API, the command line, batch and sessions all call `evaluate`; it decides which scheme
+and which settlement options apply (what the caller says, then the table's header, then the
+scheme).  The result keeps the typed figures and gives, with `to_dict()`, the plain object
+that `mjscore score --format json` prints.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from mjscore.hand.validate import validate_table
 from mjscore.model.errors import SchemeError
 from mjscore.model.table import Table
+from mjscore.model.tiles import Wind
+from mjscore.rules.scheme import Scheme, load_scheme
+from mjscore.scoring.score import PlayerScore, Valuation, completeness, score_table
+from mjscore.settle import Options, Payment, Settlement, SettlementError, settle
 
 
 class Choices(NamedTuple):
@@ -26,8 +34,6 @@ class Choices(NamedTuple):
 
 
 def scheme_for(table: Table, choices: Choices):
-    from mjscore.rules.scheme import load_scheme
-
     name = choices.scheme or table.scheme
     if name and choices.scheme is None and table.where.file not in ("<input>", "<-e>", "<stdin>"):
         # A path in a table's header is read relative to the file it stands in.
@@ -43,8 +49,6 @@ def scheme_for(table: Table, choices: Choices):
 
 
 def options_for(table: Table, scheme, choices: Choices):
-    from mjscore.settle import Options
-
     s = scheme.settlement
     header = dict(table.options)
 
@@ -62,21 +66,108 @@ def options_for(table: Table, scheme, choices: Choices):
                    loser_difference_limit=pick("loser_difference_limit", None))
 
 
-def evaluate(table: Table, choices: Choices = Choices()) -> dict:
-    """Score and settle one table; raises MjError on an impossible table."""
-    from mjscore.report import table_dict
-    from mjscore.scoring.score import completeness, score_table
-    from mjscore.settle import SettlementError, settle
-    from mjscore.hand.validate import validate_table
+@dataclass(frozen=True)
+class TableResult:
+    """One table scored and settled.
 
+    `players` are the scored hands in seat order as written (each with `seat`, `name`,
+    `points`, `doubles`, `limit`, `score`, `items`); `settlement` is None when the table cannot
+    be settled, and `settlement_error` then says why.
+    """
+
+    table: Table
+    scheme: Scheme
+    players: tuple[PlayerScore, ...]
+    settlement: Settlement | None
+    settlement_error: str | None = None
+    explain: bool = False
+
+    @property
+    def winner(self) -> Wind | None:
+        w = self.table.winner
+        return w.seat if w else None
+
+    @property
+    def payments(self) -> tuple[Payment, ...]:
+        return self.settlement.payments if self.settlement else ()
+
+    @property
+    def net(self) -> dict[Wind, int]:
+        return dict(self.settlement.net) if self.settlement else {}
+
+    def player(self, seat: Wind | str) -> PlayerScore | None:
+        seat = Wind(seat) if isinstance(seat, str) else seat
+        return next((p for p in self.players if p.seat is seat), None)
+
+    def to_dict(self) -> dict:
+        """The plain object of `mjscore score --format json` for this table."""
+        t = self.table
+        w = t.winner
+        d = {
+            "scheme": self.scheme.name,
+            "round": t.round.value,
+            "winner": w.seat.value if w else None,
+            "draw": t.draw,
+            "players": [player_dict(p, self.explain) for p in self.players],
+        }
+        if w is not None and w.win is not None:
+            d["win"] = {"tile": w.win.tile.text if w.win.tile else None,
+                        "from": w.win.discarder.value if w.win.discarder else None,
+                        "flags": sorted(f.value for f in w.win.flags)}
+        d["settlement"] = self.settlement.as_dict() if self.settlement else None
+        if self.settlement is None:
+            d["settlement_error"] = self.settlement_error or "no settlement was computed"
+        return d
+
+
+def evaluate(table: Table, choices: Choices = Choices()) -> TableResult:
+    """Score and settle one table; raises MjError on an impossible table."""
     scheme = scheme_for(table, choices)
     validate_table(table, complete=lambda hand: completeness(hand, scheme))
     scored = score_table(table, scheme)
     options = options_for(table, scheme, choices)
     settlement, error = None, None
     try:
-        settlement = settle(table, {p.seat: p.score for p in scored.players}, options, scheme.payoffs).as_dict()
+        settlement = settle(table, {p.seat: p.score for p in scored.players}, options, scheme.payoffs)
     except SettlementError as e:
         error = str(e)
-    return table_dict(scored, settlement, error, choices.explain)
+    return TableResult(table, scheme, scored.players, settlement, error, choices.explain)
 
+
+# -- the plain form ----------------------------------------------------------------------------
+
+def _valuation(v: Valuation) -> dict:
+    return {
+        "points": v.points,
+        "doubles": v.doubles,
+        "limit": v.limit_rule.text if v.limit_rule else None,
+        "score": v.score,
+        "items": [i.as_dict() for i in v.items],
+        "arrangement": v.arrangement.text() if v.arrangement else [],
+    }
+
+
+def player_dict(p: PlayerScore, explain: bool = False) -> dict:
+    d = {"seat": p.seat.value, "winner": p.winner}
+    if p.name:
+        d["name"] = p.name
+    d.update(_valuation(p.best))
+    if p.best.ignored:
+        d["not_counted"] = [i.as_dict() for i in p.best.ignored]
+    if p.counted:
+        d["counted"] = True
+    if explain:
+        d["runner_up"] = _runner_up(p)
+    return d
+
+
+def _runner_up(p: PlayerScore) -> dict | None:
+    r = p.runner_up
+    if r is None:
+        return None
+    d = _valuation(r)
+    best = {(i.rule, i.applies_to) for i in p.best.items}
+    mine = {(i.rule, i.applies_to) for i in r.items}
+    d["missing"] = [i.as_dict() for i in p.best.items if (i.rule, i.applies_to) not in mine]
+    d["extra"] = [i.as_dict() for i in r.items if (i.rule, i.applies_to) not in best]
+    return d

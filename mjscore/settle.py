@@ -1,41 +1,23 @@
-"""Settlement: from the hand scores to who pays whom (reference/payments.md).
+"""Settlement: from the hand scores to who pays whom.
 
-Pure arithmetic over the final hand scores.  The payoff schemes are data
-(schemes/settlement/payoffs.yaml, or a scheme file's own `settlement.payoffs`); the paying
-methods are the three of the rule texts.  Every payment has a payer and a payee, so under
+Pure arithmetic over the final hand scores.  The payoff schemes are rule data
+(`mjscore.rules.payoffs`); the paying methods are the three of the rule texts (docs/rules.md,
+"Paying").  Every payment has a payer and a payee, so under
 `winner-only` and `between-all` the nets sum to zero.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
-from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
-
-from mjscore.model.errors import Location, SchemeError
-from mjscore.model.table import Table
+from mjscore.model.table import PAYING, Table
 from mjscore.model.tiles import SEATS, Wind
-
-PAYING = ("winner-only", "between-all", "add-up")
-SITUATIONS = ("east-self-drawn", "other-self-drawn", "east-on-discard", "other-on-east-discard",
-              "other-on-other-discard")
-ROLES = ("east", "discarder", "others")
-EAST_DOUBLE_KINDS = ("switch", "built-in", "none")
-PAYOFF_FILE = Path(__file__).resolve().parent.parent / "schemes" / "settlement" / "payoffs.yaml"
+from mjscore.rules.payoffs import Payoff, builtin_payoffs
 
 
 class SettlementError(Exception):
     """The table cannot be settled (a player missing, no winner and no draw...)."""
-
-
-@dataclass(frozen=True)
-class Payoff:
-    name: str
-    text: str
-    east_double: str                      # switch | built-in | none
-    table: dict = field(hash=False, compare=False)   # situation -> role -> multiplier
 
 
 class Options(NamedTuple):
@@ -73,57 +55,7 @@ class Settlement:
                 "net": {s.value: self.net.get(s, 0) for s in SEATS if s in self.net}}
 
 
-# -- payoff tables -------------------------------------------------------------------------------
-
-def parse_payoffs(data, where: str) -> dict[str, Payoff]:
-    """Payoff tables from their YAML form (see payoffs.yaml), checked."""
-    if not isinstance(data, dict):
-        raise SchemeError(f"{where}: payoffs is a mapping of names to tables", Location(where))
-    out = {}
-    for name, spec in data.items():
-        path = f"{where}.{name}"
-        if not isinstance(spec, dict) or "table" not in spec:
-            raise SchemeError(f"{path}: a payoff has a 'table' (situation -> role -> multiplier)", Location(where))
-        for k in spec:
-            if k not in ("text", "east_double", "table"):
-                raise SchemeError(f"{path}.{k}: unknown key; known: text, east_double, table", Location(where))
-        kind = spec.get("east_double", "none")
-        if kind not in EAST_DOUBLE_KINDS:
-            raise SchemeError(f"{path}.east_double: takes one of {', '.join(EAST_DOUBLE_KINDS)}", Location(where))
-        table = {}
-        for situation in SITUATIONS:
-            row = spec["table"].get(situation)
-            if not isinstance(row, dict):
-                raise SchemeError(f"{path}.table.{situation}: missing (roles east, discarder, others)", Location(where))
-            for role, m in row.items():
-                if role not in ROLES or not isinstance(m, (int, float)) or isinstance(m, bool) or m < 0:
-                    raise SchemeError(f"{path}.table.{situation}.{role}: a role ({', '.join(ROLES)}) and a "
-                                      "multiplier of 0 or more", Location(where))
-            table[situation] = dict(row)
-        for situation in spec["table"]:
-            if situation not in SITUATIONS:
-                raise SchemeError(f"{path}.table.{situation}: unknown situation; known: {', '.join(SITUATIONS)}",
-                                  Location(where))
-        out[name] = Payoff(name, str(spec.get("text", name)), kind, table)
-    return out
-
-
-@lru_cache(maxsize=1)
-def builtin_payoffs() -> dict[str, Payoff]:
-    from mjscore.io import datacache
-
-    data = datacache.load("payoffs")
-    if data is None:
-        import yaml
-
-        from mjscore.io.yamlform import safe_loader
-
-        data = yaml.load(PAYOFF_FILE.read_text(encoding="utf-8"), Loader=safe_loader())["payoffs"]
-        payoffs = parse_payoffs(data, "schemes/settlement/payoffs.yaml")      # checked, then remembered
-        datacache.store("payoffs", [PAYOFF_FILE], data)
-        return payoffs
-    return parse_payoffs(data, "schemes/settlement/payoffs.yaml")
-
+# -- finding a payoff ----------------------------------------------------------------------------
 
 def find_payoff(name: str, scheme_payoffs: dict | None = None) -> Payoff:
     found = dict(builtin_payoffs())

@@ -2,8 +2,8 @@
 
 import pytest
 
-from mjscore.model.errors import GroupError, NotationError
 from mjscore.io.notation import parse_run, parse_table, parse_tables, print_table
+from mjscore.model.errors import GroupError, NotationError
 from mjscore.model.table import Form, SetKind, WinFlag
 from mjscore.model.tiles import Wind
 

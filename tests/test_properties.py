@@ -2,14 +2,13 @@
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import tables
 
-from mjscore.model.errors import MjError
+from mjscore.hand.validate import validate_table
 from mjscore.io.notation import parse_table, print_table
 from mjscore.io.reader import parse_any
-from mjscore.hand.validate import validate_table
 from mjscore.io.yamlform import parse_yaml_tables
-
-from strategies import tables
+from mjscore.model.errors import MjError
 
 settings.register_profile("default", max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("default")

@@ -1,13 +1,13 @@
 """Every sample hand reads, validates and round-trips through `show`, in both forms."""
 
 import pytest
+from conftest import SAMPLES
 from typer.testing import CliRunner
 
-from conftest import SAMPLES
 from mjscore.cli import app
+from mjscore.hand.validate import validate_table
 from mjscore.io.notation import parse_tables, print_tables
 from mjscore.io.reader import read_tables
-from mjscore.hand.validate import validate_table
 
 MJ = sorted(SAMPLES.glob("*.mj"))
 

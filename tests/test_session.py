@@ -8,9 +8,10 @@ import pytest
 from typer.testing import CliRunner
 
 from mjscore.cli import app
+from mjscore.evening.session import play, settle_up
+from mjscore.io.sessionfile import read_session
 from mjscore.model.errors import MjError
 from mjscore.pipeline import Choices
-from mjscore.evening.session import play, read_session, settle_up
 
 runner = CliRunner()
 SESSION = "sample_hands/evening-session.mj"
@@ -44,7 +45,7 @@ EXPECTED = [
 
 def played(path=SESSION):
     text = open(path).read()
-    return play(read_session(text, path), Choices())
+    return play(read_session(text, path), Choices()).to_dict()
 
 
 @pytest.mark.parametrize("path", [SESSION, SESSION.replace(".mj", ".yaml")])
@@ -117,10 +118,10 @@ hands:
 
 def test_dmjl_draw_keeps_the_deal_and_ninth_win_passes_it():
     draw = session_text("draw", WIN_S, header="players A B C D\nscheme dmjl")
-    r = play(read_session(draw, "s.mj"), Choices())
+    r = play(read_session(draw, "s.mj"), Choices()).to_dict()
     assert [h["dealer"] for h in r["hands"]] == ["A", "A"]
     nine = session_text(*([WIN_E] * 10), header="players A B C D\nscheme dmjl")
-    r = play(read_session(nine, "s.mj"), Choices())
+    r = play(read_session(nine, "s.mj"), Choices()).to_dict()
     assert [h["dealer"] for h in r["hands"]] == ["A"] * 9 + ["B"]
 
 
@@ -128,14 +129,14 @@ def test_east_streak_reaches_scoring():
     hand = "E: [123m] [456m] [789p] 11s 234s win 4s self\nS: score 0\nW: score 0\nN: score 0"
     hand = "E: [123m] [456m] [789p] 11s 234s win 4s self"
     text = session_text(*([hand] * 9), header="players A B C D\nscheme dmjl\npaying winner-only")
-    r = play(read_session(text, "s.mj"), Choices())
+    r = play(read_session(text, "s.mj"), Choices()).to_dict()
     assert r["hands"][8]["players"][0]["limit"] == "East won nine times in a row"
     assert r["hands"][7]["players"][0]["limit"] is None
 
 
 def test_add_up_session_has_nothing_to_settle():
     text = session_text(WIN_E, WIN_S, header="players A B C D\npaying add-up")
-    r = play(read_session(text, "s.mj"), Choices())
+    r = play(read_session(text, "s.mj"), Choices()).to_dict()
     assert r["settle_up"] is None and r["totals"]["A"] == 2000 + 20
 
 
@@ -146,7 +147,7 @@ def test_add_up_session_has_nothing_to_settle():
     ({"A": 30, "B": -10, "C": -10, "D": -10}, 3),
 ])
 def test_settle_up_uses_fewest_transfers(balance, transfers):
-    moves = settle_up(balance)
+    moves = [t.as_dict() for t in settle_up(balance)]
     assert len(moves) == transfers
     left = dict(balance)
     for m in moves:

@@ -9,9 +9,9 @@ from typer.testing import CliRunner
 
 from mjscore.cli import app
 from mjscore.io.notation import parse_table, print_table
+from mjscore.model.tiles import Wind
 from mjscore.pipeline import Choices, evaluate
 from mjscore.settle import Options, SettlementError, settle
-from mjscore.model.tiles import Wind
 
 runner = CliRunner()
 E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
@@ -50,7 +50,7 @@ S: [EEE] 111s 234s 22s NNN win N from W
 E: [CCC] 1f ...
 W: [111m] 33s ...
 N: [555p] ..."""
-    r = evaluate(parse_table(text), Choices(paying="winner-only"))
+    r = evaluate(parse_table(text), Choices(paying="winner-only")).to_dict()
     assert [p["score"] for p in r["players"]] == [16, 144, 4, 2]
     assert r["settlement"] is not None and r["settlement"]["net"]["S"] == 576
 
@@ -128,11 +128,11 @@ def test_unsettled_table_still_prints_scores_and_says_why():
 
 def test_options_command_line_then_header_then_scheme():
     t = parse_table("paying winner-only\npayoff japanese\n" + KAJ)
-    r = evaluate(t)
+    r = evaluate(t).to_dict()
     assert r["settlement"]["paying"] == "winner-only" and r["settlement"]["payoff"] == "japanese"
-    r = evaluate(t, Choices(paying="between-all"))
+    r = evaluate(t, Choices(paying="between-all")).to_dict()
     assert r["settlement"]["paying"] == "between-all"
-    assert evaluate(parse_table(KAJ))["settlement"]["paying"] == "between-all"   # the scheme's default
+    assert evaluate(parse_table(KAJ)).to_dict()["settlement"]["paying"] == "between-all"   # the scheme's default
 
 
 def test_custom_payoff_from_a_scheme_file(tmp_path):
@@ -152,7 +152,7 @@ settlement:
         other-on-other-discard: {discarder: 1.5}
 """)
     t = parse_table("E: score 0\nS: score 0\nW: score 100 win from S\nN: score 0")
-    r = evaluate(t, Choices(scheme=str(house), paying="winner-only"))
+    r = evaluate(t, Choices(scheme=str(house), paying="winner-only")).to_dict()
     assert r["settlement"]["net"] == {"E": 0, "S": -150, "W": 150, "N": 0}
 
 

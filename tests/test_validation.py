@@ -2,10 +2,9 @@
 
 import pytest
 
-from mjscore.model.errors import (HandSizeError, IncompleteHandError, NotationError, TileCountError,
-                            WinClauseError)
-from mjscore.io.notation import parse_table
 from mjscore.hand.validate import validate_table
+from mjscore.io.notation import parse_table
+from mjscore.model.errors import HandSizeError, IncompleteHandError, NotationError, TileCountError, WinClauseError
 
 GOOD = """round S
 E: [111p] 2378m 4455s NN

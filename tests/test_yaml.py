@@ -2,10 +2,10 @@
 
 import pytest
 
-from mjscore.model.errors import MjError, NotationError, YamlFormError
 from mjscore.io.notation import parse_table
 from mjscore.io.reader import parse_any
 from mjscore.io.yamlform import parse_yaml_tables
+from mjscore.model.errors import MjError, NotationError, YamlFormError
 
 COMPACT = """round S
 E: [111p] 2378m 4455s NN

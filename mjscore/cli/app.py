@@ -1,7 +1,9 @@
-"""The command line: parses options, calls the pipeline, prints.  No scoring lives here.
+"""The command line: parses options, calls the library (`mjscore.api` and the steps under it),
+renders.  No scoring lives here.
 
-Every command reads its input through `reader`, and every `MjError` becomes one line
-`FILE:LINE:COL: error: ...` on standard error with exit status 1.
+Every `MjError` becomes one line `FILE:LINE:COL: error: ...` on standard error with exit
+status 1.  The library is imported inside each command, so that `--help` and start-up stay
+quick: this is the one place in the package where imports are deferred.
 """
 
 from __future__ import annotations
@@ -82,6 +84,15 @@ def load_tables(file: Optional[str], inline: Optional[str]):
     return read_tables(file)
 
 
+def _path(file: str | None):
+    """A FILE argument as the API takes it: a path, or `-` for standard input."""
+    from pathlib import Path
+
+    if file is None:
+        raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
+    return Path(file)           # Path("-") is standard input to the API, as `-` is here
+
+
 FILE_ARG = typer.Argument(None, metavar="FILE", show_default=False,
                           help="A hand file (.mj or .yaml); '-' reads standard input.")
 INLINE_OPT = typer.Option(None, "-e", "--expr", metavar="TEXT", show_default=False,
@@ -103,8 +114,8 @@ def show(
     \b
       mjscore show sample_hands/east-self-drawn.mj --tiles unicode
     """
-    from mjscore.io.notation import print_tables
     from mjscore.hand.validate import validate_table
+    from mjscore.io.notation import print_tables
 
     try:
         tables = load_tables(file, inline)
@@ -167,13 +178,13 @@ def score(
       mjscore score sample_hands/east-self-drawn.mj --scheme dmjl --format json
       mjscore score hand.mj --paying winner-only --payoff japanese --round-payments-up 100
     """
-    from mjscore.pipeline import evaluate
+    from mjscore.api import score as score_table
     from mjscore.cli.render import csv_rows, render_csv, render_text, to_json
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit, explain)
     try:
         tables = load_tables(file, inline)
-        results = [evaluate(t, choices) for t in tables]
+        results = [score_table(t, **choices._asdict()).to_dict() for t in tables]
     except MjError as e:
         fail(e)
     if format is Format.json:
@@ -206,11 +217,25 @@ def batch(
     Example:
       mjscore batch sample_hands/*.mj --scheme dmjl > results.jsonl
     """
-    from mjscore.evening.batch import run_batch
+    from mjscore.api import score_many
+    from mjscore.cli.render import batch_line
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit)
-    errors = run_batch(files, choices, format.value, sys.stdout,
-                       progress=sys.stderr if sys.stderr.isatty() else None)
+    progress = sys.stderr if sys.stderr.isatty() else None
+    out = sys.stdout
+    if format is BatchFormat.csv:
+        out.write(batch_line(None, "csv", header=True))
+    n = errors = 0
+    for path in files:
+        for item in score_many(path, **choices._asdict()):
+            n += 1
+            errors += not item.ok
+            out.write(batch_line(item.to_dict(), format.value))
+            if progress is not None and n % 500 == 0:
+                progress.write(f"\r  {n:,} tables, {errors:,} with errors")
+                progress.flush()
+    if progress is not None and n >= 500:
+        progress.write(f"\r  {n:,} tables, {errors:,} with errors\n")
     if errors:
         raise typer.Exit(1)
 
@@ -234,17 +259,13 @@ def waits(
     """
     import json
 
-    from mjscore.pipeline import Choices, scheme_for
-    from mjscore.hand.waits import table_waits
+    from mjscore.api import waits as table_waits
 
     try:
-        tables = load_tables(file, inline)
-        results = []
-        for t in tables:
-            from mjscore.hand.validate import validate_table
-
-            validate_table(t, complete=lambda hand: True)
-            results.append(table_waits(t, scheme_for(t, Choices(scheme=scheme))))
+        if inline is not None and file is not None:
+            raise typer.BadParameter("give a FILE or -e TEXT, not both")
+        results = table_waits(inline if inline is not None else _path(file), scheme,
+                              name="<-e>" if inline is not None else None)
     except MjError as e:
         fail(e)
     for players in results:
@@ -282,40 +303,21 @@ def check(
     """
     import json
 
-    from mjscore.evening.check import check_result
-    from mjscore.pipeline import Choices, evaluate, scheme_for
-    from mjscore.io.reader import is_session, parse_any, read_text
+    from mjscore.api import check as check_claims
 
-    choices = Choices(scheme=scheme, explain=True)
-    out, differ = [], 0
+    if inline is not None and file is not None:
+        raise typer.BadParameter("give a FILE or -e TEXT, not both")
+    if inline is None and file is None:
+        raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
     try:
-        if inline is not None:
-            text, name = inline, "<-e>"
-        elif file is not None:
-            text, name = read_text(file)
-        else:
-            raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
-        session_file = is_session(text, name)
-        if session_file:
-            from mjscore.evening.session import play, read_session
-
-            sess = read_session(text, name)
-            played = play(sess, choices)
-            pairs = [(h, r) for h, r in zip(sess.hands, played["hands"])]
-        else:
-            pairs = [(t, evaluate(t, choices)) for t in parse_any(text, name)]
-        for table, result in pairs:
-            claims = {p.seat.value: p.claim for p in table.players if p.claim is not None}
-            label = f"{name}: hand {result['hand']}" if session_file else f"{name}:{table.where.line}"
-            lines, n = check_result(result, claims, scheme_for(table, choices), label)
-            out.extend(lines)
-            differ += n
+        out, differ = check_claims(inline if inline is not None else _path(file), scheme=scheme, name="<-e>")
     except MjError as e:
         fail(e)
     if format is Format.json:
         typer.echo(json.dumps({"differences": differ, "report": out}))
     else:
         if not out:
+            name = "<-e>" if inline is not None else "<stdin>" if file == "-" else file
             out = [f"{name}: no claims ('= N') to check"]
         typer.echo("\n".join(out))
     if differ:
@@ -345,16 +347,14 @@ def session(
       mjscore session sample_hands/evening-session.mj
       mjscore session sample_hands/evening-session.yaml --format json
     """
-    from mjscore.io.reader import read_text
+    from mjscore.api import play_session
     from mjscore.cli.render import render_session, session_chart, session_csv, to_json
-    from mjscore.evening.session import play, read_session
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit)
     if file is None:
         raise typer.BadParameter("give a session FILE, or '-' for standard input")
     try:
-        text, name = read_text(file)
-        result = play(read_session(text, name), choices)
+        result = play_session(_path(file), **choices._asdict()).to_dict()
     except MjError as e:
         fail(e)
     if format is Format.json:
@@ -389,7 +389,7 @@ def schemes_list(ctx: typer.Context) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from mjscore.rules.scheme import load_scheme, shipped_schemes
+    from mjscore.api import load_scheme, shipped_schemes
 
     try:
         rows = [(name, load_scheme(name)) for name in shipped_schemes()]
@@ -409,7 +409,7 @@ def schemes_show(name: str = typer.Argument(..., help="A shipped scheme or a sch
     Example:
       mjscore schemes show bmja
     """
-    from mjscore.rules.scheme import load_scheme
+    from mjscore.api import load_scheme
     from mjscore.cli.schemeview import show
 
     try:
@@ -428,7 +428,7 @@ def schemes_diff(a: str = typer.Argument(..., help="A scheme name or file."),
     Example:
       mjscore schemes diff classical bmja
     """
-    from mjscore.rules.scheme import load_scheme
+    from mjscore.api import load_scheme
     from mjscore.cli.schemeview import render_diff
 
     try:

@@ -1,4 +1,4 @@
-"""Rendering: result dictionaries (see `report`) as text tables, Markdown, CSV or JSON.
+"""Rendering: results in their plain form (`to_dict()`) as text tables, Markdown, CSV or JSON.
 
 Knows nothing about scoring: it only lays out figures it is given.
 """
@@ -127,6 +127,18 @@ def render_csv(rows: list[dict], header: bool = True) -> str:
         w.writeheader()
     w.writerows(rows)
     return buf.getvalue()
+
+
+def batch_line(row: dict | None, fmt: str, header: bool = False) -> str:
+    """One table of a batch (a result or an error row, see `BatchItem.to_dict`) as a JSON line
+    or CSV rows; with `header`, the CSV header line."""
+    if fmt == "csv":
+        if header:
+            return render_csv([], header=True)
+        if "error" in row:
+            return render_csv([{k: row[k] for k in ("table", "file", "line", "error")}], header=False)
+        return render_csv(csv_rows(row, row["table"], row["file"], row["line"]), header=False)
+    return json.dumps(row, ensure_ascii=False) + "\n"
 
 
 # -- sessions ----------------------------------------------------------------------------------

@@ -1,48 +1,53 @@
-"""Batch scoring: many files, many tables, one result (or error row) per table, streamed."""
+"""Batch scoring: many files, many tables, one result or one error per table, streamed in order."""
 
 from __future__ import annotations
 
-import json
-from typing import TextIO
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
+from mjscore.io.reader import stream_tables
 from mjscore.model.errors import MjError
+from mjscore.pipeline import Choices, TableResult, evaluate
 
 
-def run_batch(files: list[str], choices, fmt: str, out: TextIO, progress: TextIO | None = None) -> int:
-    """Write one result per table to `out` as it is scored; return how many tables had errors.
+@dataclass(frozen=True)
+class BatchItem:
+    """One table of a batch: where it stands, and its result or the error that stopped it.
 
-    Every input gives a result or an error row (inputs = results + errors).  `progress`, when
-    given (a terminal), gets a running count every few hundred tables.
+    Every input table gives exactly one item (inputs = results + errors), in input order.
     """
-    from mjscore.pipeline import evaluate
-    from mjscore.io.reader import stream_tables
-    from mjscore.cli.render import csv_rows, render_csv
 
-    errors = 0
+    table: int                        # 1, 2, ... across all the files
+    file: str
+    line: int
+    result: TableResult | None
+    error: MjError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_dict(self) -> dict:
+        """A JSON line of `mjscore batch`: the result's object, or an error row."""
+        if self.error is not None:
+            return {"table": self.table, "file": self.file, "line": self.line, "error": str(self.error)}
+        return {"table": self.table, "file": self.file, "line": self.line, **self.result.to_dict()}
+
+
+def score_files(files: Iterable[str], choices: Choices = Choices()) -> Iterator[BatchItem]:
+    """Each table of each file (`-`: standard input) scored as it is read.
+
+    Compact files are read a table at a time, so memory does not grow with the number of
+    tables; a bad table gives an item with its error and the rest go on.
+    """
     n = 0
-    if fmt == "csv":
-        out.write(render_csv([], header=True))
     for path in files:
         for name, line, item in stream_tables(path):
             n += 1
-            result, err = None, item if isinstance(item, MjError) else None
-            if err is None:
-                try:
-                    result = evaluate(item, choices)
-                except MjError as e:
-                    err = e
-            if err is not None:
-                errors += 1
-                row = {"table": n, "file": name, "line": line, "error": str(err)}
-                out.write(render_csv([row], header=False) if fmt == "csv"
-                          else json.dumps(row, ensure_ascii=False) + "\n")
-            elif fmt == "csv":
-                out.write(render_csv(csv_rows(result, n, name, line), header=False))
-            else:
-                out.write(json.dumps({"table": n, "file": name, "line": line, **result}, ensure_ascii=False) + "\n")
-            if progress is not None and n % 500 == 0:
-                progress.write(f"\r  {n:,} tables, {errors:,} with errors")
-                progress.flush()
-    if progress is not None and n >= 500:
-        progress.write(f"\r  {n:,} tables, {errors:,} with errors\n")
-    return errors
+            if isinstance(item, MjError):
+                yield BatchItem(n, name, line, None, item)
+                continue
+            try:
+                yield BatchItem(n, name, line, evaluate(item, choices))
+            except MjError as e:
+                yield BatchItem(n, name, line, None, e)

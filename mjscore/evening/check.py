@@ -6,6 +6,13 @@ points too many or too few, the limit forgotten, a poorer arrangement of the sam
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from mjscore.evening.session import play
+from mjscore.io.reader import is_session, parse_any
+from mjscore.io.sessionfile import read_session
+from mjscore.pipeline import Choices, evaluate
+
 
 def _capped(points: int, doubles: int, scheme) -> int:
     base = points * 2 ** max(doubles, 0)
@@ -79,3 +86,29 @@ def check_result(result: dict, claims: dict, scheme, where: str) -> tuple[list[s
         if not reasons:
             lines.append("    mjscore's items: " + "; ".join(_item_text(i) for i in p["items"]))
     return lines, differ
+
+
+class CheckReport(NamedTuple):
+    lines: list[str]           # one line a claim, each followed by its explanation when it differs
+    differences: int           # how many claims differ
+
+
+def check_text(text: str, name: str, choices: Choices = Choices()) -> CheckReport:
+    """Every claim of a text of tables or a session, checked.
+
+    A session's hands are scored with the session's seating (round, dealer, names).
+    """
+    choices = choices._replace(explain=True)       # the runner-up explains a poorer arrangement
+    if is_session(text, name):
+        session = read_session(text, name)
+        played = play(session, choices)
+        pairs = [(h.result.table, h.result, f"{name}: hand {h.number}") for h in played.hands]
+    else:
+        pairs = [(t, evaluate(t, choices), f"{name}:{t.where.line}") for t in parse_any(text, name)]
+    out, differ = [], 0
+    for table, result, label in pairs:
+        claims = {p.seat.value: p.claim for p in table.players if p.claim is not None}
+        lines, n = check_result(result.to_dict(), claims, result.scheme, label)
+        out.extend(lines)
+        differ += n
+    return CheckReport(out, differ)

@@ -1,8 +1,8 @@
 """Sessions: a whole evening's hands, seats rotating as the rules say, running totals, settle-up.
 
 A session file names the players in seat order at the first hand and lists the hands, each
-written by that hand's seat winds.  mjscore keeps the seating itself (reference/payments.md
-section 11): East keeps the deal when East wins (up to the scheme's streak limit), the deal
+written by that hand's seat winds.  mjscore keeps the seating itself (docs/rules.md,
+"The deal"): East keeps the deal when East wins (up to the scheme's streak limit), the deal
 passes to South otherwise; after a draw it passes or stays as the scheme says; the prevailing
 wind moves on once every seat has dealt.  A hand may state its round, its dealer-wins or its
 players' names; if they contradict the rotation, that is an error naming the hand.
@@ -12,125 +12,15 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 
-from mjscore.model.errors import Location, MjError, NotationError, TableError, YamlFormError
+from mjscore.io.sessionfile import Session, SessionHeader
+from mjscore.model.errors import MjError, SessionError
 from mjscore.model.table import OPTION_HEADERS, Table
 from mjscore.model.tiles import SEATS, Wind
+from mjscore.pipeline import Choices, TableResult, evaluate
 
-SESSION_HEADERS = {"players", "start", "scheme", *OPTION_HEADERS}
-
-
-@dataclass(frozen=True)
-class SessionHeader:
-    names: tuple[str, str, str, str]          # seat order E S W N at the first hand
-    start: int = 2000
-    scheme: str | None = None
-    options: tuple[tuple[str, object], ...] = ()   # settlement options for every hand
-    where: Location = field(default_factory=Location, compare=False)
-
-
-@dataclass(frozen=True)
-class Session:
-    header: SessionHeader
-    hands: tuple                               # Table, or MjError for a hand that could not be read
-
-
-class SessionError(TableError):
-    """A hand that contradicts the rotation, or a session file without players."""
-
-
-# -- reading -----------------------------------------------------------------------------------
-
-def read_session(text: str, name: str) -> Session:
-    from mjscore.io.reader import looks_like_yaml
-
-    if looks_like_yaml(text, name):
-        return _read_yaml_session(text, name)
-    return _read_compact_session(text, name)
-
-
-def _read_compact_session(text: str, name: str) -> Session:
-    """A header block (`players A B C D`, `start N`, `scheme`, settlement options), `---`, hands."""
-    from mjscore.io.notation import logical_lines, parse_table, split_tables
-
-    chunks = list(split_tables(text, name))
-    first_line, head_text = chunks[0]
-    names, start, scheme, options = None, 2000, None, {}
-    where = Location(name, first_line, 1)
-    for line in logical_lines(head_text, name, first_line):
-        word, args = line.tokens[0].text, line.tokens[1:]
-        if word == "players":
-            if len(args) != 4:
-                raise NotationError("'players' names the four players in seat order E S W N",
-                                    line.where, word)
-            names = tuple(a.text for a in args)
-        elif word == "start":
-            if len(args) != 1 or not args[0].text.isdigit():
-                raise NotationError("'start' takes each player's points before the first hand",
-                                    line.where, word)
-            start = int(args[0].text)
-        elif word == "scheme" and len(args) == 1:
-            scheme = args[0].text
-        elif word in OPTION_HEADERS:
-            t = parse_table(f"{word} {' '.join(a.text for a in args)}", name, line.where.line, allow_empty=True)
-            options.update(t.options)
-        else:
-            raise NotationError(f"'{word}' is not a session header (players, start, scheme, paying, payoff, "
-                                "east-double, round-payments-up, loser-difference-limit); hands follow the first ---",
-                                line.where, word)
-    if names is None:
-        raise SessionError("a session starts with a header block naming the players "
-                           "('players Ann Bob Cid Dee'), then '---' and the hands", where)
-    hands = []
-    for first, chunk in chunks[1:]:
-        if not any(ln.split("#", 1)[0].strip() for ln in chunk.splitlines()):
-            continue
-        try:
-            hands.append(parse_table(chunk, name, first))
-        except MjError as e:
-            hands.append(e)
-    header = SessionHeader(names, start, scheme, tuple(options.items()), where)
-    return Session(header, tuple(hands))
-
-
-def _read_yaml_session(text: str, name: str) -> Session:
-    import yaml
-
-    from mjscore.io.yamlform import SESSION_KEYS, _Reader, load_nodes
-
-    nodes = [n for n in load_nodes(text, name) if n is not None]
-    if len(nodes) != 1 or not isinstance(nodes[0], yaml.MappingNode):
-        raise YamlFormError("a session file is one mapping with 'players' and 'hands'", Location(name, 1, 1))
-    reader = _Reader(text, name)
-    fields = reader.mapping(nodes[0], "a session", SESSION_KEYS)
-    where = reader.where(nodes[0])
-    if "players" not in fields or "hands" not in fields:
-        raise YamlFormError("a session needs 'players' (four names in seat order) and 'hands'", where)
-    pnode = fields["players"][1]
-    if not isinstance(pnode, yaml.SequenceNode) or len(pnode.value) != 4:
-        raise YamlFormError("'players' lists the four players' names in seat order E S W N", reader.where(pnode))
-    names = tuple(reader.text(n, "a player's name") for n in pnode.value)
-    start = 2000
-    if "start" in fields:
-        start = reader.scalar(fields["start"][1], "'start'")
-        if not isinstance(start, int) or isinstance(start, bool):
-            raise YamlFormError("'start' takes a whole number", reader.where(fields["start"][1]))
-    scheme = reader.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
-    options = reader.header_values(fields).options
-    hnode = fields["hands"][1]
-    if not isinstance(hnode, yaml.SequenceNode):
-        raise YamlFormError("'hands' is a list of tables", reader.where(hnode))
-    hands = []
-    for item in hnode.value:
-        try:
-            hands.append(reader.table(item))
-        except MjError as e:
-            hands.append(e)
-    return Session(SessionHeader(names, start, scheme, options, where), tuple(hands))
-
-
-# -- playing it through ------------------------------------------------------------------------
 
 @dataclass
 class Seating:
@@ -156,46 +46,95 @@ class Seating:
             self.round += 1
 
 
-def play(session: Session, choices) -> dict:
-    """Every hand scored and settled in order; raises MjError on the first bad hand."""
-    from mjscore.pipeline import evaluate, scheme_for
+class Transfer(NamedTuple):
+    """One payment of the settle-up at the end of the evening, between players by name."""
 
+    payer: str
+    payee: str
+    amount: int
+
+    def as_dict(self) -> dict:
+        return {"from": self.payer, "to": self.payee, "amount": self.amount}
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """One hand of the evening: its number, who sat where, its result, the totals after it."""
+
+    number: int
+    names: dict[Wind, str]                   # seat -> player's name for this hand
+    result: TableResult
+    totals: dict[str, int]                   # name -> running total after this hand
+
+    @property
+    def dealer(self) -> str:
+        return self.names[Wind.EAST]
+
+    def to_dict(self) -> dict:
+        d = self.result.to_dict()
+        d["hand"] = self.number
+        d["dealer"] = self.dealer
+        d["names"] = {s.value: self.names[s] for s in SEATS}
+        d["totals"] = dict(self.totals)
+        return d
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    """A whole evening played through: every hand, the totals, the standings, the settle-up.
+
+    `settle_up` is None under add-up, where the totals only grow and nobody hands anything over.
+    """
+
+    players: tuple[str, ...]                 # seat order E S W N at the first hand
+    start: int
+    hands: tuple[PlayedHand, ...]
+    totals: dict[str, int]
+    settle_up: tuple[Transfer, ...] | None
+
+    @property
+    def standings(self) -> list[tuple[str, int]]:
+        """(name, total), best first; equal totals in seat order of the first hand."""
+        order = sorted(self.players, key=lambda n: (-self.totals[n], self.players.index(n)))
+        return [(n, self.totals[n]) for n in order]
+
+    def to_dict(self) -> dict:
+        """The plain object of `mjscore session --format json`."""
+        out = {"players": list(self.players), "start": self.start, "hands": [h.to_dict() for h in self.hands],
+               "totals": dict(self.totals), "standings": [{"name": n, "total": t} for n, t in self.standings]}
+        if self.settle_up is not None:
+            out["settle_up"] = [t.as_dict() for t in self.settle_up]
+        else:
+            out["settle_up"] = None
+            out["settle_up_note"] = "the totals were added up (add-up): no payments to settle"
+        return out
+
+
+def play(session: Session, choices: Choices = Choices()) -> SessionResult:
+    """Every hand scored and settled in order; raises MjError on the first bad hand."""
     h = session.header
     names = h.names
     totals = {n: h.start for n in names}
     seating = Seating()
-    results = []
+    played = []
     for number, hand in enumerate(session.hands, start=1):
         if isinstance(hand, MjError):
             raise hand
         prevailing = SEATS[seating.round % 4]
         _check_against_rotation(hand, number, prevailing, seating, names)
         table = _with_session_values(hand, h, prevailing, seating)
-        scheme = scheme_for(table, choices)
         result = evaluate(table, choices)
         by_seat = {s: names[seating.player_at(s)] for s in SEATS}
-        result["hand"] = number
-        result["dealer"] = by_seat[Wind.EAST]
-        result["names"] = {s.value: by_seat[s] for s in SEATS}
-        net = (result["settlement"] or {}).get("net")
-        if net is None:
-            raise SessionError(f"hand {number} cannot be settled: {result.get('settlement_error')}", hand.where)
+        if result.settlement is None:
+            raise SessionError(f"hand {number} cannot be settled: {result.settlement_error}", hand.where)
         for s in SEATS:
-            totals[by_seat[s]] += net.get(s.value, 0)
-        result["totals"] = dict(totals)
-        results.append(result)
-        _rotate(seating, table, scheme)
-    standings = sorted(names, key=lambda n: (-totals[n], names.index(n)))
-    out = {"players": list(names), "start": h.start, "hands": results, "totals": totals,
-           "standings": [{"name": n, "total": totals[n]} for n in standings]}
+            totals[by_seat[s]] += result.settlement.net.get(s, 0)
+        played.append(PlayedHand(number, by_seat, result, dict(totals)))
+        _rotate(seating, table, result.scheme)
     balance = {n: totals[n] - h.start for n in names}
-    if sum(balance.values()) == 0:
-        out["settle_up"] = settle_up(balance)
-    else:
-        # add-up: the totals only grow, so there is nothing to hand over at the end
-        out["settle_up"] = None
-        out["settle_up_note"] = "the totals were added up (add-up): no payments to settle"
-    return out
+    # add-up: the totals only grow, so there is nothing to hand over at the end
+    transfers = tuple(settle_up(balance)) if sum(balance.values()) == 0 else None
+    return SessionResult(tuple(names), h.start, tuple(played), totals, transfers)
 
 
 def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating: Seating, names) -> None:
@@ -242,7 +181,7 @@ def _rotate(seating: Seating, table: Table, scheme) -> None:
 
 # -- settle-up ---------------------------------------------------------------------------------
 
-def settle_up(balance: dict[str, int]) -> list[dict]:
+def settle_up(balance: dict[str, int]) -> list[Transfer]:
     """Who pays whom at the end, in the fewest transfers.
 
     Players split into as many groups as possible whose balances sum to zero; each group of k
@@ -258,7 +197,7 @@ def settle_up(balance: dict[str, int]) -> list[dict]:
             payer = min(debt, key=lambda p: (debt[p], p))
             payee = max(debt, key=lambda p: (debt[p], p))
             amount = min(-debt[payer], debt[payee])
-            out.append({"from": payer, "to": payee, "amount": amount})
+            out.append(Transfer(payer, payee, amount))
             debt[payer] += amount
             debt[payee] -= amount
     return out

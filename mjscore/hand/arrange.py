@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import product
 
 from mjscore.hand.shapes import MAJORS, Counts, counts_of, decompositions
-from mjscore.model.table import Form, PlayerHand, SetKind
+from mjscore.model.table import Form, PlayerHand, SetKind, tiles_text
 from mjscore.model.tiles import KINDS, TILES, WIND_BASE
 
 
@@ -47,8 +47,6 @@ class Block:
 @lru_cache(maxsize=8192)
 def _block_text(b: Block) -> str:
     """A block in notation: [ ] exposed, ( ) declared kong, { } the player's group, plain arranged."""
-    from mjscore.model.table import tiles_text
-
     # A leftover of several tiles is written as runs, like concealed tiles in the notation.
     body = tiles_text([TILES[i] for i in b.tiles], sep=" " if b.kind is SetKind.SINGLE else "")
     if b.form is Form.DECLARED_KONG:

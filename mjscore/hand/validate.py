@@ -7,10 +7,10 @@ shape names the scheme accepts.
 
 from __future__ import annotations
 
-from mjscore.model.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError, NotationError
+from mjscore.hand.arrange import winner_arrangements
+from mjscore.model.errors import HandSizeError, IncompleteHandError, NotationError, TileCountError, WinClauseError
 from mjscore.model.table import Form, PlayerHand, Table, WinFlag
-from mjscore.model.tiles import ALL_TILES, KINDS, TILES
-from mjscore.model.tiles import Wind
+from mjscore.model.tiles import ALL_TILES, KINDS, TILES, Wind
 
 DEFAULT_SHAPES = frozenset({"standard", "thirteen-orphans"})
 
@@ -133,6 +133,4 @@ def _check_win_clause(p: PlayerHand) -> None:
 
 def is_complete(p: PlayerHand, shapes=DEFAULT_SHAPES) -> bool:
     """Four sets and a pair (the written groups counting as sets), or a special shape in `shapes`."""
-    from mjscore.hand.arrange import winner_arrangements
-
     return bool(winner_arrangements(p, frozenset(shapes), 4))

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from mjscore.hand.arrange import written_blocks
-from mjscore.hand.shapes import counts_of
-from mjscore.model.table import PlayerHand
-from mjscore.model.tiles import KINDS
+import dataclasses
+
+from mjscore.hand.arrange import SPECIAL_NEAR, is_special, written_blocks
+from mjscore.hand.shapes import counts_of, standard_waits
+from mjscore.model.table import Form, PlayerHand
+from mjscore.model.tiles import KINDS, TILES
 
 
 def waiting_hand(hand: PlayerHand) -> PlayerHand:
     """A winner's hand as it stood before the winning tile: that tile taken away, and the player's
     `{ }` groups back among the loose tiles (the wait is counted on the tiles themselves)."""
-    import dataclasses
-
-    from mjscore.model.table import Form
-
     loose = list(hand.concealed)
     for m in hand.melds:
         if m.form is Form.GROUP:
@@ -45,9 +43,6 @@ def waits_of(hand: PlayerHand, scheme) -> list[int]:
 
 def _waits(loose, written, written_chows, held, shapes, max_chows) -> tuple[int, ...]:
     """Waits from plain values: the loose tile counts, how many sets (and chows) are written."""
-    from mjscore.hand.arrange import SPECIAL_NEAR, is_special
-    from mjscore.hand.shapes import standard_waits
-
     found = set()
     if "standard" in shapes and sum(loose) + 1 == 3 * (4 - written) + 2 and written_chows <= max_chows:
         found.update(standard_waits(loose, max_chows - written_chows))
@@ -70,8 +65,6 @@ def table_waits(table, scheme) -> list[dict]:
     The winner is shown with what the hand waited for before the winning tile.  A wait is dead
     when every other copy of it is visible at the table (it is still listed).
     """
-    from mjscore.model.tiles import TILES
-
     visible = [0] * KINDS
     for p in table.players:
         for t in p.all_tiles():

@@ -12,10 +12,21 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from mjscore.model.errors import Location, NotationError, GroupError
-from mjscore.model.table import (OPTION_HEADERS, Form, Meld, Penalty, PlayerHand, Table, Win, WinFlag, set_kind,
-                           tiles_text)
-from mjscore.model.tiles import FLOWER_BASE, SEASON_BASE, TILES, WIND_BASE, DRAGON_BASE, Tile, Wind
+from mjscore.model.errors import GroupError, Location, NotationError
+from mjscore.model.table import (
+    OPTION_HEADERS,
+    PAYING,
+    Form,
+    Meld,
+    Penalty,
+    PlayerHand,
+    Table,
+    Win,
+    WinFlag,
+    set_kind,
+    tiles_text,
+)
+from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, SEASON_BASE, TILES, WIND_BASE, Tile, Wind
 
 MAX_LINE = 10_000          # characters; a longer line is refused, not parsed
 MAX_SCORE = 10**9
@@ -23,7 +34,6 @@ MAX_SCORE = 10**9
 SEAT_NAMES = {w.value: w for w in Wind}
 FLAGS = {f.value: f for f in WinFlag}
 HEADERS = ("round", "scheme", "draw", "dealer-wins", "penalty", *OPTION_HEADERS)
-PAYING = ("winner-only", "between-all", "add-up")
 ON_OFF = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 _OPEN = {"[": Form.EXPOSED, "(": Form.DECLARED_KONG, "{": Form.GROUP}
 _CLOSE = {"[": "]", "(": ")", "{": "}"}

@@ -7,63 +7,16 @@ that form.
 
 from __future__ import annotations
 
+import io
 import re
 import sys
-from pathlib import Path
 
-from mjscore.model.errors import InputError, Location
+from mjscore.io.notation import MAX_LINE, parse_table, parse_tables, split_tables
+from mjscore.io.sessionfile import read_session
+from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, read_text
+from mjscore.io.yamlform import iter_yaml_tables, parse_yaml_tables
+from mjscore.model.errors import InputError, Location, MjError, NotationError
 from mjscore.model.table import Table
-
-MAX_INPUT_BYTES = 64 * 1024 * 1024
-_YAML_START = re.compile(r"^(players|hands|round|scheme|draw|dealer[-_]wins)\s*:(\s|$)|^- |^%YAML", re.M)
-
-
-def decode(data: bytes, file: str) -> str:
-    if b"\x00" in data:
-        raise InputError("this is not a text file (it holds NUL bytes)", Location(file))
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        raise InputError(f"not UTF-8 text: byte 0x{data[e.start]:02x} cannot be read",
-                         Location(file, line, col)) from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def read_text(path: str) -> tuple[str, str]:
-    """(text, display name) of a file path, or of standard input for `-`."""
-    if path == "-":
-        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        name = "<stdin>"
-    else:
-        p = Path(path)
-        name = path
-        try:
-            if p.is_dir():
-                raise InputError("is a folder, not a file", Location(name))
-            size = p.stat().st_size
-            if size > MAX_INPUT_BYTES:
-                raise InputError(f"file is {size:,} bytes; at most {MAX_INPUT_BYTES:,} are read", Location(name))
-            data = p.read_bytes()
-        except FileNotFoundError:
-            raise InputError("no such file", Location(name)) from None
-        except PermissionError:
-            raise InputError("permission denied", Location(name)) from None
-        except OSError as e:
-            raise InputError(f"cannot read: {e.strerror or e}", Location(name)) from None
-    if len(data) > MAX_INPUT_BYTES:
-        raise InputError(f"input is larger than {MAX_INPUT_BYTES:,} bytes", Location(name))
-    return decode(data, name), name
-
-
-def looks_like_yaml(text: str, name: str) -> bool:
-    lower = name.lower()
-    if lower.endswith((".yaml", ".yml")):
-        return True
-    if lower.endswith(".mj"):
-        return False
-    return bool(_YAML_START.search(text))
 
 
 def parse_any(text: str, name: str = "<input>", *, yaml_form: bool | None = None) -> list[Table]:
@@ -71,19 +24,13 @@ def parse_any(text: str, name: str = "<input>", *, yaml_form: bool | None = None
     if yaml_form is None:
         yaml_form = looks_like_yaml(text, name)
     if yaml_form:
-        from mjscore.io.yamlform import parse_yaml_tables
-
         return parse_yaml_tables(text, name)
     if is_compact_session(text):
-        from mjscore.evening.session import read_session
-
         hands = read_session(text, name).hands
         for h in hands:
             if isinstance(h, Exception):
                 raise h
         return list(hands)
-    from mjscore.io.notation import parse_tables
-
     return parse_tables(text, name)
 
 
@@ -115,18 +62,10 @@ def iter_tables(text: str, name: str):
 
     A bad table does not stop the others: batch reports it as an error row and goes on.
     """
-    from mjscore.model.errors import MjError
-
     if looks_like_yaml(text, name):
-        from mjscore.io.yamlform import iter_yaml_tables
-
         yield from iter_yaml_tables(text, name)
         return
-    from mjscore.io.notation import parse_table, split_tables
-
     if is_compact_session(text):
-        from mjscore.evening.session import read_session
-
         try:
             hands = read_session(text, name).hands
         except MjError as e:
@@ -151,9 +90,6 @@ def stream_tables(path: str):
     does not grow with the number of tables.  YAML files and sessions are read whole (they are
     bounded in size).  An unreadable file gives one error row.
     """
-    from mjscore.model.errors import MjError
-    from mjscore.io.notation import MAX_LINE, parse_table
-
     name = "<stdin>" if path == "-" else path
     try:
         stream = sys.stdin.buffer if path == "-" else open(path, "rb")
@@ -180,62 +116,81 @@ def stream_tables(path: str):
             for line, item in iter_tables(text, name):
                 yield name, line, item
             return
-        yield from _stream_compact(head, stream, name, MAX_LINE, parse_table)
+        for line, item in compact_tables(_byte_lines(head, stream, name), name):
+            yield name, line, item
     finally:
         if path != "-":
             stream.close()
 
 
-def _stream_compact(head: bytes, stream, name: str, max_line: int, parse_table):
-    import io
-
-    from mjscore.model.errors import MjError, NotationError
-
+def _byte_lines(head: bytes, stream, name: str):
+    """(number, text) for each line of a byte stream, or (number, error) for a line that is too
+    long or not UTF-8; a line is never held longer than MAX_LINE characters."""
     reader = io.BufferedReader(_Prefixed(head, stream)) if head else stream
+    number = 0
+    while True:
+        raw = reader.readline(MAX_LINE + 2)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):        # skip the rest of an overlong line
+                raw = reader.readline(MAX_LINE + 2)
+            yield number, NotationError(f"line is longer than {MAX_LINE:,} characters", Location(name, number, 1))
+            continue
+        try:
+            yield number, raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            yield number, InputError("not UTF-8 text", Location(name, number, 1))
+
+
+def _text_lines(lines, name: str):
+    """(number, text) for each of an iterable of text lines, as `_byte_lines` gives them."""
+    for number, line in enumerate(lines, start=1):
+        line = line.rstrip("\r\n")
+        if len(line) > MAX_LINE:
+            yield number, NotationError(f"line is longer than {MAX_LINE:,} characters", Location(name, number, 1))
+        else:
+            yield number, line
+
+
+def compact_tables(numbered_lines, name: str):
+    """(line, Table | MjError) for each table of numbered compact lines, parsed as each `---`
+    arrives, so memory does not grow with the number of tables."""
     chunk: list[str] = []
     first = 1
-    number = 0
     problem = None
 
     def emit():
-        text = "\n".join(chunk)
         if problem is not None:
             return first, problem
         if not any(ln.split("#", 1)[0].strip() for ln in chunk):
             return None
         try:
-            table = parse_table(text, name, first)
+            table = parse_table("\n".join(chunk), name, first)
             return table.where.line, table
         except MjError as e:
             return first, e
 
-    while True:
-        raw = reader.readline(max_line + 2)
-        if not raw:
-            break
-        number += 1
-        if len(raw) > max_line and not raw.endswith(b"\n"):
-            while raw and not raw.endswith(b"\n"):        # skip the rest of an overlong line
-                raw = reader.readline(max_line + 2)
-            if problem is None:
-                problem = NotationError(f"line is longer than {max_line:,} characters", Location(name, number, 1))
-            continue
-        try:
-            line = raw.decode("utf-8").rstrip("\r\n")
-        except UnicodeDecodeError:
-            if problem is None:
-                problem = InputError("not UTF-8 text", Location(name, number, 1))
-            continue
-        if line.strip() == "---":
+    for number, line in numbered_lines:
+        if isinstance(line, MjError):
+            problem = problem or line
+        elif line.strip() == "---":
             out = emit()
             if out is not None:
-                yield (name,) + out
+                yield out
             chunk, first, problem = [], number + 1, None
         else:
             chunk.append(line)
     out = emit()
     if out is not None:
-        yield (name,) + out
+        yield out
+
+
+def stream_lines(lines, name: str = "<lines>"):
+    """(name, line, Table | MjError) for each table of an iterable of compact-notation lines."""
+    for line, item in compact_tables(_text_lines(lines, name), name):
+        yield name, line, item
 
 
 class _Prefixed:

@@ -8,15 +8,13 @@ error can point at the line and column of the value at fault.
 
 from __future__ import annotations
 
-from mjscore.model.errors import Location, NotationError, YamlFormError
-from mjscore.io.notation import (SEAT_NAMES, Token, parse_player_tokens, parse_table, tokens_of)
+import dataclasses
+
+from mjscore.io.notation import SEAT_NAMES, Token, parse_player_tokens, parse_table, tokens_of
+from mjscore.io.yamlsafe import load_nodes, mark_location
+from mjscore.model.errors import Location, MjError, NotationError, YamlFormError
 from mjscore.model.table import OPTION_HEADERS, PlayerHand, Table
 from mjscore.model.tiles import Wind
-
-MAX_YAML_BYTES = 4 * 1024 * 1024
-MAX_DEPTH = 32
-MAX_ALIASES = 100
-MAX_EVENTS = 2_000_000
 
 TABLE_KEYS = {"round", "scheme", "draw", "dealer-wins", "dealer_wins", "players", "name", "id", "penalties",
               "paying", "payoff", "east_double", "round_payments_up", "loser_difference_limit"}
@@ -35,57 +33,7 @@ _MAP = "tag:yaml.org,2002:map"
 _SAFE_TAGS = {_STR, _INT, _BOOL, _NULL, _FLOAT, _SEQ, _MAP}
 
 
-def _mark(file: str, mark) -> Location:
-    return Location(file, mark.line + 1, mark.column + 1) if mark is not None else Location(file)
-
-
-def safe_loader():
-    """The safe loader, in C when PyYAML was built with libyaml (several times faster)."""
-    import yaml
-
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def load_nodes(text: str, file: str) -> list:
-    """The documents of a YAML text as composed nodes, after the safety checks."""
-    import yaml
-
-    loader = safe_loader()
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_YAML_BYTES:
-        raise YamlFormError(f"YAML input is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB; "
-                            "split it into several files", Location(file))
-    depth = aliases = events = 0
-    try:
-        for ev in yaml.parse(text, Loader=loader):
-            events += 1
-            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise YamlFormError(f"YAML nested more than {MAX_DEPTH} levels deep", _mark(file, ev.start_mark))
-            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-            elif isinstance(ev, yaml.AliasEvent):
-                aliases += 1
-                if aliases > MAX_ALIASES:
-                    raise YamlFormError(f"more than {MAX_ALIASES} YAML aliases: refused (alias bomb?)",
-                                        _mark(file, ev.start_mark))
-            if events > MAX_EVENTS:
-                raise YamlFormError("YAML input has too many values", _mark(file, ev.start_mark))
-            tag = getattr(ev, "tag", None)
-            if tag and tag.startswith("!") and not tag.startswith("tag:yaml.org,2002:"):
-                raise YamlFormError(f"YAML tag '{tag}' is not allowed: tables are plain data",
-                                    _mark(file, ev.start_mark), tag)
-        return list(yaml.compose_all(text, Loader=loader))
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
-        where = _mark(file, mark) if mark is not None else Location(file, 1, 1)
-        if "nesting depth" in str(e):      # libyaml's own limit, met before ours on deep flow brackets
-            raise YamlFormError(f"YAML nested more than {MAX_DEPTH} levels deep", where) from None
-        problem = getattr(e, "problem", None) or getattr(e, "context", None) or str(e)
-        raise YamlFormError(f"YAML: {problem}", where) from None
-
-
-class _Reader:
+class NodeReader:
     """Builds tables from composed YAML nodes, checking shapes and types as it goes."""
 
     def __init__(self, text: str, file: str):
@@ -95,7 +43,7 @@ class _Reader:
 
     # -- node helpers -----------------------------------------------------------------------
     def where(self, node) -> Location:
-        return _mark(self.file, node.start_mark)
+        return mark_location(self.file, node.start_mark)
 
     def count(self, node) -> None:
         # Aliases share nodes; counting every visit bounds what a billion-laughs document costs.
@@ -308,7 +256,6 @@ class _Reader:
         hand = parse_player_tokens(seat, head, tuple(toks))
         if "name" in fields:
             name = self.text(fields["name"][1], "'name'").strip()
-            import dataclasses
             hand = dataclasses.replace(hand, name=name or None)
         return hand
 
@@ -348,7 +295,7 @@ class _Reader:
 
 def parse_yaml_tables(text: str, file: str = "<input>") -> list[Table]:
     """Every table of a YAML text (one table, a list of tables, several documents, a session)."""
-    reader = _Reader(text, file)
+    reader = NodeReader(text, file)
     return reader.documents(load_nodes(text, file))
 
 
@@ -356,9 +303,7 @@ def iter_yaml_tables(text: str, file: str):
     """(line, Table) or (line, MjError) for each table of a YAML text, in order."""
     import yaml
 
-    from mjscore.model.errors import MjError
-
-    reader = _Reader(text, file)
+    reader = NodeReader(text, file)
     try:
         docs = load_nodes(text, file)
     except MjError as e:

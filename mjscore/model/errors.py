@@ -73,5 +73,9 @@ class IncompleteHandError(TableError):
     """A winner whose tiles do not make a complete hand under the scheme."""
 
 
+class SessionError(TableError):
+    """A hand that contradicts the rotation, or a session file without players."""
+
+
 class SchemeError(MjError):
     """A scheme file that is missing, malformed or inconsistent."""

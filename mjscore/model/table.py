@@ -7,11 +7,10 @@ table read from YAML equals the same table read from the compact form.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
+from typing import NamedTuple
 
 from mjscore.model.errors import Location
 from mjscore.model.tiles import Tile, Wind
@@ -162,6 +161,8 @@ class Penalty(NamedTuple):
     amount: int
     payee: Wind | None = None
 
+
+PAYING = ("winner-only", "between-all", "add-up")      # the paying methods
 
 # Settlement options a table's header may set (the command line overrides them, they override
 # the scheme): header word -> option name.

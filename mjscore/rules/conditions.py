@@ -9,14 +9,14 @@ mean.  Adding a condition here and to `schemes/README.md` is how the format grow
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
-from mjscore.hand.arrange import Arrangement, Block
-from mjscore.hand.shapes import Counts
-from mjscore.model.table import PlayerHand, SetKind, WinFlag
+from mjscore.hand.arrange import SHAPES, Arrangement, Block
+from mjscore.hand.shapes import Counts, counts_of
+from mjscore.hand.waits import waiting_hand, waits_of
+from mjscore.io.notation import parse_tile
+from mjscore.model.table import Form, PlayerHand, SetKind, WinFlag
 from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, KINDS, SEASON_BASE, WIND_BASE, Wind
 
 
@@ -35,14 +35,14 @@ class Situation:
     cache: dict = field(default_factory=dict)
     set_points: int = 0             # what the sets and pairs of the arrangement in hand scored
     table: Any = None               # the whole table, for what other players show (dead waits)
+    # calling(sit, rule_id): is this loser one tile from a hand the rule rewards?  Handed in by
+    # the scoring engine, which alone can value the completed hands.
+    calling: Callable[[Situation, str], bool] | None = None
 
     def exposed_elsewhere(self) -> Counts:
         """Tiles face up in the other players' exposed sets and declared kongs (worked out once,
         and only for the schemes that ask)."""
         if "exposed" not in self.cache:
-            from mjscore.hand.shapes import counts_of
-            from mjscore.model.table import Form
-
             players = self.table.players if self.table is not None else ()
             self.cache["exposed"] = counts_of([t for p in players if p.seat is not self.seat
                                                for m in p.melds if m.form is not Form.GROUP for t in m.tiles])
@@ -143,8 +143,6 @@ def _class_count(v):
 
 
 def _tile(v):
-    from mjscore.io.notation import parse_tile
-
     t = parse_tile(str(v))
     if t is None or t.is_bonus:
         raise ParamError(f"{v!r} is not a tile")
@@ -158,8 +156,6 @@ def _tiles(v):
 
 
 def _shape(v):
-    from mjscore.hand.arrange import SHAPES
-
     vals = v if isinstance(v, list) else [v]
     for x in vals:
         if x not in SHAPES:
@@ -332,8 +328,6 @@ def c_only_possible(sit, arr, spec):
     if sit.win_tile is None or not sit.winner:
         return False
     if "only-possible" not in sit.cache:
-        from mjscore.hand.waits import waiting_hand, waits_of
-
         sit.cache["only-possible"] = waits_of(waiting_hand(sit.hand), sit.scheme)
     waits = sit.cache["only-possible"]
     if ignore_dead:
@@ -413,9 +407,7 @@ def c_calling(sit, arr, rule_id):
     """A loser one tile from a hand that the rule `rule_id` (a winner's rule) would reward."""
     if sit.winner or sit.hand.incomplete:
         return False
-    from mjscore.scoring.score import calling_for
-
-    return calling_for(sit, rule_id)
+    return sit.calling(sit, rule_id)
 
 
 class Condition(NamedTuple):

@@ -8,16 +8,21 @@ batch reads each file once.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from mjscore.model.errors import Location, SchemeError
+from mjscore.hand.arrange import SHAPES
+from mjscore.io import datacache
+from mjscore.io.text import decode
+from mjscore.io.yamlsafe import load_document
+from mjscore.model.errors import Location, MjError, SchemeError
+from mjscore.model.table import PAYING
+from mjscore.rules.conditions import CONDITIONS, SET_CONDITIONS, ParamError
+from mjscore.rules.payoffs import builtin_payoffs, parse_payoffs
+from mjscore.rules.shipped import scheme_dir, shipped_schemes
 
-SCHEME_DIR = Path(__file__).resolve().parent.parent / "schemes"
 DEFAULT_SCHEME = "classical"
 
 SCOPES = ("every", "winner", "loser")
@@ -25,7 +30,6 @@ SET_CLASSES = ("simple", "terminal", "honour")
 PAIR_KINDS = ("dragon", "own-wind", "prevailing-wind", "own-and-prevailing")
 ROUNDING_MODES = ("none", "up", "nearest")
 ROUNDING_STAGES = ("before-doubles", "after-doubles")
-PAYING = ("winner-only", "between-all", "add-up")
 
 TOP_KEYS = {"scheme", "title", "description", "sources", "extends", "limit", "roof_off", "max_chows",
             "bonus_tiles", "bonus_tile_points", "shapes", "rounding", "sets", "pairs", "rules",
@@ -122,14 +126,10 @@ class Scheme:
 
 # -- loading -----------------------------------------------------------------------------------
 
-def shipped_schemes() -> list[str]:
-    return sorted(p.stem for p in SCHEME_DIR.glob("*.yaml"))
-
-
 def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
     """The file of a scheme given by shipped name or by path."""
     if "/" not in name_or_path and "\\" not in name_or_path and not name_or_path.endswith((".yaml", ".yml")):
-        path = SCHEME_DIR / f"{name_or_path}.yaml"
+        path = scheme_dir() / f"{name_or_path}.yaml"
         if path.exists():
             return path
         raise SchemeError(f"no scheme named '{name_or_path}'; shipped: {', '.join(shipped_schemes())} "
@@ -158,8 +158,6 @@ _BY_NAME: dict[str, Scheme] = {}
 
 @lru_cache(maxsize=64)
 def _load(path: str) -> Scheme:
-    from mjscore.io import datacache
-
     data = datacache.load("scheme:" + path)
     if data is None:
         data = _flat_data(Path(path), ())
@@ -176,29 +174,15 @@ def _plain(data: dict) -> dict:
 
 
 def _read_yaml(path: Path) -> dict:
-    from mjscore.io.reader import decode
-    from mjscore.io.yamlform import load_nodes
-
     display = _display(path)
     try:
         raw = path.read_bytes()
     except OSError as e:
         raise SchemeError(f"cannot read scheme file: {e.strerror or e}", Location(display)) from None
-    from mjscore.model.errors import MjError
-    from mjscore.io.yamlform import safe_loader
-
     try:
-        text = decode(raw, display)
-        nodes = load_nodes(text, display)       # the same safety checks as hand files
+        data = load_document(decode(raw, display), display)     # the same safety checks as hand files
     except MjError as e:
         raise SchemeError(e.message, e.location, e.token) from None
-    if len(nodes) != 1:
-        raise SchemeError("a scheme file holds exactly one YAML document", Location(display))
-    loader = safe_loader()(text)
-    try:
-        data = loader.construct_document(nodes[0])
-    finally:
-        loader.dispose()
     if not isinstance(data, dict):
         raise SchemeError("a scheme file is a mapping of keys to values", Location(display))
     return data
@@ -319,8 +303,6 @@ def _build(data: dict, path: str) -> Scheme:
     max_chows = ck.int(data, "max_chows", "max_chows", default=4)
     if max_chows > 4:
         ck.fail("max_chows", "a hand has at most 4 chows")
-    from mjscore.hand.arrange import SHAPES
-
     shapes = data.get("shapes", ["standard"])
     if not isinstance(shapes, list) or not shapes:
         ck.fail("shapes", "takes a list of winning shapes")
@@ -392,14 +374,10 @@ def _settlement(ck, s) -> dict:
             ck.int(s, k, f"settlement.{k}")
     payoffs = {}
     if "payoffs" in s:
-        from mjscore.settle import parse_payoffs
-
         try:
             payoffs = parse_payoffs(s["payoffs"], "settlement.payoffs")
         except SchemeError as e:
             ck.fail("settlement.payoffs", e.message)
-    from mjscore.settle import builtin_payoffs
-
     names = set(builtin_payoffs()) | set(s.get("payoffs") or {})
     if "payoff" in s and s["payoff"] not in names:
         ck.fail("settlement.payoff", f"no payoff scheme '{s['payoff']}'; known: {', '.join(sorted(names))}")
@@ -472,8 +450,6 @@ def _pairs(ck, v) -> dict:
 
 
 def _rule(ck, r, n) -> Rule:
-    from mjscore.rules.conditions import CONDITIONS, SET_CONDITIONS, ParamError
-
     path = f"rules[{n}]"
     if not isinstance(r, dict):
         ck.fail(path, "a rule is a mapping")

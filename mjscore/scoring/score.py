@@ -14,19 +14,25 @@ larger uncapped base, more doubles, more points, then the arrangement's text in 
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import dataclasses
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from mjscore.hand.arrange import Arrangement, Block, losing_arrangements, winner_arrangements, winning_arrangements, \
-    written_blocks
-from mjscore.model.errors import IncompleteHandError
-from mjscore.rules.conditions import Situation, block_matches, in_class
-from mjscore.rules.scheme import Rule, Scheme
+from mjscore.hand.arrange import (
+    Arrangement,
+    Block,
+    losing_arrangements,
+    winner_arrangements,
+    winning_arrangements,
+    written_blocks,
+)
 from mjscore.hand.shapes import counts_of
+from mjscore.hand.waits import waits_of
+from mjscore.model.errors import IncompleteHandError
 from mjscore.model.table import PlayerHand, SetKind, Table, Win
 from mjscore.model.tiles import TILES
+from mjscore.rules.conditions import Situation, block_matches, in_class
+from mjscore.rules.scheme import Rule, Scheme
 
 
 class Item(NamedTuple):
@@ -135,7 +141,7 @@ def situation(hand: PlayerHand, table: Table, scheme: Scheme) -> Situation:
                      counts=counts_of(hand.all_tiles()), scheme=scheme,
                      win_tile=win.tile.index if win is not None and win.tile is not None else None,
                      self_drawn=bool(win is not None and win.self_drawn),
-                     flags=win.flags if win is not None else frozenset())
+                     flags=win.flags if win is not None else frozenset(), calling=calling_for)
 
 
 def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
@@ -277,8 +283,6 @@ def calling_for(sit: Situation, rule_id: str) -> bool:
     key = ("calling", rule_id)
     if key in sit.cache:
         return sit.cache[key]
-    from mjscore.hand.waits import waits_of
-
     scheme: Scheme = sit.scheme
     hand = sit.hand
     if "waits" not in sit.cache:

@@ -1,0 +1,115 @@
+"""Session files: the header block naming the players, then the hands, in compact form or YAML.
+
+Reading only: the hands come back as tables (or as the error that stopped one), each written
+by that hand's seat winds.  Playing them through, with the seats rotating, is the evening's work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mjscore.io.notation import logical_lines, parse_table, split_tables
+from mjscore.io.text import looks_like_yaml
+from mjscore.io.yamlform import SESSION_KEYS, NodeReader
+from mjscore.io.yamlsafe import load_nodes
+from mjscore.model.errors import Location, MjError, NotationError, SessionError, YamlFormError
+from mjscore.model.table import OPTION_HEADERS
+
+SESSION_HEADERS = {"players", "start", "scheme", *OPTION_HEADERS}
+
+
+@dataclass(frozen=True)
+class SessionHeader:
+    names: tuple[str, str, str, str]          # seat order E S W N at the first hand
+    start: int = 2000
+    scheme: str | None = None
+    options: tuple[tuple[str, object], ...] = ()   # settlement options for every hand
+    where: Location = field(default_factory=Location, compare=False)
+
+
+@dataclass(frozen=True)
+class Session:
+    header: SessionHeader
+    hands: tuple                               # Table, or MjError for a hand that could not be read
+
+
+def read_session(text: str, name: str) -> Session:
+    if looks_like_yaml(text, name):
+        return _read_yaml_session(text, name)
+    return _read_compact_session(text, name)
+
+
+def _read_compact_session(text: str, name: str) -> Session:
+    """A header block (`players A B C D`, `start N`, `scheme`, settlement options), `---`, hands."""
+    chunks = list(split_tables(text, name))
+    first_line, head_text = chunks[0]
+    names, start, scheme, options = None, 2000, None, {}
+    where = Location(name, first_line, 1)
+    for line in logical_lines(head_text, name, first_line):
+        word, args = line.tokens[0].text, line.tokens[1:]
+        if word == "players":
+            if len(args) != 4:
+                raise NotationError("'players' names the four players in seat order E S W N",
+                                    line.where, word)
+            names = tuple(a.text for a in args)
+        elif word == "start":
+            if len(args) != 1 or not args[0].text.isdigit():
+                raise NotationError("'start' takes each player's points before the first hand",
+                                    line.where, word)
+            start = int(args[0].text)
+        elif word == "scheme" and len(args) == 1:
+            scheme = args[0].text
+        elif word in OPTION_HEADERS:
+            t = parse_table(f"{word} {' '.join(a.text for a in args)}", name, line.where.line, allow_empty=True)
+            options.update(t.options)
+        else:
+            raise NotationError(f"'{word}' is not a session header (players, start, scheme, paying, payoff, "
+                                "east-double, round-payments-up, loser-difference-limit); hands follow the first ---",
+                                line.where, word)
+    if names is None:
+        raise SessionError("a session starts with a header block naming the players "
+                           "('players Ann Bob Cid Dee'), then '---' and the hands", where)
+    hands = []
+    for first, chunk in chunks[1:]:
+        if not any(ln.split("#", 1)[0].strip() for ln in chunk.splitlines()):
+            continue
+        try:
+            hands.append(parse_table(chunk, name, first))
+        except MjError as e:
+            hands.append(e)
+    header = SessionHeader(names, start, scheme, tuple(options.items()), where)
+    return Session(header, tuple(hands))
+
+
+def _read_yaml_session(text: str, name: str) -> Session:
+    import yaml
+
+    nodes = [n for n in load_nodes(text, name) if n is not None]
+    if len(nodes) != 1 or not isinstance(nodes[0], yaml.MappingNode):
+        raise YamlFormError("a session file is one mapping with 'players' and 'hands'", Location(name, 1, 1))
+    reader = NodeReader(text, name)
+    fields = reader.mapping(nodes[0], "a session", SESSION_KEYS)
+    where = reader.where(nodes[0])
+    if "players" not in fields or "hands" not in fields:
+        raise YamlFormError("a session needs 'players' (four names in seat order) and 'hands'", where)
+    pnode = fields["players"][1]
+    if not isinstance(pnode, yaml.SequenceNode) or len(pnode.value) != 4:
+        raise YamlFormError("'players' lists the four players' names in seat order E S W N", reader.where(pnode))
+    names = tuple(reader.text(n, "a player's name") for n in pnode.value)
+    start = 2000
+    if "start" in fields:
+        start = reader.scalar(fields["start"][1], "'start'")
+        if not isinstance(start, int) or isinstance(start, bool):
+            raise YamlFormError("'start' takes a whole number", reader.where(fields["start"][1]))
+    scheme = reader.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
+    options = reader.header_values(fields).options
+    hnode = fields["hands"][1]
+    if not isinstance(hnode, yaml.SequenceNode):
+        raise YamlFormError("'hands' is a list of tables", reader.where(hnode))
+    hands = []
+    for item in hnode.value:
+        try:
+            hands.append(reader.table(item))
+        except MjError as e:
+            hands.append(e)
+    return Session(SessionHeader(names, start, scheme, options, where), tuple(hands))

@@ -1,0 +1,79 @@
+"""YAML read safely: the safe loader only, and absurd documents refused before they are built.
+
+The text is first run through the event parser (which is iterative, so deep nesting cannot
+exhaust the stack) to refuse what is too deep, has too many aliases or too many values, or
+carries a tag other than YAML's plain ones.  Tables, sessions, schemes and payoff tables are all
+read through `load_nodes`.
+"""
+
+from __future__ import annotations
+
+from mjscore.model.errors import Location, YamlFormError
+
+MAX_YAML_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 32
+MAX_ALIASES = 100
+MAX_EVENTS = 2_000_000
+
+
+def mark_location(file: str, mark) -> Location:
+    return Location(file, mark.line + 1, mark.column + 1) if mark is not None else Location(file)
+
+
+def safe_loader():
+    """The safe loader, in C when PyYAML was built with libyaml (several times faster)."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_nodes(text: str, file: str) -> list:
+    """The documents of a YAML text as composed nodes, after the safety checks."""
+    import yaml
+
+    loader = safe_loader()
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_YAML_BYTES:
+        raise YamlFormError(f"YAML input is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB; "
+                            "split it into several files", Location(file))
+    depth = aliases = events = 0
+    try:
+        for ev in yaml.parse(text, Loader=loader):
+            events += 1
+            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise YamlFormError(f"YAML nested more than {MAX_DEPTH} levels deep", mark_location(file, ev.start_mark))
+            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+            elif isinstance(ev, yaml.AliasEvent):
+                aliases += 1
+                if aliases > MAX_ALIASES:
+                    raise YamlFormError(f"more than {MAX_ALIASES} YAML aliases: refused (alias bomb?)",
+                                        mark_location(file, ev.start_mark))
+            if events > MAX_EVENTS:
+                raise YamlFormError("YAML input has too many values", mark_location(file, ev.start_mark))
+            tag = getattr(ev, "tag", None)
+            if tag and tag.startswith("!") and not tag.startswith("tag:yaml.org,2002:"):
+                raise YamlFormError(f"YAML tag '{tag}' is not allowed: tables are plain data",
+                                    mark_location(file, ev.start_mark), tag)
+        return list(yaml.compose_all(text, Loader=loader))
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+        where = mark_location(file, mark) if mark is not None else Location(file, 1, 1)
+        if "nesting depth" in str(e):      # libyaml's own limit, met before ours on deep flow brackets
+            raise YamlFormError(f"YAML nested more than {MAX_DEPTH} levels deep", where) from None
+        problem = getattr(e, "problem", None) or getattr(e, "context", None) or str(e)
+        raise YamlFormError(f"YAML: {problem}", where) from None
+
+
+def load_document(text: str, file: str):
+    """The one YAML document of a data file (a scheme, the payoff tables) as plain Python values,
+    after the same safety checks as hand files."""
+    nodes = load_nodes(text, file)
+    if len(nodes) != 1:
+        raise YamlFormError("the file holds exactly one YAML document", Location(file))
+    loader = safe_loader()(text)
+    try:
+        return loader.construct_document(nodes[0])
+    finally:
+        loader.dispose()

@@ -1,0 +1,81 @@
+"""Payoff tables: how much each loser pays the winner, as rule data.
+
+A payoff scheme gives, for each of five situations (who won, and on whose discard), a
+multiplier of the winner's score for East, the discarder and the other losers.  The shipped
+ones are in the package's `schemes/settlement/payoffs.yaml`; a scheme file may add its own
+under `settlement.payoffs`.  Both are read and checked here, where the other rule data is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from mjscore.io import datacache
+from mjscore.io.text import decode
+from mjscore.io.yamlsafe import load_document
+from mjscore.model.errors import Location, SchemeError
+from mjscore.rules.shipped import payoff_file
+
+SITUATIONS = ("east-self-drawn", "other-self-drawn", "east-on-discard", "other-on-east-discard",
+              "other-on-other-discard")
+PAYOFF_NAME = "schemes/settlement/payoffs.yaml"     # as the user sees it in messages
+ROLES = ("east", "discarder", "others")
+EAST_DOUBLE_KINDS = ("switch", "built-in", "none")
+
+
+@dataclass(frozen=True)
+class Payoff:
+    name: str
+    text: str
+    east_double: str                      # switch | built-in | none
+    table: dict = field(hash=False, compare=False)   # situation -> role -> multiplier
+
+
+# -- payoff tables -------------------------------------------------------------------------------
+
+def parse_payoffs(data, where: str) -> dict[str, Payoff]:
+    """Payoff tables from their YAML form (see payoffs.yaml), checked."""
+    if not isinstance(data, dict):
+        raise SchemeError(f"{where}: payoffs is a mapping of names to tables", Location(where))
+    out = {}
+    for name, spec in data.items():
+        path = f"{where}.{name}"
+        if not isinstance(spec, dict) or "table" not in spec:
+            raise SchemeError(f"{path}: a payoff has a 'table' (situation -> role -> multiplier)", Location(where))
+        for k in spec:
+            if k not in ("text", "east_double", "table"):
+                raise SchemeError(f"{path}.{k}: unknown key; known: text, east_double, table", Location(where))
+        kind = spec.get("east_double", "none")
+        if kind not in EAST_DOUBLE_KINDS:
+            raise SchemeError(f"{path}.east_double: takes one of {', '.join(EAST_DOUBLE_KINDS)}", Location(where))
+        table = {}
+        for situation in SITUATIONS:
+            row = spec["table"].get(situation)
+            if not isinstance(row, dict):
+                raise SchemeError(f"{path}.table.{situation}: missing (roles east, discarder, others)", Location(where))
+            for role, m in row.items():
+                if role not in ROLES or not isinstance(m, (int, float)) or isinstance(m, bool) or m < 0:
+                    raise SchemeError(f"{path}.table.{situation}.{role}: a role ({', '.join(ROLES)}) and a "
+                                      "multiplier of 0 or more", Location(where))
+            table[situation] = dict(row)
+        for situation in spec["table"]:
+            if situation not in SITUATIONS:
+                raise SchemeError(f"{path}.table.{situation}: unknown situation; known: {', '.join(SITUATIONS)}",
+                                  Location(where))
+        out[name] = Payoff(name, str(spec.get("text", name)), kind, table)
+    return out
+
+
+@lru_cache(maxsize=1)
+def builtin_payoffs() -> dict[str, Payoff]:
+    """The shipped payoff schemes (chinese-classical, chinese-modern, japanese, ...)."""
+    path = payoff_file()
+    data = datacache.load("payoffs")
+    if data is None:
+        document = load_document(decode(path.read_bytes(), PAYOFF_NAME), PAYOFF_NAME)
+        data = document.get("payoffs") if isinstance(document, dict) else None
+        payoffs = parse_payoffs(data, PAYOFF_NAME)      # checked, then remembered
+        datacache.store("payoffs", [path], data)
+        return payoffs
+    return parse_payoffs(data, PAYOFF_NAME)

@@ -1,9 +1,9 @@
 """mjscore: score and settle finished Mahjong hands under the classical Chinese rules.
 
     >>> import mjscore
-    >>> r = mjscore.score("E: [111p] 234m 567s 99s EEE win 9s self; S: score 10; W: score 0; N: score 8")
+    >>> r = mjscore.score("E: [111p] 222s 333m EEE 99s win 9s self; S: [555m] ...; W: [777p] ...; N: ...")
     >>> r.player("E").score, r.net[mjscore.Wind.EAST]
-    (48, 288)
+    (352, 2112)
 
 The functions (`parse`, `score`, `score_many`, `play_session`, `waits`, `check`,
 `load_scheme`, `shipped_schemes`) are documented in `mjscore.api`; the results are typed

@@ -67,9 +67,9 @@ def score(text: str | Table, *, scheme: str | os.PathLike | None = None, paying:
     The options are those of `mjscore score`; None leaves the choice to the table's header,
     then to the scheme.  `result.to_dict()` is the object `mjscore score --format json` prints.
 
-    >>> r = mjscore.score("E: [111p] 234m 567s 99s EEE win 9s self; S: score 10; W: score 0; N: score 8")
+    >>> r = mjscore.score("E: [111p] 222s 333m EEE 99s win 9s self; S: [555m] ...; W: [777p] ...; N: ...")
     >>> [(p.seat.value, p.score) for p in r.players][0], r.net[mjscore.Wind.EAST]
-    (('E', 48), 288)
+    (('E', 352), 2112)
     """
     choices = _choices(scheme, paying=paying, payoff=payoff, east_double=east_double,
                        round_payments_up=round_payments_up, loser_difference_limit=loser_difference_limit,
@@ -156,7 +156,7 @@ def load_scheme(name_or_path: str | os.PathLike | None = None) -> Scheme:
 
     >>> s = mjscore.load_scheme("dmjl")
     >>> s.limit, s.rule("mahjong").points
-    (1000, 20)
+    (500, 20)
     """
     return _scheme.load_scheme(os.fspath(name_or_path) if name_or_path is not None else None)
 

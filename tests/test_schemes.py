@@ -109,8 +109,8 @@ def test_chinese_classical_goes_out_for_ten_and_no_only_possible():
 
 
 def test_chinese_classical_hidden_treasure_allows_kongs_and_no_claimed_tile():
-    assert east("E: (1111m) 999p 555s 222s 88p win 8p self", "chinese-classical").limit_name == "Hidden Treasure"
-    assert east("E: 111m 999p 555s 222s 88p win 8p from S", "chinese-classical").limit_name is None
+    assert east("E: (1111m) 999p 555s 222s 88p win 8p self", "chinese-classical").limit == "Hidden Treasure"
+    assert east("E: 111m 999p 555s 222s 88p win 8p from S", "chinese-classical").limit is None
 
 
 def test_millington_only_possible_ignores_dead_waits():
@@ -125,9 +125,9 @@ def test_millington_only_possible_ignores_dead_waits():
 
 def test_millington_east_thirteenth_win_is_a_limit():
     p = east("dealer-wins 12\nE: [123m] [456m] [789p] 11s 234s win 4s self", "millington")
-    assert p.limit_name == "Thirteen consecutive wins by East"
+    assert p.limit == "Thirteen consecutive wins by East"
     q = east("dealer-wins 11\nE: [123m] [456m] [789p] 11s 234s win 4s self", "millington")
-    assert q.limit_name is None
+    assert q.limit is None
 
 
 # -- the schemes command ---------------------------------------------------------------------

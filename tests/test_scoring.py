@@ -73,7 +73,7 @@ def test_each_rule_applies(text, seat, rule):
 ])
 def test_each_limit_hand(text, limit):
     p = player(text, text[0])
-    assert p.limit_name == limit
+    assert p.limit == limit
     assert p.score == 1000
 
 
@@ -84,13 +84,13 @@ def test_reference_example_loser_east_dmjl_and_bmja():
     dmjl = player(text, scheme="dmjl")
     assert (dmjl.points, dmjl.doubles, dmjl.score, dmjl.best.base) == (32, 4, 500, 512)
     bmja = player(text, scheme="bmja")
-    assert bmja.score == 400 and bmja.limit_name == "Calling for Only Honors"
+    assert bmja.score == 400 and bmja.limit == "Calling for Only Honors"
 
 
 def test_fraction_counts_only_when_it_beats_the_points():
     # 40 points, 5 doubles = 1280 > 400: the calling value is ignored and the limit caps the points
     p = player("round E\nE: [EEEE] 2p CCC FFF PPP", scheme="bmja")
-    assert (p.points, p.doubles, p.score, p.limit_name) == (40, 5, 1000, None)
+    assert (p.points, p.doubles, p.score, p.limit) == (40, 5, 1000, None)
     assert any(i.rule == "calling-three-great-scholars" for i in p.best.ignored)
 
 

@@ -99,8 +99,10 @@ class PlayerScore:
         return self.best.doubles
 
     @property
-    def limit_name(self) -> str | None:
+    def limit(self) -> str | None:
+        """The limit hand that decides the score, by name; None for a hand scored on its points."""
         return self.best.limit_rule.text if self.best.limit_rule else None
+
 
     @property
     def items(self):

@@ -1,0 +1,45 @@
+"""The package's layout: the pipeline's layers, every import pointing down, nothing left out of
+the wheel."""
+
+import ast
+import tomllib
+from pathlib import Path
+
+from importlinter.cli import lint_imports
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_imports_keep_the_layers_contract(monkeypatch):
+    """A circle, or a lower layer importing a higher one, breaks the contract in pyproject.toml."""
+    monkeypatch.chdir(ROOT)
+    assert lint_imports(no_cache=True, no_logo=True) == 0
+
+
+def test_the_contract_names_every_module_of_the_package():
+    contract = PYPROJECT["tool"]["importlinter"]["contracts"][0]
+    named = {m.strip() for layer in contract["layers"] for m in layer.split("|")}
+    top = {f"mjscore.{p.stem}" for p in (ROOT / "mjscore").iterdir()
+           if (p.suffix == ".py" and p.stem not in ("__init__", "__main__")) or (p / "__init__.py").exists()}
+    assert top == named
+
+
+def test_every_subpackage_is_built_into_the_wheel():
+    packages = set(PYPROJECT["tool"]["setuptools"]["packages"])
+    found = {"mjscore"} | {f"mjscore.{p.name}" for p in (ROOT / "mjscore").iterdir() if (p / "__init__.py").exists()}
+    assert packages == found | {"mjscore.schemes"}
+
+
+def test_library_modules_import_our_own_modules_at_the_top():
+    """Deferred imports hide the import graph; only the command line defers (for start-up)."""
+    hidden = []
+    for path in (ROOT / "mjscore").rglob("*.py"):
+        if path.parts[-2] == "cli" or path.name == "__init__.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.ImportFrom) and (inner.module or "").startswith("mjscore"):
+                        hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
+    assert hidden == []

@@ -36,10 +36,10 @@ class Choices(NamedTuple):
 def scheme_for(table: Table, choices: Choices):
     name = choices.scheme or table.scheme
     if name and choices.scheme is None and table.where.file not in ("<input>", "<-e>", "<stdin>"):
-        # A path in a table's header is read relative to the file it stands in.
-        candidate = Path(table.where.file).parent / name
-        if ("/" in name or name.endswith((".yaml", ".yml"))) and not Path(name).exists() and candidate.exists():
-            name = str(candidate)
+        # A path in a table's header is read relative to the file it stands in, whatever the
+        # working folder: a club's tables and its house scheme travel together.
+        if ("/" in name or name.endswith((".yaml", ".yml"))) and not Path(name).is_absolute():
+            name = str(Path(table.where.file).parent / name)
     try:
         return load_scheme(name)
     except SchemeError as e:

@@ -8,7 +8,6 @@ that `mjscore score --format json` prints.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -66,8 +65,7 @@ def options_for(table: Table, scheme, choices: Choices):
                    loser_difference_limit=pick("loser_difference_limit", None))
 
 
-@dataclass(frozen=True)
-class TableResult:
+class TableResult(NamedTuple):
     """One table scored and settled.
 
     `players` are the scored hands in seat order as written (each with `seat`, `name`,

@@ -8,7 +8,6 @@ Pure arithmetic over the final hand scores.  The payoff schemes are rule data
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from mjscore.model.table import PAYING, Table
@@ -39,8 +38,7 @@ class Payment(NamedTuple):
         return {"from": self.payer.value, "to": self.payee.value, "amount": self.amount}
 
 
-@dataclass(frozen=True)
-class Settlement:
+class Settlement(NamedTuple):
     options: Options
     payments: tuple[Payment, ...]
     net: dict                                  # seat -> gain (negative: loss)

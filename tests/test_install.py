@@ -55,13 +55,15 @@ def test_the_wheel_holds_the_schemes_and_payoffs(installed):
             "import importlib.resources as r, mjscore, pathlib; "
             "root = r.files('mjscore.schemes'); "
             "print(mjscore.__file__); print(sorted(p.name for p in root.iterdir() if p.name.endswith('.yaml'))); "
-            "print((root / 'settlement' / 'payoffs.yaml').is_file(), (r.files('mjscore') / 'py.typed').is_file())",
+            "from mjscore.rules.shipped import scheme_dir; "
+            "print((root / 'settlement' / 'payoffs.yaml').is_file(), (r.files('mjscore') / 'py.typed').is_file(), "
+            "scheme_dir() == pathlib.Path(str(root)))",
             cwd=here, env=env_without_checkout())
     where, names, flags = r.stdout.splitlines()
     assert str(ROOT) not in where and "site-packages" in where
     shipped = sorted(p.name for p in (ROOT / "schemes").glob("*.yaml"))
     assert eval(names) == shipped and len(shipped) == 9
-    assert flags == "True True"
+    assert flags == "True True True"          # mjscore finds the schemes where importlib.resources does
 
 
 def test_every_shipped_scheme_scores_from_outside_the_checkout(installed):

@@ -178,13 +178,13 @@ def score(
       mjscore score sample_hands/east-self-drawn.mj --scheme dmjl --format json
       mjscore score hand.mj --paying winner-only --payoff japanese --round-payments-up 100
     """
-    from mjscore.api import score as score_table
     from mjscore.cli.render import csv_rows, render_csv, render_text, to_json
+    from mjscore.pipeline import evaluate
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit, explain)
     try:
         tables = load_tables(file, inline)
-        results = [score_table(t, **choices._asdict()).to_dict() for t in tables]
+        results = [evaluate(t, choices).to_dict() for t in tables]
     except MjError as e:
         fail(e)
     if format is Format.json:

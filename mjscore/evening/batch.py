@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mjscore.io.reader import stream_tables
 from mjscore.model.errors import MjError
 from mjscore.pipeline import Choices, TableResult, evaluate
 
 
-@dataclass(frozen=True)
-class BatchItem:
+class BatchItem(NamedTuple):
     """One table of a batch: where it stands, and its result or the error that stopped it.
 
     Every input table gives exactly one item (inputs = results + errors), in input order.

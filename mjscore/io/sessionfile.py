@@ -6,7 +6,7 @@ by that hand's seat winds.  Playing them through, with the seats rotating, is th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from mjscore.io.notation import logical_lines, parse_table, split_tables
 from mjscore.io.text import looks_like_yaml
@@ -18,17 +18,15 @@ from mjscore.model.table import OPTION_HEADERS
 SESSION_HEADERS = {"players", "start", "scheme", *OPTION_HEADERS}
 
 
-@dataclass(frozen=True)
-class SessionHeader:
+class SessionHeader(NamedTuple):
     names: tuple[str, str, str, str]          # seat order E S W N at the first hand
     start: int = 2000
     scheme: str | None = None
     options: tuple[tuple[str, object], ...] = ()   # settlement options for every hand
-    where: Location = field(default_factory=Location, compare=False)
+    where: Location = Location()
 
 
-@dataclass(frozen=True)
-class Session:
+class Session(NamedTuple):
     header: SessionHeader
     hands: tuple                               # Table, or MjError for a hand that could not be read
 

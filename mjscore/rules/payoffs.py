@@ -8,8 +8,8 @@ under `settlement.payoffs`.  Both are read and checked here, where the other rul
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from mjscore.io import datacache
 from mjscore.io.text import decode
@@ -24,12 +24,13 @@ ROLES = ("east", "discarder", "others")
 EAST_DOUBLE_KINDS = ("switch", "built-in", "none")
 
 
-@dataclass(frozen=True)
-class Payoff:
+class Payoff(NamedTuple):
+    """One payoff scheme: for each situation, each losing role's multiple of the winner's score."""
+
     name: str
     text: str
     east_double: str                      # switch | built-in | none
-    table: dict = field(hash=False, compare=False)   # situation -> role -> multiplier
+    table: dict                           # situation -> role -> multiplier
 
 
 # -- payoff tables -------------------------------------------------------------------------------

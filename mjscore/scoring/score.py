@@ -15,7 +15,6 @@ larger uncapped base, more doubles, more points, then the arrangement's text in 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from mjscore.hand.arrange import (
@@ -30,7 +29,7 @@ from mjscore.hand.shapes import counts_of
 from mjscore.hand.waits import waits_of
 from mjscore.model.errors import IncompleteHandError
 from mjscore.model.table import PlayerHand, SetKind, Table, Win
-from mjscore.model.tiles import TILES
+from mjscore.model.tiles import TILES, Wind
 from mjscore.rules.conditions import Situation, block_matches, in_class
 from mjscore.rules.scheme import Rule, Scheme
 
@@ -77,9 +76,10 @@ class Valuation(NamedTuple):
         return self.rank() + (text,)
 
 
-@dataclass(frozen=True)
-class PlayerScore:
-    seat: object
+class PlayerScore(NamedTuple):
+    """One player's hand, scored: the best arrangement's valuation (and the runner-up)."""
+
+    seat: Wind
     winner: bool
     best: Valuation
     runner_up: Valuation | None = None
@@ -109,8 +109,7 @@ class PlayerScore:
         return self.best.items
 
 
-@dataclass(frozen=True)
-class TableScore:
+class TableScore(NamedTuple):
     table: Table
     scheme: Scheme
     players: tuple[PlayerScore, ...]

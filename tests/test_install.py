@@ -118,3 +118,19 @@ def test_bad_input_is_one_line_from_the_installed_program(installed):
             check=False)
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and "five 5p" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_shell_completion(installed, tmp_path):
+    bin_dir, here = installed
+    env = env_without_checkout() | {"SHELL": "/bin/bash", "HOME": str(tmp_path)}
+    script = run(bin_dir / "mjscore", "--show-completion", "bash", cwd=here, env=env).stdout
+    assert "_mjscore_completion" in script and "complete " in script
+    words = run(bin_dir / "mjscore", cwd=here, env=env | {"_MJSCORE_COMPLETE": "complete_bash",
+                                                         "COMP_WORDS": "mjscore sc", "COMP_CWORD": "1"}).stdout
+    assert words.split() == ["score", "schemes"]
+    choices = run(bin_dir / "mjscore", cwd=here, env=env | {"_MJSCORE_COMPLETE": "complete_bash",
+                                                           "COMP_WORDS": "mjscore score --paying ",
+                                                           "COMP_CWORD": "3"}).stdout
+    assert choices.split() == ["winner-only", "between-all", "add-up"]
+    run(bin_dir / "mjscore", "--install-completion", "bash", cwd=here, env=env)
+    assert "mjscore" in (tmp_path / ".bashrc").read_text()

@@ -23,7 +23,7 @@ app = typer.Typer(
          "Hands are written in the compact notation (.mj) or YAML (.yaml); see README.md.\n\n"
          "Example: mjscore score -e \"S: [CCC] 234m 678m 55p 789s 1f win 5p from N; "
          "E: [111p] 2378m 4455s NN; W: (FFFF) 12345m 99p 2y 568s; N: [EEE] 11m 23p 456s 889s 3f\"",
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,

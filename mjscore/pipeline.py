@@ -14,7 +14,7 @@ from typing import NamedTuple
 from mjscore.hand.validate import validate_table
 from mjscore.model.errors import SchemeError
 from mjscore.model.table import Table
-from mjscore.model.tiles import Wind
+from mjscore.model.tiles import SEATS, Wind
 from mjscore.rules.scheme import Scheme, load_scheme
 from mjscore.scoring.score import PlayerScore, Valuation, completeness, score_table
 from mjscore.settle import Options, Payment, Settlement, SettlementError, settle
@@ -91,7 +91,9 @@ class TableResult(NamedTuple):
 
     @property
     def net(self) -> dict[Wind, int]:
-        return dict(self.settlement.net) if self.settlement else {}
+        """Each seat's gain (negative: loss), in seat order."""
+        net = self.settlement.net if self.settlement else {}
+        return {s: net[s] for s in SEATS if s in net}
 
     def player(self, seat: Wind | str) -> PlayerScore | None:
         seat = Wind(seat) if isinstance(seat, str) else seat

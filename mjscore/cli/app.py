@@ -20,7 +20,8 @@ from mjscore.model.errors import MjError
 app = typer.Typer(
     name="mjscore",
     help="Score and settle finished Mahjong hands under the classical Chinese (Western) rules.\n\n"
-         "Hands are written in the compact notation (.mj) or YAML (.yaml); see README.md.\n\n"
+         "Hands are written in the compact notation (.mj) or YAML (.yaml), described in docs/notation.md "
+         "of the mjscore repository; 'mjscore COMMAND --help' shows each command with an example.\n\n"
          "Example: mjscore score -e \"S: [CCC] 234m 678m 55p 789s 1f win 5p from N; "
          "E: [111p] 2378m 4455s NN; W: (FFFF) 12345m 99p 2y 568s; N: [EEE] 11m 23p 456s 889s 3f\"",
     add_completion=True,

@@ -13,7 +13,7 @@ line prints as JSON.  Bad input raises `MjError` (and its kinds), never prints.
 
 from typing import TYPE_CHECKING
 
-__version__ = "0.2.0"
+from mjscore.version import __version__
 
 # Loaded on first use (PEP 562): the command line imports this package on every start, and
 # pays for the scoring engine only when a command needs it.

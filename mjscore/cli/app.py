@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-from mjscore import __version__
+from mjscore.version import __version__
 from mjscore.model.errors import MjError
 
 app = typer.Typer(

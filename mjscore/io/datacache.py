@@ -15,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from mjscore import __version__
+from mjscore.version import __version__
 
 
 def cache_dir() -> Path | None:

@@ -9,18 +9,17 @@ the command is run from, never relative to the source tree.
 from __future__ import annotations
 
 from functools import cache
+from importlib.util import find_spec
 from pathlib import Path
-
-import mjscore.schemes
 
 
 @cache
 def scheme_dir() -> Path:
     """The folder of the package `mjscore.schemes`: what `importlib.resources.files()` answers
-    for a package installed as files, read from the package's own import spec (importing
-    importlib.resources would add 3 ms to every start)."""
-    locations = mjscore.schemes.__spec__.submodule_search_locations
-    return Path(next(iter(locations)))
+    for a package installed as files, read from the import system's spec of the package
+    (importing importlib.resources would add 3 ms to every start)."""
+    spec = find_spec("mjscore.schemes")
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def payoff_file() -> Path:

@@ -28,19 +28,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-HELLO = '''import typer
-
-app = typer.Typer()
-
-
-@app.command()
-def main(name: str = "world") -> None:
-    print(f"Hello {name}")
-
-
-if __name__ == "__main__":
-    app()
-'''
+from bench_startup import HELLO  # noqa: E402  (the same hello-world as the start-up benchmark)
 
 
 def child_env() -> dict:

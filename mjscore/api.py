@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from mjscore.evening.batch import BatchItem, score_files
+from mjscore.evening.batch import BatchItem, score_files, score_stream
 from mjscore.evening.check import CheckReport, check_text
 from mjscore.evening.session import SessionResult, play
 from mjscore.hand.validate import validate_table
@@ -20,7 +20,7 @@ from mjscore.hand.waits import table_waits
 from mjscore.io.reader import parse_any, stream_lines
 from mjscore.io.sessionfile import read_session
 from mjscore.io.text import read_text
-from mjscore.model.errors import InputError, Location, MjError
+from mjscore.model.errors import InputError, Location
 from mjscore.model.table import Table
 from mjscore.pipeline import Choices, TableResult, evaluate, scheme_for
 from mjscore.rules import scheme as _scheme
@@ -95,18 +95,8 @@ def score_many(lines_or_path: str | os.PathLike | Iterable[str], **options) -> I
     """
     choices = _choices(**options)
     if isinstance(lines_or_path, (str, os.PathLike)):
-        yield from score_files([os.fspath(lines_or_path)], choices)
-        return
-    n = 0
-    for name, line, item in stream_lines(lines_or_path):
-        n += 1
-        if isinstance(item, Exception):
-            yield BatchItem(n, name, line, None, item)
-            continue
-        try:
-            yield BatchItem(n, name, line, evaluate(item, choices))
-        except MjError as e:          # the table is reported, the rest go on
-            yield BatchItem(n, name, line, None, e)
+        return score_files([os.fspath(lines_or_path)], choices)
+    return score_stream(stream_lines(lines_or_path), choices)
 
 
 def play_session(text_or_path: str | os.PathLike, *, name: str | None = None, **options) -> SessionResult:

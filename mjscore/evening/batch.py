@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from mjscore.io.reader import stream_tables
 from mjscore.model.errors import MjError
+from mjscore.model.table import Table
 from mjscore.pipeline import Choices, TableResult, evaluate
 
 
@@ -33,20 +34,25 @@ class BatchItem(NamedTuple):
         return {"table": self.table, "file": self.file, "line": self.line, **self.result.to_dict()}
 
 
+def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], choices: Choices = Choices()
+                 ) -> Iterator[BatchItem]:
+    """Each (file, line, table or reading error) scored as it arrives, numbered from 1.
+
+    A bad table gives an item with its error and the rest go on.
+    """
+    for n, (name, line, item) in enumerate(tables, start=1):
+        if isinstance(item, MjError):
+            yield BatchItem(n, name, line, None, item)
+            continue
+        try:
+            yield BatchItem(n, name, line, evaluate(item, choices))
+        except MjError as e:
+            yield BatchItem(n, name, line, None, e)
+
+
 def score_files(files: Iterable[str], choices: Choices = Choices()) -> Iterator[BatchItem]:
     """Each table of each file (`-`: standard input) scored as it is read.
 
-    Compact files are read a table at a time, so memory does not grow with the number of
-    tables; a bad table gives an item with its error and the rest go on.
+    Compact files are read a table at a time, so memory does not grow with the number of tables.
     """
-    n = 0
-    for path in files:
-        for name, line, item in stream_tables(path):
-            n += 1
-            if isinstance(item, MjError):
-                yield BatchItem(n, name, line, None, item)
-                continue
-            try:
-                yield BatchItem(n, name, line, evaluate(item, choices))
-            except MjError as e:
-                yield BatchItem(n, name, line, None, e)
+    return score_stream((row for path in files for row in stream_tables(path)), choices)

@@ -15,14 +15,12 @@ from pathlib import Path
 from mjscore.evening.batch import BatchItem, score_files, score_stream
 from mjscore.evening.check import CheckReport, check_text
 from mjscore.evening.session import SessionResult, play
-from mjscore.hand.validate import validate_table
-from mjscore.hand.waits import table_waits
 from mjscore.io.reader import parse_any, stream_lines
 from mjscore.io.sessionfile import read_session
 from mjscore.io.text import read_text
 from mjscore.model.errors import InputError, Location
 from mjscore.model.table import Table
-from mjscore.pipeline import Choices, TableResult, evaluate, scheme_for
+from mjscore.pipeline import Choices, TableResult, evaluate, table_waits
 from mjscore.rules import scheme as _scheme
 from mjscore.rules.scheme import Scheme
 
@@ -122,11 +120,7 @@ def waits(text_or_path: str | os.PathLike, scheme: str | os.PathLike | None = No
     [[{'seat': 'E', 'waits': ['9m'], 'dead': []}]]
     """
     text, name = _source(text_or_path, name)
-    out = []
-    for table in parse_any(text, name):
-        validate_table(table, complete=lambda hand: True)     # a hand one tile short is the point here
-        out.append(table_waits(table, scheme_for(table, _choices(scheme))))
-    return out
+    return [table_waits(table, _choices(scheme)) for table in parse_any(text, name)]
 
 
 def check(text_or_path: str | os.PathLike, *, name: str | None = None, **options) -> CheckReport:

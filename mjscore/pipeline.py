@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mjscore.hand.validate import validate_table
+from mjscore.hand.waits import table_waits as waits_at_table
 from mjscore.model.errors import SchemeError
 from mjscore.model.table import Table
 from mjscore.model.tiles import SEATS, Wind
@@ -171,3 +172,12 @@ def _runner_up(p: PlayerScore) -> dict | None:
     d["missing"] = [i.as_dict() for i in p.best.items if (i.rule, i.applies_to) not in mine]
     d["extra"] = [i.as_dict() for i in r.items if (i.rule, i.applies_to) not in best]
     return d
+
+
+def table_waits(table: Table, choices: Choices = Choices()) -> list[dict]:
+    """Each fully listed player's waits under the table's scheme (see `hand.waits.table_waits`).
+
+    The table is checked as a table, but a hand one tile short of going out is the point here,
+    so the winner's completeness is not asked for."""
+    validate_table(table, complete=lambda hand: True)
+    return waits_at_table(table, scheme_for(table, choices))

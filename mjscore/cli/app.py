@@ -72,17 +72,47 @@ def fail(err: MjError) -> None:
     raise typer.Exit(1)
 
 
-def load_tables(file: Optional[str], inline: Optional[str]):
-    """Tables from FILE, `-` (standard input) or `-e TEXT`; exactly one of them."""
-    from mjscore.io.reader import parse_any, read_tables
+def table_stream(file: Optional[str], inline: Optional[str]):
+    """(name, line, Table | MjError) for each table of FILE, `-` (standard input) or `-e TEXT`
+    (exactly one of them), read as it goes: a command prints each table's result before the
+    next is read."""
+    from mjscore.io.reader import iter_tables, stream_tables
 
     if inline is not None and file is not None:
         raise typer.BadParameter("give a FILE or -e TEXT, not both")
-    if inline is not None:
-        return parse_any(inline, "<-e>")
-    if file is None:
+    if inline is None and file is None:
         raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
-    return read_tables(file)
+    if inline is not None:
+        items = (("<-e>", line, item) for line, item in iter_tables(inline, "<-e>"))
+    else:
+        items = stream_tables(file)
+    return _not_empty(items, "<-e>" if inline is not None else "<stdin>" if file == "-" else file)
+
+
+def _not_empty(items, name: str):
+    empty = True
+    for item in items:
+        empty = False
+        yield item
+    if empty:
+        from mjscore.model.errors import Location, NotationError
+
+        yield name, 0, NotationError("holds no table: write each player's line as 'E: ...'", Location(name))
+
+
+class Failures:
+    """Errors met on the way: each printed to standard error as it comes; exit 1 at the end."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def report(self, err: MjError) -> None:
+        self.count += 1
+        typer.echo(str(err), err=True)
+
+    def exit(self) -> None:
+        if self.count:
+            raise typer.Exit(1)
 
 
 def _path(file: str | None):
@@ -116,15 +146,20 @@ def show(
       mjscore show sample_hands/east-self-drawn.mj --tiles unicode
     """
     from mjscore.hand.validate import validate_table
-    from mjscore.io.notation import print_tables
+    from mjscore.io.notation import print_table
 
-    try:
-        tables = load_tables(file, inline)
-        for t in tables:
-            validate_table(t)
-    except MjError as e:
-        fail(e)
-    sys.stdout.write(print_tables(tables, style=tiles.value))
+    failures, shown = Failures(), 0
+    for _, _, table in table_stream(file, inline):
+        try:
+            if isinstance(table, MjError):
+                raise table
+            validate_table(table)
+        except MjError as e:
+            failures.report(e)
+            continue
+        sys.stdout.write(("---\n" if shown else "") + print_table(table, style=tiles.value))
+        shown += 1
+    failures.exit()
 
 
 SCHEME_OPT = typer.Option(None, "--scheme", "-s", metavar="NAME|FILE",
@@ -183,19 +218,25 @@ def score(
     from mjscore.pipeline import evaluate
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit, explain)
-    try:
-        tables = load_tables(file, inline)
-        results = [evaluate(t, choices).to_dict() for t in tables]
-    except MjError as e:
-        fail(e)
-    if format is Format.json:
-        for r in results:
-            typer.echo(to_json(r))
-    elif format is Format.csv:
-        rows = [row for n, r in enumerate(results, 1) for row in csv_rows(r, n)]
-        sys.stdout.write(render_csv(rows))
-    else:
-        sys.stdout.write("\n---\n\n".join(render_text(r, format.value) for r in results))
+    failures, shown = Failures(), 0
+    if format is Format.csv:
+        sys.stdout.write(render_csv([], header=True))
+    for number, (name, line, table) in enumerate(table_stream(file, inline), start=1):
+        try:
+            if isinstance(table, MjError):
+                raise table
+            result = evaluate(table, choices).to_dict()
+        except MjError as e:
+            failures.report(e)
+            continue
+        if format is Format.json:
+            sys.stdout.write(to_json(result) + "\n")
+        elif format is Format.csv:
+            sys.stdout.write(render_csv(csv_rows(result, number, name, line), header=False))
+        else:
+            sys.stdout.write(("\n---\n\n" if shown else "") + render_text(result, format.value))
+        shown += 1
+    failures.exit()
 
 
 @app.command()
@@ -258,29 +299,36 @@ def waits(
       mjscore waits -e "E: 1m 19p 19s E S W NN C F P" --format json
       {"players": [{"seat": "E", "waits": ["9m"], "dead": []}]}
     """
+
+    from mjscore.pipeline import Choices, table_waits
+
+    choices = Choices(scheme=scheme)
+    failures = Failures()
+    for _, _, table in table_stream(file, inline):
+        try:
+            if isinstance(table, MjError):
+                raise table
+            players = table_waits(table, choices)
+        except MjError as e:
+            failures.report(e)
+            continue
+        _print_waits(players, format)
+    failures.exit()
+
+
+def _print_waits(players: list[dict], format: Format) -> None:
     import json
-
-    from mjscore.api import waits as table_waits
-
-    try:
-        if inline is not None and file is not None:
-            raise typer.BadParameter("give a FILE or -e TEXT, not both")
-        results = table_waits(inline if inline is not None else _path(file), scheme,
-                              name="<-e>" if inline is not None else None)
-    except MjError as e:
-        fail(e)
-    for players in results:
-        if format is Format.json:
-            typer.echo(json.dumps({"players": players}))
-        elif format is Format.csv:
-            typer.echo("seat,waits,dead")
-            for p in players:
-                typer.echo(f"{p['seat']},{' '.join(p['waits'])},{' '.join(p['dead'])}")
-        else:
-            for p in players:
-                ready = " ".join(p["waits"]) if p["waits"] else "not one tile from going out"
-                dead = f"   (dead: {' '.join(p['dead'])})" if p["dead"] else ""
-                typer.echo(f"{p['seat']}: {ready}{dead}")
+    if format is Format.json:
+        typer.echo(json.dumps({"players": players}))
+    elif format is Format.csv:
+        typer.echo("seat,waits,dead")
+        for p in players:
+            typer.echo(f"{p['seat']},{' '.join(p['waits'])},{' '.join(p['dead'])}")
+    else:
+        for p in players:
+            ready = " ".join(p["waits"]) if p["waits"] else "not one tile from going out"
+            dead = f"   (dead: {' '.join(p['dead'])})" if p["dead"] else ""
+            typer.echo(f"{p['seat']}: {ready}{dead}")
 
 
 @app.command()

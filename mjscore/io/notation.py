@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from mjscore.io.text import MAX_LINE, too_long
 from mjscore.model.errors import GroupError, Location, NotationError
 from mjscore.model.table import (
     OPTION_HEADERS,
@@ -28,7 +29,6 @@ from mjscore.model.table import (
 )
 from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, SEASON_BASE, TILES, WIND_BASE, Tile, Wind
 
-MAX_LINE = 10_000          # characters; a longer line is refused, not parsed
 MAX_SCORE = 10**9
 
 SEAT_NAMES = {w.value: w for w in Wind}
@@ -121,7 +121,7 @@ def split_tables(text: str, file: str = "<input>", first_line: int = 1) -> Itera
     """Yield (first line number, text) of each `---`-separated table."""
     start = first_line
     buf: list[str] = []
-    for n, raw in enumerate(text.splitlines(), start=first_line):
+    for n, raw in enumerate(text.split("\n"), start=first_line):
         if raw.strip() == "---":
             yield start, "\n".join(buf)
             buf = []
@@ -140,7 +140,7 @@ def logical_lines(text: str, file: str = "<input>", first_line: int = 1,
     """
     for n, raw in enumerate(text.split("\n"), start=first_line):
         if len(raw) > MAX_LINE:
-            raise NotationError(f"line is {len(raw):,} characters long; at most {MAX_LINE:,} are read",
+            raise NotationError(too_long(),
                                 _loc(file, n, 1, column_of))
         body = raw.split("#", 1)[0]
         col = 0

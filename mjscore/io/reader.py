@@ -11,9 +11,10 @@ import io
 import re
 import sys
 
-from mjscore.io.notation import MAX_LINE, parse_table, parse_tables, split_tables
+from mjscore.io.notation import parse_table, parse_tables, split_tables
 from mjscore.io.sessionfile import read_session
-from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, read_text
+from mjscore.io.text import (MAX_INPUT_BYTES, MAX_LINE, decode, lines_of, looks_like_yaml, open_regular, read_limited,
+                             read_text, too_long)
 from mjscore.io.yamlform import iter_yaml_tables, parse_yaml_tables
 from mjscore.model.errors import InputError, Location, MjError, NotationError
 from mjscore.model.table import Table
@@ -84,72 +85,50 @@ def iter_tables(text: str, name: str):
 
 
 def stream_tables(path: str):
-    """(display name, line, Table | MjError) for each table of a file, read as it goes.
+    """(display name, line, Table | MjError) for each table of a file (`-`: standard input),
+    read as it goes.
 
-    A compact file is read line by line and each table parsed when its `---` arrives, so memory
-    does not grow with the number of tables.  YAML files and sessions are read whole (they are
-    bounded in size).  An unreadable file gives one error row.
+    A compact file is read a line at a time and each table parsed when its `---` arrives, so
+    memory does not grow with the number of tables.  YAML files and sessions are read whole
+    (they are bounded in size).  A file that cannot be read gives one error row.
     """
     name = "<stdin>" if path == "-" else path
     try:
-        stream = sys.stdin.buffer if path == "-" else open(path, "rb")
-    except OSError as e:
-        yield name, 0, InputError(f"cannot read: {e.strerror or e}" if not isinstance(e, FileNotFoundError)
-                                  else "no such file", Location(name))
+        stream = sys.stdin.buffer if path == "-" else open_regular(path)
+    except MjError as e:
+        yield name, 0, e
         return
     try:
-        head = stream.read(65536)
-        if b"\x00" in head:
-            yield name, 0, InputError("this is not a text file (it holds NUL bytes)", Location(name))
-            return
-        head_text = head.decode("utf-8", "replace")
-        if looks_like_yaml(head_text, name) or is_compact_session(head_text):
-            data = head + stream.read(MAX_INPUT_BYTES + 1 - len(head))
-            if len(data) > MAX_INPUT_BYTES:
-                yield name, 0, InputError(f"input is larger than {MAX_INPUT_BYTES:,} bytes", Location(name))
-                return
+        head = stream.read(_HEAD)
+        head_text = head.decode("utf-8-sig", "replace")
+        if looks_like_yaml(head_text, name) or is_compact_session(head_text.replace("\r", "\n")):
             try:
-                text = decode(data, name)
+                text = decode(head + read_limited(stream, MAX_INPUT_BYTES - len(head), name), name)
             except MjError as e:
                 yield name, e.location.line, e
                 return
             for line, item in iter_tables(text, name):
                 yield name, line, item
             return
-        for line, item in compact_tables(_byte_lines(head, stream, name), name):
+        raw = io.BufferedReader(_Prefixed(head, stream)) if head else stream
+        for line, item in compact_tables(lines_of(raw, name), name):
             yield name, line, item
+    except OSError as e:          # the rest of the file cannot be read
+        yield name, 0, InputError(f"cannot read: {e.strerror or e}", Location(name))
     finally:
         if path != "-":
             stream.close()
 
 
-def _byte_lines(head: bytes, stream, name: str):
-    """(number, text) for each line of a byte stream, or (number, error) for a line that is too
-    long or not UTF-8; a line is never held longer than MAX_LINE characters."""
-    reader = io.BufferedReader(_Prefixed(head, stream)) if head else stream
-    number = 0
-    while True:
-        raw = reader.readline(MAX_LINE + 2)
-        if not raw:
-            return
-        number += 1
-        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            while raw and not raw.endswith(b"\n"):        # skip the rest of an overlong line
-                raw = reader.readline(MAX_LINE + 2)
-            yield number, NotationError(f"line is longer than {MAX_LINE:,} characters", Location(name, number, 1))
-            continue
-        try:
-            yield number, raw.decode("utf-8").rstrip("\r\n")
-        except UnicodeDecodeError:
-            yield number, InputError("not UTF-8 text", Location(name, number, 1))
+_HEAD = 65536        # bytes read to tell the file's form
 
 
 def _text_lines(lines, name: str):
-    """(number, text) for each of an iterable of text lines, as `_byte_lines` gives them."""
+    """(number, text) for each of an iterable of text lines, as `lines_of` gives them."""
     for number, line in enumerate(lines, start=1):
         line = line.rstrip("\r\n")
         if len(line) > MAX_LINE:
-            yield number, NotationError(f"line is longer than {MAX_LINE:,} characters", Location(name, number, 1))
+            yield number, NotationError(too_long(), Location(name, number, 1))
         else:
             yield number, line
 
@@ -193,10 +172,11 @@ def stream_lines(lines, name: str = "<lines>"):
         yield name, line, item
 
 
-class _Prefixed:
-    """A raw stream that first gives back the bytes already read to sniff the file's form."""
+class _Prefixed(io.RawIOBase):
+    """A raw stream that first gives back the bytes already read to tell the file's form."""
 
     def __init__(self, head: bytes, stream):
+        super().__init__()
         self.head = head
         self.stream = stream
 
@@ -212,7 +192,3 @@ class _Prefixed:
         data = self.stream.read(len(buf))
         buf[:len(data)] = data
         return len(data)
-
-    @property
-    def closed(self) -> bool:
-        return False

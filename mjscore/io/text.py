@@ -1,58 +1,130 @@
-"""Bytes to text: files and standard input read safely, decoded, and their form recognised.
+"""Bytes to text: files and standard input read safely, decoded, split into lines.
 
-Every command and every file mjscore reads (tables, sessions, schemes) goes through `decode`,
-so the same bytes give the same text everywhere.
+Every command and every file mjscore reads (tables, sessions, schemes, payoff tables) goes
+through here, so the same bytes give the same lines everywhere:
+
+- UTF-8, with a byte-order mark at the start dropped;
+- a line ends at `\\n`, `\\r\\n` or a lone `\\r`, and nowhere else (a form feed, a vertical tab,
+  NEL or U+2028 inside a line is white space to the notation, never a line break);
+- a NUL byte or a byte that is not UTF-8 is an error naming its line and column;
+- only regular files are read (never a folder, a device or a pipe, which could block or never
+  end), and never more than a size limit, counted while reading.
 """
 
 from __future__ import annotations
 
+import io
+import os
 import re
+import stat
 import sys
-from pathlib import Path
 
-from mjscore.model.errors import InputError, Location
+from mjscore.model.errors import InputError, Location, NotationError
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
+MAX_LINE = 10_000          # characters; a longer line is refused, not parsed
 _YAML_START = re.compile(r"^(players|hands|round|scheme|draw|dealer[-_]wins)\s*:(\s|$)|^- |^%YAML", re.M)
+_BAD = re.compile(r"[\x00\udc80-\udcff]")
 
 
-def decode(data: bytes, file: str) -> str:
-    if b"\x00" in data:
-        raise InputError("this is not a text file (it holds NUL bytes)", Location(file))
+def open_regular(path: str, display: str | None = None, what: str = "file"):
+    """A binary stream of a regular file; anything else is refused before it is read.
+
+    Opening never blocks (a FIFO is opened without waiting for a writer, then refused), and a
+    terminal never becomes the controlling one.
+    """
+    name = display or path
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        raise InputError(f"not UTF-8 text: byte 0x{data[e.start]:02x} cannot be read",
-                         Location(file, line, col)) from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise InputError(f"no such {what}", Location(name)) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", Location(name)) from None
+    except PermissionError:
+        raise InputError("permission denied", Location(name)) from None
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", Location(name)) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = "a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a device or socket"
+        raise InputError(f"is {kind}, not a regular file", Location(name))
+    return os.fdopen(fd, "rb")
+
+
+def read_limited(stream, limit: int, name: str) -> bytes:
+    """At most `limit` bytes of a stream; more is an error (counted as it is read, so an endless
+    stream costs no more than the limit)."""
+    try:
+        data = stream.read(limit + 1)
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}", Location(name)) from None
+    if len(data) > limit:
+        raise InputError(f"is larger than {limit:,} bytes, the most that is read", Location(name))
+    return data
+
+
+def read_bytes(path: str, limit: int, display: str | None = None, what: str = "file") -> bytes:
+    """The bytes of a regular file, refused beyond `limit`."""
+    with open_regular(path, display, what) as f:
+        return read_limited(f, limit, display or path)
 
 
 def read_text(path: str) -> tuple[str, str]:
     """(text, display name) of a file path, or of standard input for `-`."""
     if path == "-":
-        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        name = "<stdin>"
-    else:
-        p = Path(path)
-        name = path
-        try:
-            if p.is_dir():
-                raise InputError("is a folder, not a file", Location(name))
-            size = p.stat().st_size
-            if size > MAX_INPUT_BYTES:
-                raise InputError(f"file is {size:,} bytes; at most {MAX_INPUT_BYTES:,} are read", Location(name))
-            data = p.read_bytes()
-        except FileNotFoundError:
-            raise InputError("no such file", Location(name)) from None
-        except PermissionError:
-            raise InputError("permission denied", Location(name)) from None
-        except OSError as e:
-            raise InputError(f"cannot read: {e.strerror or e}", Location(name)) from None
-    if len(data) > MAX_INPUT_BYTES:
-        raise InputError(f"input is larger than {MAX_INPUT_BYTES:,} bytes", Location(name))
-    return decode(data, name), name
+        return decode(read_limited(sys.stdin.buffer, MAX_INPUT_BYTES, "<stdin>"), "<stdin>"), "<stdin>"
+    return decode(read_bytes(path, MAX_INPUT_BYTES), path), path
+
+
+def _checked(line: str, number: int, name: str) -> str:
+    """The line itself, or the error for its first NUL or undecodable byte."""
+    bad = _BAD.search(line)
+    if bad is None:
+        return line
+    if bad[0] == "\x00":
+        raise InputError("this is not a text file (it holds NUL bytes)", Location(name, number, bad.start() + 1))
+    raise InputError(f"not UTF-8 text: byte 0x{ord(bad[0]) - 0xDC00:02x} cannot be read",
+                     Location(name, number, bad.start() + 1))
+
+
+def decode(data: bytes, name: str) -> str:
+    """The text of some bytes, its line ends made `\\n`; an error names the first bad byte."""
+    text = data.decode("utf-8-sig", "surrogateescape").replace("\r\n", "\n").replace("\r", "\n")
+    if _BAD.search(text):
+        for number, line in enumerate(text.split("\n"), start=1):
+            _checked(line, number, name)
+    return text
+
+
+def lines_of(stream, name: str):
+    """(number, line) for each line of a binary stream, decoded as `decode` does, or (number,
+    error) for a line that is too long or holds a bad byte; a line is never held whole beyond
+    MAX_LINE characters, and the stream is read as it goes."""
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", errors="surrogateescape", newline=None)
+    try:
+        number = 0
+        while True:
+            line = text.readline(MAX_LINE + 2)
+            if not line:
+                return
+            number += 1
+            if len(line) > MAX_LINE + 1 or (len(line) == MAX_LINE + 1 and not line.endswith("\n")):
+                while line and not line.endswith("\n"):         # skip the rest of an overlong line
+                    line = text.readline(MAX_LINE + 2)
+                yield number, NotationError(too_long(), Location(name, number, 1))
+                continue
+            try:
+                yield number, _checked(line.rstrip("\n"), number, name)
+            except InputError as e:
+                yield number, e
+    finally:
+        text.detach()           # the caller owns the stream (standard input stays open)
+
+
+def too_long() -> str:
+    return f"line is more than {MAX_LINE:,} characters long; at most {MAX_LINE:,} are read"
 
 
 def looks_like_yaml(text: str, name: str) -> bool:

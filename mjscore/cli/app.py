@@ -14,8 +14,8 @@ from typing import Optional
 
 import typer
 
-from mjscore.version import __version__
 from mjscore.model.errors import MjError
+from mjscore.version import __version__
 
 app = typer.Typer(
     name="mjscore",

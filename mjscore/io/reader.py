@@ -13,8 +13,17 @@ import sys
 
 from mjscore.io.notation import parse_table, parse_tables, split_tables
 from mjscore.io.sessionfile import read_session
-from mjscore.io.text import (MAX_INPUT_BYTES, MAX_LINE, decode, lines_of, looks_like_yaml, open_regular, read_limited,
-                             read_text, too_long)
+from mjscore.io.text import (
+    MAX_INPUT_BYTES,
+    MAX_LINE,
+    decode,
+    lines_of,
+    looks_like_yaml,
+    open_regular,
+    read_limited,
+    read_text,
+    too_long,
+)
 from mjscore.io.yamlform import iter_yaml_tables, parse_yaml_tables
 from mjscore.model.errors import InputError, Location, MjError, NotationError
 from mjscore.model.table import Table

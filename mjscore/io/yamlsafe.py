@@ -8,12 +8,14 @@ read through `load_nodes`.
 
 from __future__ import annotations
 
-from mjscore.model.errors import Location, YamlFormError
+from mjscore.model.errors import Location, YamlFormError, excerpt
 
 MAX_YAML_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_ALIASES = 100
 MAX_EVENTS = 2_000_000
+MAX_VALUES = 100_000       # values a data document may expand to, aliases followed
+_PLAIN = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "bool", "null", "float", "seq", "map", "timestamp")}
 
 
 def mark_location(file: str, mark) -> Location:
@@ -68,12 +70,56 @@ def load_nodes(text: str, file: str) -> list:
 
 def load_document(text: str, file: str):
     """The one YAML document of a data file (a scheme, the payoff tables) as plain Python values,
-    after the same safety checks as hand files."""
+    after the same safety checks as hand files, and once its expansion is known to be bounded."""
     nodes = load_nodes(text, file)
     if len(nodes) != 1:
         raise YamlFormError("the file holds exactly one YAML document", Location(file))
+    check_expansion(nodes[0], file)
     loader = safe_loader()(text)
     try:
         return loader.construct_document(nodes[0])
     finally:
         loader.dispose()
+
+
+def check_expansion(root, file: str, limit: int = MAX_VALUES) -> int:
+    """How many values the document holds with every alias written out; refused above `limit`,
+    for a tag other than plain data, or for a value that contains itself.
+
+    Aliases share nodes, so a few hundred bytes can stand for billions of values: anything that
+    walks the data (a check, a copy, JSON for the cache) would pay for all of them.  Sizes are
+    summed over the node graph with each shared node counted once per use but walked once.
+    """
+    import yaml
+
+    size: dict[int, int] = {}
+    busy: set[int] = set()
+    stack = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            busy.discard(key)
+            children = node.value if isinstance(node, yaml.SequenceNode) else \
+                [n for pair in node.value for n in pair]
+            total = 1 + sum(size[id(c)] for c in children)
+            if total > limit:
+                raise YamlFormError(f"YAML expands to more than {limit:,} values (alias bomb?)",
+                                    mark_location(file, node.start_mark))
+            size[key] = total
+            continue
+        if key in size:
+            continue
+        if node.tag not in _PLAIN:
+            raise YamlFormError(f"YAML tag '{excerpt(node.tag)}' is not allowed: this file is plain data",
+                                mark_location(file, node.start_mark))
+        if isinstance(node, yaml.ScalarNode):
+            size[key] = 1
+            continue
+        if key in busy:
+            raise YamlFormError("a YAML value contains itself", mark_location(file, node.start_mark))
+        busy.add(key)
+        stack.append((node, True))
+        children = node.value if isinstance(node, yaml.SequenceNode) else [n for pair in node.value for n in pair]
+        stack.extend((c, False) for c in children if id(c) not in size)
+    return size[id(root)]

@@ -24,6 +24,22 @@ class Location(NamedTuple):
         return f"{self.file}:{self.line}:{self.column}"
 
 
+def excerpt(value, limit: int = 24) -> str:
+    """A value as a message may show it: its text, control and invisible characters escaped,
+    cut to `limit` characters.  A file's content never reaches a message whole."""
+    text = value if isinstance(value, str) else repr(value)
+    cut = len(text) > limit
+    return escaped(text[:limit]) + ("…" if cut else "")
+
+
+def escaped(text: str) -> str:
+    """Text with control characters, and characters that print as nothing or reorder a line
+    (zero-width spaces, direction marks), written as escapes, so a terminal shows what is there."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 class MjError(Exception):
     """Anything wrong with the input: printed as one line, exit status 1."""
 
@@ -34,7 +50,7 @@ class MjError(Exception):
         self.token = token
 
     def __str__(self) -> str:
-        return f"{self.location}: error: {self.message}"
+        return f"{escaped(str(self.location))}: error: {escaped(self.message)}"
 
 
 class InputError(MjError):

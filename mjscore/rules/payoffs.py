@@ -12,9 +12,10 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from mjscore.io import datacache
-from mjscore.io.text import decode
+from mjscore.io.datacache import fingerprint
+from mjscore.io.text import decode, read_bytes
 from mjscore.io.yamlsafe import load_document
-from mjscore.model.errors import Location, SchemeError
+from mjscore.model.errors import Location, MjError, SchemeError
 from mjscore.rules.shipped import payoff_file
 
 SITUATIONS = ("east-self-drawn", "other-self-drawn", "east-on-discard", "other-on-east-discard",
@@ -72,11 +73,25 @@ def parse_payoffs(data, where: str) -> dict[str, Payoff]:
 def builtin_payoffs() -> dict[str, Payoff]:
     """The shipped payoff schemes (chinese-classical, chinese-modern, japanese, ...)."""
     path = payoff_file()
-    data = datacache.load("payoffs")
-    if data is None:
-        document = load_document(decode(path.read_bytes(), PAYOFF_NAME), PAYOFF_NAME)
-        data = document.get("payoffs") if isinstance(document, dict) else None
-        payoffs = parse_payoffs(data, PAYOFF_NAME)      # checked, then remembered
-        datacache.store("payoffs", [path], data)
-        return payoffs
-    return parse_payoffs(data, PAYOFF_NAME)
+    try:
+        raw = read_bytes(str(path), MAX_PAYOFF_BYTES, PAYOFF_NAME)
+    except MjError as e:
+        raise SchemeError(e.message, e.location) from None
+    source = fingerprint(raw)
+    cached = datacache.load("payoffs", str(path), source, lambda _: None)
+    if cached is not None:
+        try:
+            return parse_payoffs(cached, PAYOFF_NAME)
+        except SchemeError:
+            pass                               # an entry that fails the checks is never believed
+    try:
+        document = load_document(decode(raw, PAYOFF_NAME), PAYOFF_NAME)
+    except MjError as e:
+        raise SchemeError(e.message, e.location, e.token) from None
+    data = document.get("payoffs") if isinstance(document, dict) else None
+    payoffs = parse_payoffs(data, PAYOFF_NAME)      # checked, then remembered
+    datacache.store("payoffs", str(path), source, [], len(raw), data)
+    return payoffs
+
+
+MAX_PAYOFF_BYTES = 256 * 1024

@@ -15,15 +15,24 @@ from typing import Any, NamedTuple
 
 from mjscore.hand.arrange import SHAPES
 from mjscore.io import datacache
-from mjscore.io.text import decode
+from mjscore.io.datacache import fingerprint
+from mjscore.io.text import decode, read_bytes
 from mjscore.io.yamlsafe import load_document
-from mjscore.model.errors import Location, MjError, SchemeError
+from mjscore.model.errors import Location, MjError, SchemeError, excerpt
 from mjscore.model.table import PAYING
 from mjscore.rules.conditions import CONDITIONS, SET_CONDITIONS, ParamError
 from mjscore.rules.payoffs import builtin_payoffs, parse_payoffs
 from mjscore.rules.shipped import scheme_dir, shipped_schemes
 
 DEFAULT_SCHEME = "classical"
+
+# The ranges every number of a scheme must keep to: generous for any real rule set, and small
+# enough that no hand can cost more than a moment to score or a number too long to print.
+MAX_LIMIT = 10_000_000
+MAX_POINTS = 100_000
+MAX_DOUBLES = 20               # for one rule
+MAX_HAND_DOUBLES = 128         # every rule's doubles together, a per-set rule counted for 5 sets
+MAX_PAYMENT = 100_000_000
 
 SCOPES = ("every", "winner", "loser")
 SET_CLASSES = ("simple", "terminal", "honour")
@@ -127,18 +136,17 @@ class Scheme:
 # -- loading -----------------------------------------------------------------------------------
 
 def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
-    """The file of a scheme given by shipped name or by path."""
+    """The file of a scheme given by shipped name or by path; a relative path is read from
+    `relative_to` (the folder of the file that names it) when given."""
     if "/" not in name_or_path and "\\" not in name_or_path and not name_or_path.endswith((".yaml", ".yml")):
         path = scheme_dir() / f"{name_or_path}.yaml"
-        if path.exists():
+        if path.is_file():
             return path
-        raise SchemeError(f"no scheme named '{name_or_path}'; shipped: {', '.join(shipped_schemes())} "
-                          "(or give a scheme file's path)", Location(name_or_path))
+        raise SchemeError(f"no scheme named '{excerpt(name_or_path)}'; shipped: {', '.join(shipped_schemes())} "
+                          "(or give a scheme file's path)", Location(excerpt(name_or_path, 80)))
     path = Path(name_or_path)
-    if not path.is_absolute() and relative_to is not None and not path.exists():
+    if not path.is_absolute() and relative_to is not None:
         path = relative_to / path
-    if not path.exists():
-        raise SchemeError("no such scheme file", Location(name_or_path))
     return path
 
 
@@ -147,25 +155,42 @@ def load_scheme(name_or_path: str | None = None) -> Scheme:
     name = name_or_path or DEFAULT_SCHEME
     if name in _BY_NAME:                      # a batch asks for the same scheme thousands of times
         return _BY_NAME[name]
-    scheme = _load(str(resolve(name).resolve()))
+    path = resolve(name)
+    try:
+        path = path.resolve()
+    except (OSError, RuntimeError):
+        pass                                  # reading it will say what is wrong
+    scheme = _load(str(path), name)
     if "/" not in name and "\\" not in name and not name.endswith((".yaml", ".yml")):
         _BY_NAME[name] = scheme               # shipped names only: a path may point elsewhere later
     return scheme
 
 
 _BY_NAME: dict[str, Scheme] = {}
+MAX_SCHEME_BYTES = 1024 * 1024
 
 
 @lru_cache(maxsize=64)
-def _load(path: str) -> Scheme:
-    data = datacache.load("scheme:" + path)
-    if data is None:
-        data = _flat_data(Path(path), ())
-        files = [Path(f) for f in data.get("_sources_read", [path])]
-        scheme = _build(dict(data), path)      # checked before it is remembered
-        datacache.store("scheme:" + path, files, _plain(data))
-        return scheme
-    return _build(data, path)
+def _load(path: str, given: str | None = None) -> Scheme:
+    raw = _read_bytes(Path(path), given)
+    source = fingerprint(raw)
+    cached = datacache.load("scheme", path, source, _fingerprint_now)
+    if cached is not None:
+        try:
+            return _build(cached, path)
+        except SchemeError:
+            pass                               # an entry that fails the checks is never believed
+    data = _flat_data(Path(path), (), raw, given)
+    scheme = _build(dict(data), path)          # checked before it is remembered
+    datacache.store("scheme", path, source, data["_sources_read"][1:], data["_source_bytes"], _plain(data))
+    return scheme
+
+
+def _fingerprint_now(path: str) -> str | None:
+    try:
+        return fingerprint(read_bytes(path, MAX_SCHEME_BYTES))
+    except MjError:
+        return None
 
 
 def _plain(data: dict) -> dict:
@@ -173,12 +198,15 @@ def _plain(data: dict) -> dict:
     return {k: v for k, v in data.items() if not k.startswith("_") or k in ("_files", "_sources_read")}
 
 
-def _read_yaml(path: Path) -> dict:
-    display = _display(path)
+def _read_bytes(path: Path, given: str | None = None) -> bytes:
+    display = given or _display(path)
     try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise SchemeError(f"cannot read scheme file: {e.strerror or e}", Location(display)) from None
+        return read_bytes(str(path), MAX_SCHEME_BYTES, display, what="scheme file")
+    except MjError as e:
+        raise SchemeError(e.message, e.location) from None
+
+
+def _read_yaml(raw: bytes, display: str) -> dict:
     try:
         data = load_document(decode(raw, display), display)     # the same safety checks as hand files
     except MjError as e:
@@ -195,22 +223,33 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _flat_data(path: Path, seen: tuple[str, ...]) -> dict:
-    """The file's data with its `extends:` chain merged in (base first, the file's values on top)."""
+def _flat_data(path: Path, seen: tuple[str, ...], raw: bytes | None = None, given: str | None = None) -> dict:
+    """The file's data with its `extends:` chain merged in (base first, the file's values on top).
+
+    `_sources_read` lists (path, fingerprint) of every file read, this one first, and
+    `_source_bytes` their length: what the cache keys an entry by and bounds it with.
+    """
     key = str(path.resolve())
+    display = given or _display(path)
     if key in seen:
         raise SchemeError("schemes extend each other in a circle: " + " -> ".join(seen + (key,)),
-                          Location(_display(path)))
-    data = _read_yaml(path)
-    data["_sources_read"] = [str(path.resolve())]
+                          Location(display))
+    if raw is None:
+        raw = _read_bytes(path, given)
+    data = _read_yaml(raw, display)
+    data["_sources_read"] = [[key, fingerprint(raw)]]
+    data["_source_bytes"] = len(raw)
     base_name = data.get("extends")
     if base_name is None:
-        data.setdefault("_files", [_display(path)])
+        data.setdefault("_files", [display])
         return data
     if not isinstance(base_name, str):
-        raise SchemeError("'extends' takes a scheme name or path", Location(_display(path)), "extends")
-    base = _flat_data(resolve(base_name, path.parent), seen + (key,))
-    return _merge(base, data, _display(path))
+        raise SchemeError("'extends' takes a scheme name or path", Location(display), "extends")
+    base = _flat_data(resolve(base_name, path.parent), seen + (key,), given=None)
+    merged = _merge(base, data, display)
+    merged["_source_bytes"] = base["_source_bytes"] + len(raw)
+    merged["_sources_read"] = data["_sources_read"] + base["_sources_read"]
+    return merged
 
 
 def _merge(base: dict, top: dict, file: str) -> dict:
@@ -219,7 +258,9 @@ def _merge(base: dict, top: dict, file: str) -> dict:
         if k == "extends":
             continue
         if k == "rules":
-            out["rules"] = _merge_rules(base.get("rules", []), v, file)
+            out["rules"], unknown = _merge_rules(base.get("rules", []), v, file,
+                                                 str(base.get("scheme", "the base scheme")))
+            out["_unknown_rules"] = base.get("_unknown_rules", []) + unknown
         elif k in ("sets", "pairs", "settlement", "rotation") and isinstance(v, dict) and isinstance(base.get(k), dict):
             merged = dict(base[k])
             merged.update(v)
@@ -227,19 +268,24 @@ def _merge(base: dict, top: dict, file: str) -> dict:
         else:
             out[k] = v
     out["_files"] = base.get("_files", []) + [file]
-    out["_sources_read"] = base.get("_sources_read", []) + top.get("_sources_read", [])
     out["extends"] = None
     return out
 
 
-def _merge_rules(base: list, top, file: str) -> list:
+def _merge_rules(base: list, top, file: str, base_name: str) -> list:
     if not isinstance(top, list):
         raise SchemeError("'rules' is a list of rules", Location(file), "rules")
     rules = [dict(r) for r in base]
     index = {r.get("id"): n for n, r in enumerate(rules)}
+    unknown: list[str] = []
     for n, r in enumerate(top):
-        if not isinstance(r, dict) or "id" not in r:
+        if not isinstance(r, dict) or not isinstance(r.get("id"), str):
             raise SchemeError(f"rules[{n}]: each rule is a mapping with an 'id'", Location(file), f"rules[{n}]")
+        if r["id"] not in index and not r.get("remove") and not ("text" in r and "when" in r):
+            # Most likely a misspelt id: it would add a rule that applies to every hand.  Said
+            # once the rule's own values are checked, which may tell more.
+            unknown.append(f"rules[{n}] ({excerpt(r['id'])}): no such rule in {excerpt(base_name)}; "
+                           "a new rule needs text and when")
         if r["id"] in index:
             at = index[r["id"]]
             if r.get("remove"):
@@ -253,12 +299,12 @@ def _merge_rules(base: list, top, file: str) -> list:
                 merged.update(r)
                 rules[at] = merged
         elif r.get("remove"):
-            raise SchemeError(f"rules[{n}]: cannot remove '{r['id']}': the base scheme has no such rule",
-                              Location(file), r["id"])
+            raise SchemeError(f"rules[{n}]: cannot remove '{excerpt(r['id'])}': the base scheme has no such rule",
+                              Location(file), excerpt(r["id"]))
         else:
             index[r["id"]] = len(rules)
             rules.append(dict(r))
-    return [r for r in rules if r is not None]
+    return [r for r in rules if r is not None], unknown
 
 
 # -- checking ----------------------------------------------------------------------------------
@@ -268,30 +314,38 @@ class _Checker:
         self.file = file
 
     def fail(self, path: str, message: str):
+        path = excerpt(path, 80)
         raise SchemeError(f"{path}: {message}", Location(self.file), path)
 
-    def int(self, data, key, path, default=None, minimum=0):
+    def int(self, data, key, path, default=None, minimum=0, maximum=MAX_POINTS):
         v = data.get(key, default)
-        if v is None or not isinstance(v, int) or isinstance(v, bool) or v < minimum:
-            self.fail(path, f"takes a whole number (at least {minimum}), not {v!r}")
+        if not _whole(v) or not minimum <= v <= maximum:
+            self.fail(path, f"takes a whole number from {minimum:,} to {maximum:,}, not {excerpt(v)}")
         return v
 
     def bool(self, data, key, path, default=None):
         v = data.get(key, default)
         if not isinstance(v, bool):
-            self.fail(path, f"takes true or false, not {v!r}")
+            self.fail(path, f"takes true or false, not {excerpt(v)}")
         return v
 
     def str(self, data, key, path, default=None):
         v = data.get(key, default)
         if not isinstance(v, str):
-            self.fail(path, f"takes text, not {v!r}")
+            self.fail(path, f"takes text, not {excerpt(v)}")
         return v
+
+
+
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _build(data: dict, path: str) -> Scheme:
     data = dict(data)
     data.pop("_sources_read", None)
+    data.pop("_source_bytes", None)
+    unknown_rules = data.pop("_unknown_rules", [])
     files = data.pop("_files", [path])
     file = files[-1]
     ck = _Checker(file)
@@ -299,40 +353,43 @@ def _build(data: dict, path: str) -> Scheme:
         if k not in TOP_KEYS:
             ck.fail(k, f"unknown key; known: {', '.join(sorted(TOP_KEYS))}")
     name = ck.str(data, "scheme", "scheme")
-    limit = ck.int(data, "limit", "limit", minimum=1)
-    max_chows = ck.int(data, "max_chows", "max_chows", default=4)
-    if max_chows > 4:
-        ck.fail("max_chows", "a hand has at most 4 chows")
+    limit = ck.int(data, "limit", "limit", minimum=1, maximum=MAX_LIMIT)
+    max_chows = ck.int(data, "max_chows", "max_chows", default=4, maximum=4)
     shapes = data.get("shapes", ["standard"])
     if not isinstance(shapes, list) or not shapes:
         ck.fail("shapes", "takes a list of winning shapes")
     for n, s in enumerate(shapes):
-        if s not in SHAPES:
-            ck.fail(f"shapes[{n}]", f"'{s}' is not a shape; known: {', '.join(sorted(SHAPES))}")
+        if not isinstance(s, str) or s not in SHAPES:
+            ck.fail(f"shapes[{n}]", f"'{excerpt(s)}' is not a shape; known: {', '.join(sorted(SHAPES))}")
     rounding = _rounding(ck, data.get("rounding", "none"))
     set_points = _sets(ck, data.get("sets"))
     pair_points = _pairs(ck, data.get("pairs", {}))
     rules = tuple(_rule(ck, r, n) for n, r in enumerate(_list(ck, data.get("rules", []), "rules")))
-    ids = [r.id for r in rules]
+    if unknown_rules:
+        raise SchemeError(unknown_rules[0], Location(file))
+    by_id: dict[str, Rule] = {}
     for n, r in enumerate(rules):
-        if ids.count(r.id) > 1:
-            ck.fail(f"rules[{n}].id", f"'{r.id}' is used by two rules")
+        if r.id in by_id:
+            ck.fail(f"rules[{n}].id", f"'{excerpt(r.id)}' is used by two rules")
+        by_id[r.id] = r
+    hand_doubles = sum(r.doubles * (5 if r.per_set else 1) for r in rules)
+    if hand_doubles > MAX_HAND_DOUBLES:
+        ck.fail("rules", f"the rules give a hand up to {hand_doubles:,} doubles in all; at most "
+                         f"{MAX_HAND_DOUBLES} make sense (2^{MAX_HAND_DOUBLES} is past any limit)")
     for n, r in enumerate(rules):
         for x in r.excludes:
-            if x not in ids:
-                ck.fail(f"rules[{n}].excludes", f"no rule '{x}' to exclude")
+            if not isinstance(x, str) or x not in by_id:
+                ck.fail(f"rules[{n}].excludes", f"no rule '{excerpt(x)}' to exclude")
         for cname, param in r.when:
             if cname == "calling":
-                target = next((t for t in rules if t.id == param), None)
+                target = by_id.get(param)
                 if target is None:
-                    ck.fail(f"rules[{n}].when.calling", f"no rule '{param}'")
+                    ck.fail(f"rules[{n}].when.calling", f"no rule '{excerpt(param)}'")
                 if target.scope == "loser" or any(c == "calling" for c, _ in target.when):
                     ck.fail(f"rules[{n}].when.calling", f"'{param}' must be a rule a winner can earn")
     settlement = data.get("settlement", {}) or {}
     data["_payoffs"] = _settlement(ck, settlement)
-    rotation = data.get("rotation", {}) or {}
-    if not isinstance(rotation, dict):
-        ck.fail("rotation", "takes a mapping")
+    rotation = _rotation(ck, data.get("rotation", {}) or {})
     sources = data.get("sources", [])
     if isinstance(sources, str):
         sources = [sources]
@@ -348,7 +405,7 @@ def _build(data: dict, path: str) -> Scheme:
         roof_off=ck.bool(data, "roof_off", "roof_off", default=False),
         max_chows=max_chows,
         bonus_tiles=ck.bool(data, "bonus_tiles", "bonus_tiles", default=True),
-        bonus_tile_points=ck.int(data, "bonus_tile_points", "bonus_tile_points", default=4),
+        bonus_tile_points=ck.int(data, "bonus_tile_points", "bonus_tile_points", default=4, maximum=MAX_POINTS),
         shapes=frozenset(shapes), rounding=rounding, set_points=set_points, pair_points=pair_points,
         rules=rules, settlement=dict(settlement), rotation=dict(rotation), data=data)
 
@@ -369,19 +426,36 @@ def _settlement(ck, s) -> dict:
     for k in ("east_double", "east_double_losers"):
         if k in s and not isinstance(s[k], bool):
             ck.fail(f"settlement.{k}", "takes true or false")
-    for k in ("round_payments_up", "loser_difference_limit"):
-        if k in s and s[k] is not None:
-            ck.int(s, k, f"settlement.{k}")
+    if s.get("round_payments_up") is not None:
+        ck.int(s, "round_payments_up", "settlement.round_payments_up", maximum=MAX_PAYMENT)
+    if s.get("loser_difference_limit") is not None:
+        ck.int(s, "loser_difference_limit", "settlement.loser_difference_limit", minimum=1, maximum=MAX_PAYMENT)
     payoffs = {}
     if "payoffs" in s:
         try:
             payoffs = parse_payoffs(s["payoffs"], "settlement.payoffs")
         except SchemeError as e:
             ck.fail("settlement.payoffs", e.message)
-    names = set(builtin_payoffs()) | set(s.get("payoffs") or {})
-    if "payoff" in s and s["payoff"] not in names:
-        ck.fail("settlement.payoff", f"no payoff scheme '{s['payoff']}'; known: {', '.join(sorted(names))}")
+    names = set(builtin_payoffs()) | set(payoffs)
+    if "payoff" in s and (not isinstance(s["payoff"], str) or s["payoff"] not in names):
+        ck.fail("settlement.payoff", f"no payoff scheme '{excerpt(s['payoff'])}'; known: {', '.join(sorted(names))}")
     return payoffs
+
+
+ROTATION_KEYS = {"draw_passes_deal", "dealer_streak_limit"}
+
+
+def _rotation(ck, r) -> dict:
+    if not isinstance(r, dict):
+        ck.fail("rotation", "takes a mapping")
+    for k in r:
+        if k not in ROTATION_KEYS:
+            ck.fail(f"rotation.{k}", f"unknown key; known: {', '.join(sorted(ROTATION_KEYS))}")
+    if "draw_passes_deal" in r:
+        ck.bool(r, "draw_passes_deal", "rotation.draw_passes_deal")
+    if r.get("dealer_streak_limit") is not None:
+        ck.int(r, "dealer_streak_limit", "rotation.dealer_streak_limit", minimum=1, maximum=1000)
+    return r
 
 
 def _list(ck, v, path):
@@ -404,7 +478,7 @@ def _rounding(ck, v) -> Rounding:
     stage = v.get("stage", "after-doubles")
     if stage not in ROUNDING_STAGES:
         ck.fail("rounding.stage", f"takes one of: {', '.join(ROUNDING_STAGES)}")
-    return Rounding(mode, ck.int(v, "unit", "rounding.unit", default=10, minimum=1), stage)
+    return Rounding(mode, ck.int(v, "unit", "rounding.unit", default=10, minimum=1, maximum=10_000), stage)
 
 
 def _sets(ck, v) -> dict:
@@ -414,8 +488,7 @@ def _sets(ck, v) -> dict:
     for kind in ("pung", "kong", "chow"):
         table = v.get(kind, {} if kind != "chow" else 0)
         if kind == "chow":
-            if not isinstance(table, int) or isinstance(table, bool):
-                ck.fail("sets.chow", "takes a whole number")
+            ck.int(v, "chow", "sets.chow", default=0)
             for cls in SET_CLASSES:
                 out[("chow", cls, True)] = out[("chow", cls, False)] = table
             continue
@@ -426,9 +499,9 @@ def _sets(ck, v) -> dict:
                 ck.fail(f"sets.{kind}.{cls}", f"unknown tile class; known: {', '.join(SET_CLASSES)}")
         for cls in SET_CLASSES:
             pair = table.get(cls)
-            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
+            if not (isinstance(pair, list) and len(pair) == 2 and all(_whole(x) and 0 <= x <= MAX_POINTS
                                                                     for x in pair)):
-                ck.fail(f"sets.{kind}.{cls}", "takes [EXPOSED, CONCEALED] points")
+                ck.fail(f"sets.{kind}.{cls}", f"takes [EXPOSED, CONCEALED] points, each from 0 to {MAX_POINTS:,}")
             out[(kind, cls, True)], out[(kind, cls, False)] = pair
     for k in v:
         if k not in ("pung", "kong", "chow"):
@@ -443,10 +516,11 @@ def _pairs(ck, v) -> dict:
     for k, x in v.items():
         if k not in PAIR_KINDS:
             ck.fail(f"pairs.{k}", f"unknown pair kind; known: {', '.join(PAIR_KINDS)}")
-        if not isinstance(x, int) or isinstance(x, bool):
-            ck.fail(f"pairs.{k}", "takes a whole number")
-        out[k] = x
+        out[k] = ck.int(v, k, f"pairs.{k}")
     return out
+
+
+_HAND_CHECKS = {k: c.check for k, c in CONDITIONS.items()}
 
 
 def _rule(ck, r, n) -> Rule:
@@ -456,7 +530,7 @@ def _rule(ck, r, n) -> Rule:
     rid = r.get("id")
     if not isinstance(rid, str) or not rid:
         ck.fail(f"{path}.id", "each rule needs an id")
-    path = f"rules[{n}] ({rid})"
+    path = f"rules[{n}] ({excerpt(rid)})"
     for k in r:
         if k not in RULE_KEYS:
             ck.fail(f"{path}.{k}", f"unknown key; known: {', '.join(sorted(RULE_KEYS - {'remove'}))}")
@@ -469,8 +543,8 @@ def _rule(ck, r, n) -> Rule:
     if unit == "limit":
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= 1:
             ck.fail(f"{path}.limit", "takes a fraction of the limit, above 0 and at most 1")
-    elif not isinstance(value, int) or isinstance(value, bool):
-        ck.fail(f"{path}.{unit}", "takes a whole number")
+    else:
+        ck.int(r, unit, f"{path}.{unit}", maximum=MAX_POINTS if unit == "points" else MAX_DOUBLES)
     scope = r.get("scope", "every")
     if scope not in SCOPES:
         ck.fail(f"{path}.scope", f"takes one of: {', '.join(SCOPES)}")
@@ -480,7 +554,7 @@ def _rule(ck, r, n) -> Rule:
     when = r.get("when", {})
     if not isinstance(when, dict):
         ck.fail(f"{path}.when", "takes a mapping of conditions")
-    catalogue = SET_CONDITIONS if per == "set" else {k: c.check for k, c in CONDITIONS.items()}
+    catalogue = SET_CONDITIONS if per == "set" else _HAND_CHECKS
     parsed = []
     for cname, param in when.items():
         if cname not in catalogue:
@@ -489,12 +563,18 @@ def _rule(ck, r, n) -> Rule:
             parsed.append((cname, catalogue[cname](param)))
         except ParamError as e:
             ck.fail(f"{path}.when.{cname}", str(e))
+        except (TypeError, ValueError, KeyError, AttributeError):
+            ck.fail(f"{path}.when.{cname}", f"{excerpt(param)} is not a value this condition takes")
     excludes = r.get("excludes", [])
     if not isinstance(excludes, list):
         ck.fail(f"{path}.excludes", "takes a list of rule ids")
     text = r.get("text", rid)
+    if not isinstance(text, str):
+        ck.fail(f"{path}.text", "takes text")
+    if r.get("source") is not None and not isinstance(r["source"], str):
+        ck.fail(f"{path}.source", "takes text")
     tests = () if per == "set" else tuple((CONDITIONS[c].test, p) for c, p in parsed)
-    return Rule(id=rid, text=str(text), scope=scope, per_set=per == "set", when=tuple(parsed),
+    return Rule(id=rid, text=text, scope=scope, per_set=per == "set", when=tuple(parsed),
                 points=value if unit == "points" else 0, doubles=value if unit == "doubles" else 0,
                 limit=float(value) if unit == "limit" else 0.0, excludes=tuple(excludes),
                 source=r.get("source"), tests=tests)

@@ -8,6 +8,8 @@ quick: this is the one place in the package where imports are deferred.
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from enum import Enum
 from typing import Optional
@@ -214,7 +216,7 @@ def score(
       mjscore score sample_hands/east-self-drawn.mj --scheme dmjl --format json
       mjscore score hand.mj --paying winner-only --payoff japanese --round-payments-up 100
     """
-    from mjscore.cli.render import csv_rows, render_csv, render_text, to_json
+    from mjscore.cli.render import csv_rows, render_csv, render_text, terminal_safe, to_json
     from mjscore.pipeline import evaluate
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit, explain)
@@ -234,7 +236,7 @@ def score(
         elif format is Format.csv:
             sys.stdout.write(render_csv(csv_rows(result, number, name, line), header=False))
         else:
-            sys.stdout.write(("\n---\n\n" if shown else "") + render_text(result, format.value))
+            sys.stdout.write(terminal_safe(("\n---\n\n" if shown else "") + render_text(result, format.value)))
         shown += 1
     failures.exit()
 
@@ -368,7 +370,9 @@ def check(
         if not out:
             name = "<-e>" if inline is not None else "<stdin>" if file == "-" else file
             out = [f"{name}: no claims ('= N') to check"]
-        typer.echo("\n".join(out))
+        from mjscore.cli.render import terminal_safe
+
+        typer.echo(terminal_safe("\n".join(out)))
     if differ:
         raise typer.Exit(1)
 
@@ -397,7 +401,7 @@ def session(
       mjscore session sample_hands/evening-session.yaml --format json
     """
     from mjscore.api import play_session
-    from mjscore.cli.render import render_session, session_chart, session_csv, to_json
+    from mjscore.cli.render import render_session, session_chart, session_csv, terminal_safe, to_json
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit)
     if file is None:
@@ -411,7 +415,7 @@ def session(
     elif format is Format.csv:
         sys.stdout.write(session_csv(result))
     else:
-        sys.stdout.write(render_session(result, format.value))
+        sys.stdout.write(terminal_safe(render_session(result, format.value)))
     if chart:
         try:
             sys.stdout.write("\n" + session_chart(result, color=sys.stdout.isatty()))
@@ -439,6 +443,7 @@ def schemes_list(ctx: typer.Context) -> None:
     if ctx.invoked_subcommand is not None:
         return
     from mjscore.api import load_scheme, shipped_schemes
+    from mjscore.cli.render import terminal_safe
 
     try:
         rows = [(name, load_scheme(name)) for name in shipped_schemes()]
@@ -446,7 +451,7 @@ def schemes_list(ctx: typer.Context) -> None:
         fail(e)
     width = max(len(n) for n, _ in rows)
     for name, s in rows:
-        typer.echo(f"{name:<{width}}  {s.title} (limit {s.limit})")
+        typer.echo(terminal_safe(f"{name:<{width}}  {s.title} (limit {s.limit})"))
 
 
 @schemes_app.command("show")
@@ -459,10 +464,11 @@ def schemes_show(name: str = typer.Argument(..., help="A shipped scheme or a sch
       mjscore schemes show bmja
     """
     from mjscore.api import load_scheme
+    from mjscore.cli.render import terminal_safe
     from mjscore.cli.schemeview import show
 
     try:
-        sys.stdout.write(show(load_scheme(name), format.value))
+        sys.stdout.write(terminal_safe(show(load_scheme(name), format.value)))
     except MjError as e:
         fail(e)
 
@@ -478,22 +484,39 @@ def schemes_diff(a: str = typer.Argument(..., help="A scheme name or file."),
       mjscore schemes diff classical bmja
     """
     from mjscore.api import load_scheme
+    from mjscore.cli.render import terminal_safe
     from mjscore.cli.schemeview import render_diff
 
     try:
-        sys.stdout.write(render_diff(load_scheme(a), load_scheme(b), format.value))
+        sys.stdout.write(terminal_safe(render_diff(load_scheme(a), load_scheme(b), format.value)))
     except MjError as e:
         fail(e)
 
 
 def main() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal or file that cannot show a character (LC_ALL=C, a Latin-1 terminal) gets an
+        # escape for it instead of an error that would lose the rows after it.
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         app()
+        sys.stdout.flush()         # a full disk shows here, not at exit
     except MjError as e:  # raised outside a command's own handler
         typer.echo(str(e), err=True)
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError:
+        # The reader went away (`mjscore batch ... | head`): nothing more to say to it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    except OSError as e:
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
+            raise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # nothing more can be written
+        typer.echo(f"mjscore: error: cannot write the output: {e.strerror}", err=True)
+        sys.exit(1)
     except RecursionError:
         typer.echo("mjscore: error: input nested too deeply", err=True)
         sys.exit(1)

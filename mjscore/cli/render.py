@@ -9,6 +9,8 @@ import csv
 import io
 import json
 
+from mjscore.model.errors import escaped
+
 SEATS = ("E", "S", "W", "N")
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
@@ -120,13 +122,40 @@ def csv_rows(result: dict, table_no: int, file: str = "", line: int = 0) -> list
              "net": net.get(p["seat"], ""), "error": ""} for p in result["players"]]
 
 
+def csv_cell(value):
+    """A value as a spreadsheet may safely read it: text that a spreadsheet would run as a
+    formula (starting with = + - @, a tab or a carriage return) gets a leading `'`, and control
+    characters are escaped.  Numbers are left as they are."""
+    if not isinstance(value, str):
+        return value
+    if value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        value = "'" + value
+    return escaped(value)
+
+
+def _writer(buf, fields):
+    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    row = w.writerow
+    w.writerow = lambda r: row({k: csv_cell(v) for k, v in r.items()})
+    return w
+
+
 def render_csv(rows: list[dict], header: bool = True) -> str:
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
+    w = _writer(buf, CSV_FIELDS)
     if header:
         w.writeheader()
-    w.writerows(rows)
+    for r in rows:
+        w.writerow(r)
     return buf.getvalue()
+
+
+def terminal_safe(text: str) -> str:
+    """Text for a terminal: every line's control and invisible characters escaped (a name or a
+    scheme title could hold escape sequences), line breaks kept."""
+    if text.isprintable():
+        return text
+    return "\n".join(escaped(line) for line in text.split("\n"))
 
 
 def batch_line(row: dict | None, fmt: str, header: bool = False) -> str:
@@ -196,7 +225,7 @@ SESSION_CSV_FIELDS = ["hand", "round", "dealer", "seat", "name", "winner", "scor
 
 def session_csv(result: dict) -> str:
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=SESSION_CSV_FIELDS, lineterminator="\n")
+    w = _writer(buf, SESSION_CSV_FIELDS)
     w.writeheader()
     for hand in result["hands"]:
         net = (hand.get("settlement") or {}).get("net", {})

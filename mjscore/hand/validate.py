@@ -88,7 +88,7 @@ def _check_player(p: PlayerHand, table: Table, shapes, complete) -> None:
                                 p.where)
         most = 13 + kongs
         if size > most:
-            raise HandSizeError(f"{p.seat.value} holds {size} tiles, more than a loser can "
+            raise HandSizeError(f"{p.seat.value} holds {_tiles(size)}, more than a loser can "
                                 f"({most} with {kongs} kong{'s' if kongs != 1 else ''})", p.where)
         return
     want = (14 if win is not None else 13) + kongs
@@ -100,7 +100,7 @@ def _check_player(p: PlayerHand, table: Table, shapes, complete) -> None:
             hint = "; is this the winner? add 'win TILE self' or 'win TILE from SEAT'"
         elif win is None and size < want:
             hint = "; mark a partial listing with '...'"
-        raise HandSizeError(f"{p.seat.value} holds {size} tiles; {who} holds {want}{kong_note}{hint}", p.where)
+        raise HandSizeError(f"{p.seat.value} holds {_tiles(size)}; {who} holds {want}{kong_note}{hint}", p.where)
     if win is not None:
         # `complete` may answer with the reason the hand is not complete instead of False.
         ok = complete(p) if complete is not None else is_complete(p, shapes)
@@ -134,3 +134,7 @@ def _check_win_clause(p: PlayerHand) -> None:
 def is_complete(p: PlayerHand, shapes=DEFAULT_SHAPES) -> bool:
     """Four sets and a pair (the written groups counting as sets), or a special shape in `shapes`."""
     return bool(winner_arrangements(p, frozenset(shapes), 4))
+
+
+def _tiles(n: int) -> str:
+    return f"{n} tile" if n == 1 else f"{n} tiles"

@@ -276,7 +276,11 @@ def _parse_option(head: Token, args):
         if v.text not in ON_OFF:
             raise NotationError(f"'east-double' takes on or off, not '{v.text}'", v.where, v.text)
         return ON_OFF[v.text]
-    return _number(v, f"'{word}'")
+    n = _number(v, f"'{word}'")
+    if n < 1:
+        raise NotationError(f"'{word}' takes a whole number of 1 or more (leave the header out for none)",
+                            v.where, v.text)
+    return n
 
 
 def _unknown_line(word: str) -> str:

@@ -12,7 +12,7 @@ from mjscore.io.notation import logical_lines, parse_table, split_tables
 from mjscore.io.text import looks_like_yaml
 from mjscore.io.yamlform import SESSION_KEYS, NodeReader
 from mjscore.io.yamlsafe import load_nodes
-from mjscore.model.errors import Location, MjError, NotationError, SessionError, YamlFormError
+from mjscore.model.errors import Location, MjError, NotationError, SessionError, YamlFormError, excerpt
 from mjscore.model.table import OPTION_HEADERS
 
 SESSION_HEADERS = {"players", "start", "scheme", *OPTION_HEADERS}
@@ -43,13 +43,19 @@ def _read_compact_session(text: str, name: str) -> Session:
     first_line, head_text = chunks[0]
     names, start, scheme, options = None, 2000, None, {}
     where = Location(name, first_line, 1)
+    seen: set[str] = set()
     for line in logical_lines(head_text, name, first_line):
         word, args = line.tokens[0].text, line.tokens[1:]
+        if word in seen:
+            raise NotationError(f"'{excerpt(word)}' is given twice in the session's header", line.where, word)
+        seen.add(word)
         if word == "players":
             if len(args) != 4:
                 raise NotationError("'players' names the four players in seat order E S W N",
                                     line.where, word)
             names = tuple(a.text for a in args)
+            if len(set(names)) != 4:
+                raise NotationError("'players' names four different players", line.where, word)
         elif word == "start":
             if len(args) != 1 or not args[0].text.isdigit():
                 raise NotationError("'start' takes each player's points before the first hand",
@@ -94,6 +100,8 @@ def _read_yaml_session(text: str, name: str) -> Session:
     if not isinstance(pnode, yaml.SequenceNode) or len(pnode.value) != 4:
         raise YamlFormError("'players' lists the four players' names in seat order E S W N", reader.where(pnode))
     names = tuple(reader.text(n, "a player's name") for n in pnode.value)
+    if len(set(names)) != 4:
+        raise YamlFormError("'players' names four different players", reader.where(pnode))
     start = 2000
     if "start" in fields:
         start = reader.scalar(fields["start"][1], "'start'")

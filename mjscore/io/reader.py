@@ -108,7 +108,9 @@ def stream_tables(path: str):
         yield name, 0, e
         return
     try:
-        head = stream.read(_HEAD)
+        # What is there now, without waiting for more: a table typed into a pipe is answered
+        # before the next one comes.
+        head = stream.read1(_HEAD) if hasattr(stream, "read1") else stream.read(_HEAD)
         head_text = head.decode("utf-8-sig", "replace")
         if looks_like_yaml(head_text, name) or is_compact_session(head_text.replace("\r", "\n")):
             try:

@@ -14,7 +14,8 @@ MAX_YAML_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_ALIASES = 100
 MAX_EVENTS = 2_000_000
-MAX_VALUES = 100_000       # values a data document may expand to, aliases followed
+MAX_VALUES = 100_000
+MAX_DIGITS = 30       # values a data document may expand to, aliases followed
 _PLAIN = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "bool", "null", "float", "seq", "map", "timestamp")}
 
 
@@ -75,16 +76,23 @@ def load_document(text: str, file: str):
     if len(nodes) != 1:
         raise YamlFormError("the file holds exactly one YAML document", Location(file))
     check_expansion(nodes[0], file)
+    import yaml
+
     loader = safe_loader()(text)
     try:
         return loader.construct_document(nodes[0])
+    except (yaml.YAMLError, ValueError, TypeError) as e:
+        mark = getattr(e, "problem_mark", None)
+        raise YamlFormError("YAML: a value cannot be read as plain data",
+                            mark_location(file, mark) if mark else Location(file)) from None
     finally:
         loader.dispose()
 
 
 def check_expansion(root, file: str, limit: int = MAX_VALUES) -> int:
-    """How many values the document holds with every alias written out; refused above `limit`,
-    for a tag other than plain data, or for a value that contains itself.
+    """How many values the document holds with every alias written out; refused above `limit`
+    when that is more than ten times the values written, for a tag other than plain data, or
+    for a value that contains itself.
 
     Aliases share nodes, so a few hundred bytes can stand for billions of values: anything that
     walks the data (a check, a copy, JSON for the cache) would pay for all of them.  Sizes are
@@ -102,11 +110,7 @@ def check_expansion(root, file: str, limit: int = MAX_VALUES) -> int:
             busy.discard(key)
             children = node.value if isinstance(node, yaml.SequenceNode) else \
                 [n for pair in node.value for n in pair]
-            total = 1 + sum(size[id(c)] for c in children)
-            if total > limit:
-                raise YamlFormError(f"YAML expands to more than {limit:,} values (alias bomb?)",
-                                    mark_location(file, node.start_mark))
-            size[key] = total
+            size[key] = 1 + sum(size[id(c)] for c in children)
             continue
         if key in size:
             continue
@@ -114,6 +118,8 @@ def check_expansion(root, file: str, limit: int = MAX_VALUES) -> int:
             raise YamlFormError(f"YAML tag '{excerpt(node.tag)}' is not allowed: this file is plain data",
                                 mark_location(file, node.start_mark))
         if isinstance(node, yaml.ScalarNode):
+            if node.tag.endswith(("int", "float")) and len(node.value) > MAX_DIGITS:
+                raise YamlFormError(f"a number of more than {MAX_DIGITS} digits", mark_location(file, node.start_mark))
             size[key] = 1
             continue
         if key in busy:
@@ -122,4 +128,10 @@ def check_expansion(root, file: str, limit: int = MAX_VALUES) -> int:
         stack.append((node, True))
         children = node.value if isinstance(node, yaml.SequenceNode) else [n for pair in node.value for n in pair]
         stack.extend((c, False) for c in children if id(c) not in size)
-    return size[id(root)]
+    total = size[id(root)]
+    # Written out, a document may hold a few times the values it spells (a base's table reused
+    # under an alias); an alias bomb holds millions of times as many.
+    if total > max(limit, 10 * len(size)):
+        raise YamlFormError(f"YAML expands to {total:,} values, from {len(size):,} written (alias bomb?)",
+                            mark_location(file, root.start_mark))
+    return total

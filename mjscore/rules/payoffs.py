@@ -15,11 +15,12 @@ from mjscore.io import datacache
 from mjscore.io.datacache import fingerprint
 from mjscore.io.text import decode, read_bytes
 from mjscore.io.yamlsafe import load_document
-from mjscore.model.errors import Location, MjError, SchemeError
+from mjscore.model.errors import Location, MjError, SchemeError, excerpt
 from mjscore.rules.shipped import payoff_file
 
 SITUATIONS = ("east-self-drawn", "other-self-drawn", "east-on-discard", "other-on-east-discard",
               "other-on-other-discard")
+MAX_MULTIPLIER = 100        # of the winner's score, for one loser
 PAYOFF_NAME = "schemes/settlement/payoffs.yaml"     # as the user sees it in messages
 ROLES = ("east", "discarder", "others")
 EAST_DOUBLE_KINDS = ("switch", "built-in", "none")
@@ -57,9 +58,10 @@ def parse_payoffs(data, where: str) -> dict[str, Payoff]:
             if not isinstance(row, dict):
                 raise SchemeError(f"{path}.table.{situation}: missing (roles east, discarder, others)", Location(where))
             for role, m in row.items():
-                if role not in ROLES or not isinstance(m, (int, float)) or isinstance(m, bool) or m < 0:
-                    raise SchemeError(f"{path}.table.{situation}.{role}: a role ({', '.join(ROLES)}) and a "
-                                      "multiplier of 0 or more", Location(where))
+                if role not in ROLES or not isinstance(m, (int, float)) or isinstance(m, bool) \
+                        or not 0 <= m <= MAX_MULTIPLIER:
+                    raise SchemeError(f"{path}.table.{situation}.{excerpt(role)}: a role ({', '.join(ROLES)}) and "
+                                      f"a multiplier from 0 to {MAX_MULTIPLIER}", Location(where))
             table[situation] = dict(row)
         for situation in spec["table"]:
             if situation not in SITUATIONS:

@@ -167,7 +167,7 @@ def load_scheme(name_or_path: str | None = None) -> Scheme:
 
 
 _BY_NAME: dict[str, Scheme] = {}
-MAX_SCHEME_BYTES = 1024 * 1024
+MAX_SCHEME_BYTES = 4 * 1024 * 1024
 
 
 @lru_cache(maxsize=64)
@@ -349,9 +349,14 @@ def _build(data: dict, path: str) -> Scheme:
     files = data.pop("_files", [path])
     file = files[-1]
     ck = _Checker(file)
+    if not isinstance(data.get("scheme"), str):
+        # Said before any key is named: a file that is no scheme at all (a table, a password
+        # file) is not quoted back, even in part.
+        raise SchemeError("not a scheme file: a scheme starts with 'scheme: NAME' (see schemes/README.md)",
+                          Location(file))
     for k in data:
         if k not in TOP_KEYS:
-            ck.fail(k, f"unknown key; known: {', '.join(sorted(TOP_KEYS))}")
+            ck.fail(excerpt(k), f"unknown key; known: {', '.join(sorted(TOP_KEYS))}")
     name = ck.str(data, "scheme", "scheme")
     limit = ck.int(data, "limit", "limit", minimum=1, maximum=MAX_LIMIT)
     max_chows = ck.int(data, "max_chows", "max_chows", default=4, maximum=4)
@@ -420,7 +425,7 @@ def _settlement(ck, s) -> dict:
         ck.fail("settlement", "takes a mapping")
     for k in s:
         if k not in SETTLEMENT_KEYS:
-            ck.fail(f"settlement.{k}", f"unknown key; known: {', '.join(sorted(SETTLEMENT_KEYS))}")
+            ck.fail(f"settlement.{excerpt(k)}", f"unknown key; known: {', '.join(sorted(SETTLEMENT_KEYS))}")
     if "paying" in s and s["paying"] not in PAYING:
         ck.fail("settlement.paying", f"takes one of: {', '.join(PAYING)}")
     for k in ("east_double", "east_double_losers"):
@@ -450,7 +455,7 @@ def _rotation(ck, r) -> dict:
         ck.fail("rotation", "takes a mapping")
     for k in r:
         if k not in ROTATION_KEYS:
-            ck.fail(f"rotation.{k}", f"unknown key; known: {', '.join(sorted(ROTATION_KEYS))}")
+            ck.fail(f"rotation.{excerpt(k)}", f"unknown key; known: {', '.join(sorted(ROTATION_KEYS))}")
     if "draw_passes_deal" in r:
         ck.bool(r, "draw_passes_deal", "rotation.draw_passes_deal")
     if r.get("dealer_streak_limit") is not None:
@@ -471,7 +476,7 @@ def _rounding(ck, v) -> Rounding:
         ck.fail("rounding", "takes 'none' or {mode, unit, stage}")
     for k in v:
         if k not in ("mode", "unit", "stage"):
-            ck.fail(f"rounding.{k}", "unknown key; known: mode, unit, stage")
+            ck.fail(f"rounding.{excerpt(k)}", "unknown key; known: mode, unit, stage")
     mode = v.get("mode", "nearest")
     if mode not in ROUNDING_MODES:
         ck.fail("rounding.mode", f"takes one of: {', '.join(ROUNDING_MODES)}")
@@ -496,7 +501,7 @@ def _sets(ck, v) -> dict:
             ck.fail(f"sets.{kind}", "takes {simple: [EXPOSED, CONCEALED], terminal: [...], honour: [...]}")
         for cls in table:
             if cls not in SET_CLASSES:
-                ck.fail(f"sets.{kind}.{cls}", f"unknown tile class; known: {', '.join(SET_CLASSES)}")
+                ck.fail(f"sets.{kind}.{excerpt(cls)}", f"unknown tile class; known: {', '.join(SET_CLASSES)}")
         for cls in SET_CLASSES:
             pair = table.get(cls)
             if not (isinstance(pair, list) and len(pair) == 2 and all(_whole(x) and 0 <= x <= MAX_POINTS
@@ -505,7 +510,7 @@ def _sets(ck, v) -> dict:
             out[(kind, cls, True)], out[(kind, cls, False)] = pair
     for k in v:
         if k not in ("pung", "kong", "chow"):
-            ck.fail(f"sets.{k}", "unknown key; known: pung, kong, chow")
+            ck.fail(f"sets.{excerpt(k)}", "unknown key; known: pung, kong, chow")
     return out
 
 
@@ -515,7 +520,7 @@ def _pairs(ck, v) -> dict:
     out = {}
     for k, x in v.items():
         if k not in PAIR_KINDS:
-            ck.fail(f"pairs.{k}", f"unknown pair kind; known: {', '.join(PAIR_KINDS)}")
+            ck.fail(f"pairs.{excerpt(k)}", f"unknown pair kind; known: {', '.join(PAIR_KINDS)}")
         out[k] = ck.int(v, k, f"pairs.{k}")
     return out
 
@@ -533,7 +538,7 @@ def _rule(ck, r, n) -> Rule:
     path = f"rules[{n}] ({excerpt(rid)})"
     for k in r:
         if k not in RULE_KEYS:
-            ck.fail(f"{path}.{k}", f"unknown key; known: {', '.join(sorted(RULE_KEYS - {'remove'}))}")
+            ck.fail(f"{path}.{excerpt(k)}", f"unknown key; known: {', '.join(sorted(RULE_KEYS - {'remove'}))}")
     units = [u for u in ("points", "doubles", "limit") if u in r]
     if len(units) != 1:
         ck.fail(path, "a rule has exactly one of points, doubles or limit"
@@ -558,7 +563,7 @@ def _rule(ck, r, n) -> Rule:
     parsed = []
     for cname, param in when.items():
         if cname not in catalogue:
-            ck.fail(f"{path}.when.{cname}", f"unknown condition; known: {', '.join(sorted(catalogue))}")
+            ck.fail(f"{path}.when.{excerpt(cname)}", f"unknown condition; known: {', '.join(sorted(catalogue))}")
         try:
             parsed.append((cname, catalogue[cname](param)))
         except ParamError as e:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from mjscore.io.notation import print_table
+from mjscore.io.notation import meld_order, print_table
 from mjscore.model.table import Form, Meld, PlayerHand, Table, Win, WinFlag
 from mjscore.model.tiles import KINDS, TILES, Wind
 
@@ -49,7 +49,9 @@ def _take_loose(rng: random.Random, pool: list[int], n: int):
     return out
 
 
-def random_table(rng: random.Random) -> Table:
+def random_table(rng: random.Random, max_chows: int = 4) -> Table:
+    """A full table; the winner holds at most `max_chows` chows (a scheme's own limit, so that
+    the scheme accepts the hand)."""
     pool = [4] * KINDS
     bonus = list(range(34, 42))
     rng.shuffle(bonus)
@@ -58,10 +60,12 @@ def random_table(rng: random.Random) -> Table:
     for seat in Wind:
         melds, concealed = [], []
         if seat is winner:
+            chows = 0
             for _ in range(4):
-                tiles = _take_set(rng, pool)
+                tiles = _take_set(rng, pool) if chows < max_chows else _take_set(rng, pool, ("pung", "pung", "kong"))
                 if tiles is None:
-                    tiles = _take_set(rng, pool, ("pung", "chow"))
+                    tiles = _take_set(rng, pool, ("pung", "chow") if chows < max_chows else ("pung",))
+                chows += len(tiles) == 3 and tiles[0] != tiles[1]
                 if len(tiles) == 4:
                     form = rng.choice([Form.EXPOSED, Form.DECLARED_KONG])
                     melds.append(Meld(tuple(TILES[t] for t in tiles), form))
@@ -85,8 +89,6 @@ def random_table(rng: random.Random) -> Table:
             if discarder is None and rng.random() < 0.1:
                 flags = frozenset({WinFlag.LAST})
             win = Win(tile, discarder, flags)
-        from mjscore.io.notation import meld_order
-
         players.append(PlayerHand(seat=seat, concealed=tuple(sorted(TILES[t] for t in concealed)),
                                   melds=tuple(sorted(melds, key=meld_order)),
                                   bonus=tuple(sorted(TILES[t] for t in b)), win=win))

@@ -78,28 +78,13 @@ def table_stream(file: Optional[str], inline: Optional[str]):
     """(name, line, Table | MjError) for each table of FILE, `-` (standard input) or `-e TEXT`
     (exactly one of them), read as it goes: a command prints each table's result before the
     next is read."""
-    from mjscore.io.reader import iter_tables, stream_tables
+    from mjscore.io.reader import stream_tables, text_tables
 
     if inline is not None and file is not None:
         raise typer.BadParameter("give a FILE or -e TEXT, not both")
     if inline is None and file is None:
         raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
-    if inline is not None:
-        items = (("<-e>", line, item) for line, item in iter_tables(inline, "<-e>"))
-    else:
-        items = stream_tables(file)
-    return _not_empty(items, "<-e>" if inline is not None else "<stdin>" if file == "-" else file)
-
-
-def _not_empty(items, name: str):
-    empty = True
-    for item in items:
-        empty = False
-        yield item
-    if empty:
-        from mjscore.model.errors import Location, NotationError
-
-        yield name, 0, NotationError("holds no table: write each player's line as 'E: ...'", Location(name))
+    return text_tables(inline, "<-e>") if inline is not None else stream_tables(file)
 
 
 class Failures:

@@ -99,9 +99,28 @@ def stream_tables(path: str):
 
     A compact file is read a line at a time and each table parsed when its `---` arrives, so
     memory does not grow with the number of tables.  YAML files and sessions are read whole
-    (they are bounded in size).  A file that cannot be read gives one error row.
+    (they are bounded in size).  A file that cannot be read, or that holds no table at all,
+    gives one error row.
     """
     name = "<stdin>" if path == "-" else path
+    return _not_empty(_stream_tables(path, name), name)
+
+
+def text_tables(text: str, name: str):
+    """(name, line, Table | MjError) for each table of a text, as `stream_tables` gives them."""
+    return _not_empty(((name, line, item) for line, item in iter_tables(text, name)), name)
+
+
+def _not_empty(items, name: str):
+    empty = True
+    for item in items:
+        empty = False
+        yield item
+    if empty:
+        yield name, 0, NotationError("holds no table: write each player's line as 'E: ...'", Location(name))
+
+
+def _stream_tables(path: str, name: str):
     try:
         stream = sys.stdin.buffer if path == "-" else open_regular(path)
     except MjError as e:

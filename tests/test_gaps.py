@@ -1,0 +1,169 @@
+"""Behaviour that mutation testing found unguarded: each test here failed against at least one
+mutant of the modules that decide money (tools/mutate.py)."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import mjscore
+from mjscore.cli import app
+from mjscore.model.errors import SchemeError
+from mjscore.rules import scheme as scheme_module
+
+runner = CliRunner()
+
+
+def house(tmp_path, body: str, base: str = "classical") -> str:
+    f = tmp_path / "house.yaml"
+    f.write_text(f"scheme: house\nextends: {base}\n{body}")
+    scheme_module._load.cache_clear()
+    return str(f)
+
+
+def east(text: str, scheme: str):
+    return mjscore.score(text, scheme=scheme, paying="winner-only").player("E")
+
+
+# -- Nine Gates in every suit, and what is not Nine Gates -------------------------------------
+
+@pytest.mark.parametrize("hand", ["1112345678999p 5p win 5p self", "1112345678999s 9s win 9s self",
+                                  "1112345678999m 1m win 1m self", "1112345678999s 2s win 2s self"])
+def test_nine_gates_in_every_suit(hand):
+    p = east("E: " + hand, "dmjl")
+    assert (p.limit, p.score) == ("Nine Gates", 500)
+
+
+@pytest.mark.parametrize("hand", ["1112345678999p 5s win 5s self",        # the extra tile of another suit: no hand
+                                  "111222333p 456p 99p win 9p self",        # one suit, but not the gates
+                                  "[111p] 2345678999p 5p win 5p self"])     # 111 exposed
+def test_near_nine_gates_is_not_nine_gates(hand):
+    try:
+        p = east("E: " + hand, "dmjl")
+    except mjscore.TableError:
+        return                                   # not even a winning hand
+    assert p.limit != "Nine Gates"
+
+
+# -- a session past the North round -----------------------------------------------------------
+
+def test_a_session_goes_round_the_winds_again_after_the_north_round():
+    hands = ["E: score 0\nS: score 10 win self\nW: score 0\nN: score 0"] * 18     # the deal passes every hand
+    text = "players A B C D\n---\n" + "\n---\n".join(hands)
+    s = mjscore.play_session(text)
+    rounds = [h.result.table.round.value for h in s.hands]
+    assert rounds == ["E"] * 4 + ["S"] * 4 + ["W"] * 4 + ["N"] * 4 + ["E"] * 2
+    assert [h.dealer for h in s.hands[15:18]] == ["D", "A", "B"]
+
+
+# -- the settlement's penalties ---------------------------------------------------------------
+
+def test_the_settlement_lists_its_penalties_apart():
+    r = mjscore.score("penalty W 100 to S; penalty N 50; E: score 40 win self; S: score 0; W: score 0; N: score 0")
+    d = r.to_dict()["settlement"]
+    assert d["penalties"] == [{"from": "W", "to": "S", "amount": 100}, {"from": "N", "to": "E", "amount": 50},
+                              {"from": "N", "to": "S", "amount": 50}, {"from": "N", "to": "W", "amount": 50}]
+    assert all(p in d["payments"] for p in d["penalties"])
+    assert d["net"] == {"E": 40 * 6 + 50, "S": -80 + 100 + 50, "W": -80 - 100 + 50, "N": -80 - 150}
+
+
+# -- payoff tables a scheme writes --------------------------------------------------------------
+
+FULL = ("east-self-drawn: {others: 1}, other-self-drawn: {east: 1, others: 1}, east-on-discard: {discarder: 1}, "
+        "other-on-east-discard: {discarder: 1}, other-on-other-discard: {discarder: 1}")
+
+
+@pytest.mark.parametrize("payoffs,fragment", [
+    ("odd: {east_double: none}", "a payoff has a 'table'"),
+    ("odd: {table: {" + FULL.replace("others: 1}", "banker: 1}", 1) + "}}", "banker"),
+    ("odd: {table: {" + FULL.split(", other-on-other")[0] + "}}", "other-on-other-discard: missing"),
+    ("odd: {table: {" + FULL + ", last-tile: {others: 1}}}", "unknown situation"),
+    ("odd: {table: {" + FULL + "}, colour: red}", "unknown key"),
+    ("odd: {east_double: sometimes, table: {" + FULL + "}}", "east_double: takes one of"),
+    ("[odd]", "payoffs is a mapping"),
+])
+def test_payoff_tables_with_an_unknown_role_or_no_table_are_refused(tmp_path, payoffs, fragment):
+    with pytest.raises(SchemeError, match=fragment):
+        mjscore.load_scheme(house(tmp_path, f"settlement:\n  payoffs:\n    {payoffs}\n"))
+
+
+# -- conditions no shipped scheme uses ---------------------------------------------------------
+
+def test_count_exactly(tmp_path):
+    s = house(tmp_path, "rules:\n  - {id: two-dragons, text: Two dragon pungs, when: {sets: {tiles: dragon, "
+                        "count: {exactly: 2}}}, points: 100}\n")
+    two = east("E: [CCC] [FFF] 234m 567s 11p win 1p self", s)
+    three = east("E: [CCC] [FFF] [PPP] 567s 11p win 1p self", s)
+    one = east("E: [CCC] 123p 234m 567s 11p win 1p self", s)
+    assert "two-dragons" in {i.rule for i in two.items}
+    assert "two-dragons" not in {i.rule for i in three.items} | {i.rule for i in one.items}
+
+
+@pytest.mark.parametrize("hand,applies", [
+    ("[123m] 456m 789m 111m 99m win 9m self", True),       # one suit, no honours
+    ("[123m] 456m 789m EEE 99m win 9m self", True),        # one suit with honours
+    ("[123m] 456m 789p 111m 99m win 9m self", False),      # two suits
+    ("[EEE] [SSS] WWW NNN CC win C self", False),          # honours only: no numbered suit
+])
+def test_one_suit_any(tmp_path, hand, applies):
+    s = house(tmp_path, "rules:\n  - {id: suited, text: One suit, when: {one_suit: any}, points: 100}\n")
+    assert ("suited" in {i.rule for i in east("E: " + hand, s).items}) is applies
+
+
+@pytest.mark.parametrize("param", ["{ignore_dead: true, colour: red}", "{dead: true}", "2", "'yes'"])
+def test_only_possible_takes_only_true_or_ignore_dead(tmp_path, param):
+    with pytest.raises(SchemeError, match="only_possible"):
+        mjscore.load_scheme(house(tmp_path, f"rules:\n  - {{id: op, text: t, when: {{only_possible: {param}}}, "
+                                            "points: 2}\n"))
+
+
+# -- a calling loser whose tiles arrange several ways ----------------------------------------
+
+def test_the_calling_value_of_a_loser_with_several_arrangements():
+    # 1112223334445m is 111 222 333 444 5 or 123 123 123 444 5, and more: one tile (5m) from a
+    # concealed one-suit pung hand, Buried Treasure, whichever way the tiles are read.
+    r = mjscore.score("S: 1112223334445m; E: [111p] 222s 333p EEE 99s win 9s self", scheme="bmja",
+                      paying="winner-only")
+    south = r.player("S")
+    assert (south.limit, south.score) == ("Calling for Buried Treasure", 400)
+    assert south.best.base < 400                       # the calling value beats the points
+
+
+# -- a full limit hand whose points are worth more ---------------------------------------------
+
+def test_a_full_limit_hand_is_worth_the_limit_even_when_its_points_are_worth_more(tmp_path):
+    hand = "E: (EEEE) (SSSS) (WWWW) (NNNN) CC win C self"
+    p = east(hand, "dmjl")
+    assert p.best.base > 500 and (p.score, p.points, p.doubles) == (500, 0, 0)
+    assert p.limit in {"Hidden Treasure", "Fourfold Plenty", "Four Blessings Hovering Over the Door"}
+    assert [i.text for i in p.items] == [p.limit]
+    roof_off = east(hand, house(tmp_path, "roof_off: true\n", base="dmjl"))
+    assert (roof_off.score, roof_off.limit) == (500, p.limit)       # exactly the limit, not the points
+
+
+def test_roof_off_lets_points_pass_the_limit(tmp_path):
+    hand = "E: (CCCC) (FFFF) [EEEE] 111m 99p win 9p self"
+    capped = east(hand, "classical")
+    free = east(hand, house(tmp_path, "roof_off: true\n"))
+    assert free.limit is None and free.score == free.points * 2 ** free.doubles > 1000
+    assert capped.score <= 1000
+
+
+# -- the words of an item ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("hand,text", [
+    ("E: [EEE] 234m 567s 789p 11s win 1s self", "Exposed pung of honours"),
+    ("E: EEE 234m 567s 789p 11s win 1s self", "Concealed pung of honours"),
+    ("E: [111m] 234m 567s 789p 11s win 1s self", "Exposed pung of terminals"),
+    ("E: [555m] 234m 567s 789p 11s win 1s self", "Exposed pung"),
+    ("E: (CCCC) 234m 567s 789p 11s win 1s self", "Concealed kong of honours"),
+])
+def test_set_items_say_what_the_set_is(hand, text):
+    p = east(hand, "classical")
+    assert text in [i.text for i in p.items]
+
+
+def test_the_cli_json_names_the_items_as_the_api_does():
+    r = runner.invoke(app, ["score", "-e", "E: [EEE] 234m 567s 789p 11s win 1s self", "--format", "json"])
+    items = json.loads(r.stdout)["players"][0]["items"]
+    assert {"rule": "exposed-pung", "text": "Exposed pung of honours", "applies_to": "[EEE]", "points": 4} in items

@@ -167,3 +167,71 @@ def test_the_cli_json_names_the_items_as_the_api_does():
     r = runner.invoke(app, ["score", "-e", "E: [EEE] 234m 567s 789p 11s win 1s self", "--format", "json"])
     items = json.loads(r.stdout)["players"][0]["items"]
     assert {"rule": "exposed-pung", "text": "Exposed pung of honours", "applies_to": "[EEE]", "points": 4} in items
+
+
+# -- more of the catalogue ----------------------------------------------------------------------
+
+def test_all_greens_counts_the_two_of_bamboo():
+    assert east("E: [234s] [666s] [888s] [FFF] 22s win 2s self", "dmjl").limit == "All Greens"
+
+
+def test_a_wind_is_never_a_terminal():
+    d = mjscore.score("E: [111m] 999m 111p 999s EE win E from S", scheme="dmjl", paying="winner-only").to_dict()
+    rules = {i["rule"] for i in d["players"][0]["items"] + d["players"][0].get("not_counted", [])}
+    assert "only-majors" in rules and "heads-and-tails" not in rules
+
+
+def test_a_concealed_hand_of_honours_only_is_no_gates_of_any_suit():
+    p = east("E: EEE SSS WWW NNN CC win C self", "dmjl")
+    assert p.score == 500 and p.limit != "Nine Gates"
+
+
+def test_all_four_seasons():
+    p = east("E: [111m] [222p] [999p] 123s EE 1y 2y 3y 4y win 1s self", "dmjl")
+    assert "all-seasons" in {i.rule for i in p.items}
+    q = east("E: [111m] [222p] [999p] 123s EE 1y 2y 3y win 1s self", "dmjl")
+    assert "all-seasons" not in {i.rule for i in q.items}
+
+
+def test_millington_counts_a_wait_that_is_dead_as_no_wait():
+    text = "S: [111m] [222p] [999p] 123s EE win 1s from W; E: [4444s] ..."   # 4s, the other wait, all exposed
+    dead_ignored = mjscore.score(text, scheme="millington", paying="winner-only").player("S")
+    counted = mjscore.score(text, scheme="classical", paying="winner-only").player("S")
+    assert "only-possible" in {i.rule for i in dead_ignored.items}
+    assert "only-possible" not in {i.rule for i in counted.items}
+
+
+@pytest.mark.parametrize("hand,gates", [
+    ("1112345678999p 5p win 5p self", True),
+    ("1112345678999p 1p win 1p self", False),      # the extra tile outside 2..8
+    ("1112345678999p 9p win 9p self", False),
+])
+def test_nine_gates_with_a_range_for_the_extra_tile(tmp_path, hand, gates):
+    s = house(tmp_path, "rules:\n  - {id: nine-gates, when: {nine_gates: {extra: [2, 8]}}}\n")
+    assert (east("E: " + hand, s).limit == "Nine Gates") is gates
+
+
+def test_nine_gates_with_concealed_ends_refuses_a_discarded_end_tile(tmp_path):
+    s = house(tmp_path, "rules:\n  - {id: nine-gates, when: {nine_gates: {concealed_ends: true}}}\n")
+    assert east("E: 1112345678999p 1p win 1p self", s).limit == "Nine Gates"
+    assert east("E: 1112345678999p 1p win 1p from S", s).limit != "Nine Gates"
+    assert east("E: 1112345678999p 5p win 5p from S", s).limit == "Nine Gates"
+
+
+def test_a_per_set_rule_for_exposed_sets_only(tmp_path):
+    s = house(tmp_path, "rules:\n  - {id: shown, text: Shown pung, per: set, when: {kind: pung, exposed: true}, "
+                        "points: 100}\n")
+    p = east("E: [555m] 777m 234s 567s 11p win 1p self", s)
+    assert [i.applies_to for i in p.items if i.rule == "shown"] == ["[555m]"]
+
+
+def test_a_count_with_an_unknown_key_names_it(tmp_path):
+    with pytest.raises(SchemeError, match="unknown key 'most'"):
+        mjscore.load_scheme(house(tmp_path, "rules:\n  - {id: r, text: t, when: {kongs: {most: 2}}, points: 2}\n"))
+
+
+@pytest.mark.parametrize("unit,amounts", [(2, {"S": 2, "W": 2, "N": 2}), (10, {"S": 10, "W": 10, "N": 10})])
+def test_payments_rounded_up_to_any_unit(unit, amounts):
+    r = mjscore.score("E: score 0; S: score 1 win self; W: score 0; N: score 0", paying="winner-only",
+                      east_double=False, round_payments_up=unit)
+    assert {p.payer.value: p.amount for p in r.payments} == {"E": amounts["S"], "W": amounts["W"], "N": amounts["N"]}

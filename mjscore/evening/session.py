@@ -31,9 +31,6 @@ class Seating:
     passes: int = 0          # deals passed in this round
     streak: int = 0          # East's wins in a row
 
-    def seat_of(self, player: int) -> Wind:
-        return SEATS[(player - self.dealer) % 4]
-
     def player_at(self, seat: Wind) -> int:
         return (self.dealer + seat.number - 1) % 4
 

@@ -235,3 +235,27 @@ def test_payments_rounded_up_to_any_unit(unit, amounts):
     r = mjscore.score("E: score 0; S: score 1 win self; W: score 0; N: score 0", paying="winner-only",
                       east_double=False, round_payments_up=unit)
     assert {p.payer.value: p.amount for p in r.payments} == {"E": amounts["S"], "W": amounts["W"], "N": amounts["N"]}
+
+
+@pytest.mark.parametrize("tile,green", [("2s", True), ("3s", True), ("5s", False), ("F", True), ("C", False)])
+def test_the_green_tile_class(tmp_path, tile, green):
+    s = house(tmp_path, "rules:\n  - {id: green-win, text: Won on a green tile, when: {winning_tile_class: green}, "
+                        "points: 50}\n")
+    hands = {"2s": "[111m] [999p] 234s 567s 22s", "3s": "[111m] [999p] 234s 567s 33s", "5s": "[111m] [999p] 234s 666s 55s",
+             "F": "[111m] [999p] 234s 567s FF", "C": "[111m] [999p] 234s 567s CC"}
+    p = east(f"E: {hands[tile]} win {tile} self", s)
+    assert ("green-win" in {i.rule for i in p.items}) is green
+
+
+def test_only_possible_is_never_a_losers_item(tmp_path):
+    s = house(tmp_path, "rules:\n  - {id: op, text: Only possible, scope: every, when: {only_possible: true}, "
+                        "points: 50}\n")
+    r = mjscore.score("E: [111m] [999p] 234s 567s 22s win 2s self; S: 123m 456m 789m 1p 2p ...", scheme=s,
+                      paying="winner-only")
+    assert "op" not in {i.rule for i in r.player("S").items}
+
+
+def test_nine_gates_with_concealed_ends_refuses_the_upper_end_too(tmp_path):
+    s = house(tmp_path, "rules:\n  - {id: nine-gates, when: {nine_gates: {concealed_ends: true}}}\n")
+    assert east("E: 1112345678999s 9s win 9s from S", s).limit != "Nine Gates"
+    assert east("E: 1112345678999s 9s win 9s self", s).limit == "Nine Gates"

@@ -29,11 +29,6 @@ def validate_table(table: Table, shapes=DEFAULT_SHAPES, complete=None) -> None:
     if table.draw and winners:
         raise WinClauseError(f"the table is a draw, yet {winners[0].seat.value} has a win clause",
                              winners[0].where)
-    scored = [p for p in table.players if p.score is not None]
-    if scored and len(scored) != len(table.players):
-        mixed = next(p for p in table.players if p.score is None)
-        raise NotationError(f"{mixed.seat.value} lists tiles while others give a counted score: "
-                            "a table is either counted ('score N') or listed", mixed.where)
     for p in table.players:
         _check_player(p, table, shapes, complete)
 

@@ -90,7 +90,7 @@ def mutate(source: str, index: int) -> tuple[str, int]:
 
 def run_mutant(work: Path, module: str, index: int) -> tuple[str, int, bool]:
     path = work / module
-    original = (ROOT / module).read_text()
+    original = path.read_text()          # the copy made at the start: the checkout may change meanwhile
     mutated, line = mutate(original, index)
     path.write_text(mutated)
     env = dict(os.environ, PYTHONPATH=str(work), MJSCORE_CACHE_DIR="", PYTHONDONTWRITEBYTECODE="1")

@@ -42,11 +42,13 @@ class Settlement(NamedTuple):
     options: Options
     payments: tuple[Payment, ...]
     net: dict                                  # seat -> gain (negative: loss)
+    east_double_applies: bool = False          # whether the East-double switch changed, or could change, a figure
 
     def as_dict(self) -> dict:
         return {"paying": self.options.paying,
                 "payoff": self.options.payoff if self.options.paying != "add-up" else None,
                 "east_double": self.options.east_double,
+                "east_double_applies": self.east_double_applies,
                 "payments": [p.as_dict() for p in self.payments],
                 # Penalties are among the payments too; listed here so that a reader can tell them apart.
                 "penalties": [p.as_dict() for p in self.payments if p.reason == "penalty"],
@@ -103,25 +105,29 @@ def settle(table: Table, scores: dict[Wind, int], options: Options, scheme_payof
     net: dict[Wind, int] = {}
     winner = table.winner
     if options.paying == "add-up":
-        missing = [s.value for s in SEATS if s not in scores]
-        if missing:
-            raise SettlementError(f"add-up needs every player's score; missing: {', '.join(missing)}")
         if not table.draw:
+            missing = [s.value for s in SEATS if s not in scores]
+            if missing:
+                raise SettlementError(f"add-up needs every player's score; missing: {', '.join(missing)} "
+                                      f"(write '{missing[0]}: score 0' or '{missing[0]}: ...' for a player "
+                                      "who scored nothing)")
             if winner is None:
                 raise SettlementError("there is no winner and the table is not marked 'draw'")
             for seat, s in scores.items():
                 net[seat] = s * (2 if seat is Wind.EAST and options.east_double else 1)
         else:
-            net = {seat: 0 for seat in scores}
+            net = {seat: 0 for seat in SEATS}          # nothing counts after a draw
         for pen in table.penalties:
-            # Under add-up a penalty is simply taken off the offender's total (payments.md section 2).
+            # Under add-up a penalty is simply taken off the offender's total (docs/rules.md, "Penalties").
             net[pen.payer] = net.get(pen.payer, 0) - pen.amount
-        return Settlement(options, (), net)
+        return Settlement(options, (), net, east_double_applies=not table.draw)
 
+    applies = False
     if not table.draw:
         if winner is None:
             raise SettlementError("there is no winner and the table is not marked 'draw'")
         payoff = find_payoff(options.payoff, scheme_payoffs)
+        applies = payoff.east_double == "switch" or (options.paying == "between-all" and winner.win.liable is None)
         if winner.seat not in scores:
             raise SettlementError("the winner's score is missing")
         u = scores[winner.seat]
@@ -148,14 +154,15 @@ def settle(table: Table, scores: dict[Wind, int], options: Options, scheme_payof
         net[p.payee] = net.get(p.payee, 0) + p.amount
     for seat in SEATS:
         net.setdefault(seat, 0)
-    return Settlement(options, tuple(payments), net)
+    return Settlement(options, tuple(payments), net, east_double_applies=applies)
 
 
 def _between_losers(winner: Wind, scores: dict[Wind, int], options: Options, unit: int) -> list[Payment]:
     losers = [s for s in SEATS if s is not winner]
     missing = [s.value for s in losers if s not in scores]
     if missing:
-        raise SettlementError(f"between-all needs every loser's score; missing: {', '.join(missing)}")
+        raise SettlementError(f"between-all needs every loser's score; missing: {', '.join(missing)}: add "
+                              f"'{missing[0]}: ...' for a loser who scored nothing, or use --paying winner-only")
     east_double = options.east_double if options.east_double_losers is None else options.east_double_losers
     out = []
     for i, a in enumerate(losers):

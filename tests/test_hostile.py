@@ -312,12 +312,14 @@ def test_8_the_same_bytes_give_the_same_tables_in_every_command(tmp_path, name, 
 
 
 def test_8_a_bom_does_not_hide_a_yaml_file_or_a_session(tmp_path):
-    for sample in ("win-on-discard.yaml", "evening-session.mj"):
+    for sample, command in (("win-on-discard.yaml", ["batch"]), ("evening-session.mj", ["session", "--format", "json"])):
         f = tmp_path / sample
         f.write_bytes(b"\xef\xbb\xbf" + Path("sample_hands", sample).read_bytes())
-        plain = runner.invoke(app, ["batch", str(Path("sample_hands", sample))]).stdout.splitlines()
-        with_bom = runner.invoke(app, ["batch", str(f)]).stdout.splitlines()
-        assert [json.loads(x)["players"] for x in with_bom] == [json.loads(x)["players"] for x in plain]
+        plain = runner.invoke(app, [*command[:1], str(Path("sample_hands", sample)), *command[1:]])
+        with_bom = runner.invoke(app, [*command[:1], str(f), *command[1:]])
+        assert plain.exit_code == with_bom.exit_code == 0
+        assert [json.loads(x)["players"] for x in with_bom.stdout.splitlines()] == \
+            [json.loads(x)["players"] for x in plain.stdout.splitlines()]
 
 
 # -- 9. streaming ------------------------------------------------------------------------------

@@ -213,9 +213,9 @@ def test_score_json_has_the_stable_fields():
 
 @pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "json"])
 def test_every_sample_scores_in_every_format(fmt):
-    import glob
+    from conftest import table_samples
 
-    for path in sorted(glob.glob("sample_hands/*.mj")):
+    for path in map(str, table_samples()):
         r = runner.invoke(app, ["score", path, "--format", fmt])
         assert r.exit_code == 0, (path, r.stderr)
         assert r.stdout.strip()

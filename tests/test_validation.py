@@ -4,7 +4,7 @@ import pytest
 
 from mjscore.hand.validate import validate_table
 from mjscore.io.notation import parse_table
-from mjscore.model.errors import HandSizeError, IncompleteHandError, NotationError, TileCountError, WinClauseError
+from mjscore.model.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError
 
 GOOD = """round S
 E: [111p] 2378m 4455s NN
@@ -43,7 +43,8 @@ def test_a_good_table_passes():
     ("S: 123m 456m 789m 11s 222s win 2s from W earth", WinClauseError, "'earth'", 1),
     ("S: 123m 456m 789m 11s 222s win 2s from W loose", WinClauseError, "always self-drawn", 1),
     ("S: 123m 456m 789m 11s 222s win 2s from W twofold", WinClauseError, "always self-drawn", 1),
-    ("E: score 10\nS: 123m 456m 789m 11s 2s", NotationError, "either counted", 2),
+    # A table may mix counted scores and tiles; a listed hand must still be whole.
+    ("E: score 10\nS: 123m 456m 789m 11s 2s", HandSizeError, "S holds 12 tiles", 2),
 ])
 def test_each_impossible_table_is_refused(text, error, fragment, line):
     with pytest.raises(error) as info:

@@ -87,6 +87,18 @@ def table_stream(file: Optional[str], inline: Optional[str]):
     return text_tables(inline, "<-e>") if inline is not None else stream_tables(file)
 
 
+def output_width() -> int | None:
+    """The width text output must keep to: the terminal's (or $COLUMNS), none for a file or pipe."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return max(int(columns), 40)
+    if sys.stdout.isatty():
+        import shutil
+
+        return max(shutil.get_terminal_size().columns, 40)
+    return None
+
+
 class Failures:
     """Errors met on the way: each printed to standard error as it comes; exit 1 at the end."""
 
@@ -206,6 +218,7 @@ def score(
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit, explain)
     failures, shown = Failures(), 0
+    width = output_width() if format is Format.table else None
     if format is Format.csv:
         sys.stdout.write(render_csv([], header=True))
     for number, (name, line, table) in enumerate(table_stream(file, inline), start=1):
@@ -221,7 +234,7 @@ def score(
         elif format is Format.csv:
             sys.stdout.write(render_csv(csv_rows(result, number, name, line), header=False))
         else:
-            sys.stdout.write(terminal_safe(("\n---\n\n" if shown else "") + render_text(result, format.value)))
+            sys.stdout.write(terminal_safe(("\n---\n\n" if shown else "") + render_text(result, format.value, width)))
         shown += 1
     failures.exit()
 

@@ -31,9 +31,9 @@ def _fraction(f: float) -> str:
     return {1.0: "full", 0.5: "half"}.get(f, f"{f:g} x")
 
 
-def _who(p: dict) -> str:
-    name = f" ({p['name']})" if p.get("name") else ""
-    return f"{SEAT_NAMES[p['seat']]}{name}"
+def _who(p: dict, names: dict[str, str] | None = None) -> str:
+    name = p.get("name") or (names or {}).get(p["seat"])
+    return f"{SEAT_NAMES[p['seat']]} ({name})" if name else SEAT_NAMES[p["seat"]]
 
 
 def _total_line(p: dict) -> str:
@@ -45,69 +45,149 @@ def _total_line(p: dict) -> str:
     return f"{p['points']} points x 2^{d} = {p['score']}" if d else f"{p['points']} points = {p['score']}"
 
 
-def render_text(result: dict, fmt: str = "table") -> str:
-    """The human forms: `table` (plain text grids) or `markdown`."""
-    from tabulate import tabulate
-
+def render_text(result: dict, fmt: str = "table", width: int | None = None) -> str:
+    """The human forms: `table` (plain text grids) or `markdown`; no line longer than `width`
+    (a terminal's) when given, wrapping words but never a figure."""
     grid = "simple" if fmt == "table" else "github"
+    names = table_names(result)
     out: list[str] = []
     head = [f"Scheme: {result['scheme']}", f"Round: {result['round']}"]
     if result.get("draw"):
         head.append("Draw: the wall ran out")
     elif result.get("winner"):
         win = result.get("win") or {}
-        how = "self-drawn" if not win.get("from") else f"on {win['from']}'s discard"
+        how = "self-drawn" if not win.get("from") else f"on {label(win['from'], names)}'s discard"
         tile = f"{win['tile']} " if win.get("tile") else ""
         flags = f" ({', '.join(win['flags'])})" if win.get("flags") else ""
-        head.append(f"Winner: {result['winner']}, {tile}{how}{flags}")
-    out.append("   ".join(head))
+        head.append(f"Winner: {label(result['winner'], names)}, {tile}{how}{flags}")
+    out.extend(_words(head, width, sep="   "))
     for p in result["players"]:
         out.append("")
-        title = f"{_who(p)}{' - winner' if p['winner'] else ''}: {' '.join(p['arrangement'])}".rstrip(": ")
-        out.append(f"## {title}" if fmt == "markdown" else title)
+        title = f"{_who(p, names)}{' - winner' if p['winner'] else ''}:"
+        words = [title] + p["arrangement"]
+        out.extend(("## " + line if fmt == "markdown" else line) for line in _words(words, width))
         rows = [_fmt_item(i) for i in p["items"]]
-        if rows:
-            out.append(tabulate(rows, headers=["item", "for", "points", "doubles", "limit"], tablefmt=grid))
+        if rows and not p.get("counted"):
+            out.append(fit(rows, ["item", "for", "points", "doubles", "limit"], grid, width, wrap=(0, 1, 4)))
         for i in p.get("not_counted", []):
-            out.append(f"  (not counted: {i['text']}{' ' + i['applies_to'] if i.get('applies_to') else ''})")
-        out.append(f"Total: {_total_line(p)}")
+            out.extend(_words(["  (not counted:", i["text"] + (" " + i["applies_to"] if i.get("applies_to") else "")
+                               + ")"], width, indent="   "))
+        out.extend(_words(["Total:", _total_line(p)], width, indent="  "))
         ru = p.get("runner_up")
         if ru:
-            out.append(f"Runner-up arrangement: {' '.join(ru['arrangement'])} = {ru['score']}")
+            out.extend(_words(["Runner-up arrangement:", *ru["arrangement"], f"= {ru['score']}"], width, indent="  "))
             for i in ru.get("missing", []):
                 out.append(f"  lacks {i['text']}{' ' + i['applies_to'] if i.get('applies_to') else ''}")
             for i in ru.get("extra", []):
                 out.append(f"  has {i['text']}{' ' + i['applies_to'] if i.get('applies_to') else ''}")
     out.append("")
-    summary = [[_who(p), "yes" if p["winner"] else "", p["points"], p["doubles"], p["limit"] or "", p["score"]]
+    summary = [[_who(p, names), "yes" if p["winner"] else "", p["points"], p["doubles"], p["limit"] or "", p["score"]]
                for p in result["players"]]
-    out.append(tabulate(summary, headers=["player", "won", "points", "doubles", "limit", "score"], tablefmt=grid))
+    out.append(fit(summary, ["player", "won", "points", "doubles", "limit", "score"], grid, width, wrap=(0, 4)))
     out.append("")
-    out.extend(_settlement_text(result, grid))
+    out.extend(settlement_text(result, grid, width))
     return "\n".join(out).rstrip() + "\n"
 
 
-def _settlement_text(result: dict, grid: str) -> list[str]:
-    from tabulate import tabulate
+def table_names(result: dict) -> dict[str, str]:
+    """Seat -> name, where the table or the session knows the players' names."""
+    names = dict(result.get("names") or {})
+    for p in result["players"]:
+        if p.get("name"):
+            names[p["seat"]] = p["name"]
+    return names
 
+
+def label(seat: str, names: dict[str, str]) -> str:
+    return f"{names[seat]} ({seat})" if seat in names else SEAT_NAMES[seat]
+
+
+def settlement_text(result: dict, grid: str = "simple", width: int | None = None) -> list[str]:
+    """Who pays whom: the matrix of every seat (each cell the total that row pays that column,
+    penalties included), what each pays in all, and each net; or, where nothing changes hands,
+    what happens instead."""
     s = result.get("settlement")
     if s is None:
-        return [f"No payments: {result.get('settlement_error', 'not computed')}"]
-    seats = [p["seat"] for p in result["players"]]
-    names = {p["seat"]: _who(p) for p in result["players"]}
-    out = [f"Payments ({s['paying']}, {s.get('payoff') or 'no payoff'}, "
-           f"East double {'on' if s.get('east_double') else 'off'}): rows pay, columns receive"]
-    amount = {(x["from"], x["to"]): x["amount"] for x in s.get("payments", [])}
-    rows = []
-    for a in seats:
-        row = [names[a]] + [amount.get((a, b), "") if a != b else "." for b in seats]
-        row.append(sum(amount.get((a, b), 0) for b in seats))
-        rows.append(row)
-    rows.append(["net"] + [f"{s['net'].get(b, 0):+d}" for b in seats] + [""])
-    out.append(tabulate(rows, headers=["pays \\ receives"] + seats + ["pays in all"], tablefmt=grid))
+        return _words(["No payments:", result.get("settlement_error", "not computed")], width, indent="  ")
+    names = table_names(result)
+    net = s.get("net", {})
+    if s["paying"] == "add-up":
+        grows = ", ".join(f"{label(seat, names)} {net.get(seat, 0):+d}" for seat in SEATS if seat in net)
+        what = "the hand was a draw: nothing is added" if result.get("draw") and not s.get("penalties") \
+            else f"each total grows by the player's score{' (East double)' if s.get('east_double') else ''}"
+        return _words([f"Add-up: nobody pays; {what}:", grows], width, indent="  ")
+    if not s.get("payments"):
+        why = "the hand was a draw" if result.get("draw") else "every amount is 0"
+        return [f"No payments: {why}."]
+    east = f", East double {'on' if s.get('east_double') else 'off'}" if s.get("east_double_applies") else ""
+    lines = _words([f"Payments ({s['paying']}, {s.get('payoff') or 'no payoff'}{east}):", "rows pay, columns receive"],
+                   width)
+    amount: dict[tuple[str, str], int] = {}
+    for x in s["payments"]:
+        amount[x["from"], x["to"]] = amount.get((x["from"], x["to"]), 0) + x["amount"]
+    heads = [names.get(b, b) for b in SEATS]
+    rows = [[label(a, names)] + [amount.get((a, b), "") if a != b else "." for b in SEATS]
+            + [sum(amount.get((a, b), 0) for b in SEATS)] for a in SEATS]
+    rows.append(["net"] + [f"{net.get(b, 0):+d}" for b in SEATS] + [""])
+    lines.append(fit(rows, ["pays \\ receives"] + heads + ["in all"], grid, width, wrap=(0, 1, 2, 3, 4)))
     for pen in s.get("penalties", []):
-        out.append(f"Penalty: {pen['from']} pays {pen['amount']} to {pen['to']}")
-    return out
+        lines.append(f"Penalty: {label(pen['from'], names)} pays {pen['amount']} to {label(pen['to'], names)}")
+    return lines
+
+
+def payment_lines(result: dict) -> list[str]:
+    """"Ann pays Bob 120": for each two players, what one owes the other once all is counted,
+    largest first."""
+    s = result.get("settlement") or {}
+    names = table_names(result)
+    owed: dict[tuple[str, str], int] = {}
+    for x in s.get("payments", []):
+        owed[x["from"], x["to"]] = owed.get((x["from"], x["to"]), 0) + x["amount"]
+    out = []
+    for i, a in enumerate(SEATS):
+        for b in SEATS[i + 1:]:
+            d = owed.get((a, b), 0) - owed.get((b, a), 0)
+            if d:
+                payer, payee = (a, b) if d > 0 else (b, a)
+                who = names.get(payer, SEAT_NAMES[payer])
+                out.append((-abs(d), f"{who} pays {names.get(payee, SEAT_NAMES[payee])} {abs(d)}"))
+    return [text for _, text in sorted(out)]
+
+
+def fit(rows: list[list], headers: list[str], grid: str, width: int | None, wrap: tuple[int, ...] = ()) -> str:
+    """A tabulate grid no wider than `width`: the columns in `wrap` (text) are narrowed and
+    wrapped at word breaks until it fits; figures are never broken."""
+    from tabulate import tabulate
+
+    text = tabulate(rows, headers=headers, tablefmt=grid)
+    if width is None or grid != "simple":
+        return text
+    widths = [max(len(str(c)) for c in col) for col in zip(headers, *rows)]
+    limits: list[int | None] = [None] * len(headers)
+    while max(map(len, text.split("\n"))) > width:
+        wide = max((c for c in wrap if widths[c] > 6), key=lambda c: widths[c], default=None)
+        if wide is None:
+            break
+        widths[wide] -= 1
+        limits[wide] = widths[wide]
+        text = tabulate(rows, headers=headers, tablefmt=grid, maxcolwidths=limits, maxheadercolwidths=limits)
+    return text
+
+
+def _words(words: list[str], width: int | None, sep: str = " ", indent: str = "  ") -> list[str]:
+    """Words laid into lines no longer than `width`, breaking only between words."""
+    if width is None:
+        return [sep.join(words)]
+    lines, line = [], ""
+    for w in words:
+        if not line:
+            line = w
+        elif len(line) + len(sep) + len(w) <= width:
+            line += sep + w
+        else:
+            lines.append(line)
+            line = indent + w
+    return lines + [line] if line else lines
 
 
 CSV_FIELDS = ["table", "file", "line", "seat", "name", "winner", "points", "doubles", "limit", "score",

@@ -76,6 +76,20 @@ class PlayedHand:
         return d
 
 
+class NextDeal(NamedTuple):
+    """Who deals next, in which round, and which hand of the evening it is."""
+
+    dealer: str
+    round: Wind
+    hand: int
+
+    def as_dict(self) -> dict:
+        return {"dealer": self.dealer, "round": self.round.value, "hand": self.hand}
+
+    def text(self) -> str:
+        return f"Next: {self.dealer} deals — {self.round.name.capitalize()} round, hand {self.hand}"
+
+
 @dataclass(frozen=True)
 class SessionResult:
     """A whole evening played through: every hand, the totals, the standings, the settle-up.
@@ -88,6 +102,8 @@ class SessionResult:
     hands: tuple[PlayedHand, ...]
     totals: dict[str, int]
     settle_up: tuple[Transfer, ...] | None
+    next: NextDeal | None = None             # who deals the hand after the last one played
+    errors: tuple[MjError, ...] = ()         # bad hands (with keep_going): the totals stop at the first
 
     @property
     def standings(self) -> list[tuple[str, int]]:
@@ -104,26 +120,43 @@ class SessionResult:
         else:
             out["settle_up"] = None
             out["settle_up_note"] = "the totals were added up (add-up): no payments to settle"
+        if self.next is not None:
+            out["next"] = self.next.as_dict()
+        if self.errors:
+            out["errors"] = [str(e) for e in self.errors]
         return out
 
 
-def play(session: Session, choices: Choices = Choices()) -> SessionResult:
-    """Every hand scored and settled in order; raises MjError on the first bad hand."""
+def play(session: Session, choices: Choices = Choices(), keep_going: bool = False) -> SessionResult:
+    """Every hand scored and settled in order.
+
+    A bad hand raises its MjError, unless `keep_going`: then every later hand is still read and
+    checked (against the seating as it stood), the errors are collected, and the totals stop at
+    the first bad hand, since who deals after it cannot be known.
+    """
     h = session.header
     names = h.names
     totals = {n: h.start for n in names}
     seating = Seating()
-    played = []
-    for number, hand in enumerate(session.hands, start=1):
-        if isinstance(hand, MjError):
-            raise hand
-        prevailing = SEATS[seating.round % 4]
-        _check_against_rotation(hand, number, prevailing, seating, names)
-        table = _with_session_values(hand, h, prevailing, seating)
-        result = evaluate(table, choices)
+    played: list[PlayedHand] = []
+    errors: list[MjError] = []
+    for number, source in enumerate(session.hands, start=1):
         by_seat = {s: names[seating.player_at(s)] for s in SEATS}
-        if result.settlement is None:
-            raise SessionError(f"hand {number} cannot be settled: {result.settlement_error}", hand.where)
+        prevailing = SEATS[seating.round % 4]
+        try:
+            hand = source.read({name: s.value for s, name in by_seat.items()})
+            _check_against_rotation(hand, number, prevailing, seating, names)
+            table = _with_session_values(hand, h, prevailing, seating)
+            result = evaluate(table, choices)
+            if result.settlement is None:
+                raise SessionError(f"hand {number} cannot be settled: {result.settlement_error}", hand.where)
+        except MjError as e:
+            if not keep_going:
+                raise
+            errors.append(e)
+            continue
+        if errors:
+            continue                            # checked, not counted: the evening stopped at the first bad hand
         for s in SEATS:
             totals[by_seat[s]] += result.settlement.net.get(s, 0)
         played.append(PlayedHand(number, by_seat, result, dict(totals)))
@@ -131,7 +164,8 @@ def play(session: Session, choices: Choices = Choices()) -> SessionResult:
     balance = {n: totals[n] - h.start for n in names}
     # add-up: the totals only grow, so there is nothing to hand over at the end
     transfers = tuple(settle_up(balance)) if sum(balance.values()) == 0 else None
-    return SessionResult(tuple(names), h.start, tuple(played), totals, transfers)
+    coming = NextDeal(names[seating.player_at(Wind.EAST)], SEATS[seating.round % 4], len(played) + 1)
+    return SessionResult(tuple(names), h.start, tuple(played), totals, transfers, coming, tuple(errors))
 
 
 def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating: Seating, names) -> None:

@@ -8,7 +8,7 @@ shape names the scheme accepts.
 from __future__ import annotations
 
 from mjscore.hand.arrange import winner_arrangements
-from mjscore.model.errors import HandSizeError, IncompleteHandError, NotationError, TileCountError, WinClauseError
+from mjscore.model.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError
 from mjscore.model.table import Form, PlayerHand, Table, WinFlag
 from mjscore.model.tiles import ALL_TILES, KINDS, TILES, Wind
 

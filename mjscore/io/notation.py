@@ -167,9 +167,29 @@ def parse_tables(text: str, file: str = "<input>") -> list[Table]:
     return [parse_table(chunk, file, first) for first, chunk in split_tables(text, file)]
 
 
+def resolve_names(tokens: tuple[Token, ...], names: dict[str, str]) -> tuple[Token, ...]:
+    """A line with players' names where seats go (`Ann: ...`, `from Bob`, `liable Cid`,
+    `penalty Dee 100 to Ann`) turned into the seats they sit in for this hand."""
+    out = list(tokens)
+    head = out[0].text
+    if head.endswith(":") and head[:-1] in names:
+        out[0] = Token(names[head[:-1]] + ":", out[0].where)
+    elif ":" in head and head.split(":", 1)[0] in names:         # `Ann:123m` typed without a space
+        name, rest = head.split(":", 1)
+        f, ln, col = out[0].where
+        out[0:1] = [Token(names[name] + ":", out[0].where), Token(rest, Location(f, ln, col + len(name) + 1))]
+    for i in range(len(out) - 1):
+        if out[i].text in ("from", "liable", "penalty", "to") and out[i + 1].text in names:
+            out[i + 1] = Token(names[out[i + 1].text], out[i + 1].where)
+    return tuple(out)
+
+
 def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of=None,
-                allow_empty: bool = False) -> Table:
-    """One table in compact notation. Raises NotationError (or GroupError) on bad input."""
+                allow_empty: bool = False, names: dict[str, str] | None = None) -> Table:
+    """One table in compact notation. Raises NotationError (or GroupError) on bad input.
+
+    `names` (a player's name -> the seat letter it sits at) lets a session's hand name its
+    players wherever a seat goes."""
     round_wind = Wind.EAST
     scheme = None
     draw = False
@@ -180,6 +200,8 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
     options: dict[str, object] = {}
     where = None
     for line in logical_lines(text, file, first_line, column_of):
+        if names:
+            line = Line(resolve_names(line.tokens, names), line.where)
         where = where or line.where
         head = line.tokens[0]
         word = head.text

@@ -12,7 +12,6 @@ import re
 import sys
 
 from mjscore.io.notation import parse_table, parse_tables, split_tables
-from mjscore.io.sessionfile import read_session
 from mjscore.io.text import (
     MAX_INPUT_BYTES,
     MAX_LINE,
@@ -25,7 +24,7 @@ from mjscore.io.text import (
     too_long,
 )
 from mjscore.io.yamlform import iter_yaml_tables, parse_yaml_tables
-from mjscore.model.errors import InputError, Location, MjError, NotationError
+from mjscore.model.errors import InputError, Location, MjError, NotationError, SessionError
 from mjscore.model.table import Table
 
 
@@ -33,15 +32,17 @@ def parse_any(text: str, name: str = "<input>", *, yaml_form: bool | None = None
     """Every table of a text, in whichever form it is written."""
     if yaml_form is None:
         yaml_form = looks_like_yaml(text, name)
+    if _YAML_HANDS.search(text) if yaml_form else is_compact_session(text):
+        raise not_tables(name)
     if yaml_form:
         return parse_yaml_tables(text, name)
-    if is_compact_session(text):
-        hands = read_session(text, name).hands
-        for h in hands:
-            if isinstance(h, Exception):
-                raise h
-        return list(hands)
     return parse_tables(text, name)
+
+
+def not_tables(name: str) -> SessionError:
+    """A session file given where tables go: its hands only mean something with its seating."""
+    return SessionError("this is a session (an evening: players, then hands): play it with "
+                        "'mjscore session FILE', or add a hand with 'mjscore add FILE'", Location(name, 1, 1))
 
 
 _SESSION_START = re.compile(r"\A(?:[ \t]*(?:#.*)?\n)*[ \t]*players[ \t]")
@@ -72,17 +73,11 @@ def iter_tables(text: str, name: str):
 
     A bad table does not stop the others: batch reports it as an error row and goes on.
     """
+    if is_session(text, name):
+        yield 1, not_tables(name)
+        return
     if looks_like_yaml(text, name):
         yield from iter_yaml_tables(text, name)
-        return
-    if is_compact_session(text):
-        try:
-            hands = read_session(text, name).hands
-        except MjError as e:
-            yield e.location.line or 1, e
-            return
-        for h in hands:
-            yield (h.location.line if isinstance(h, MjError) else h.where.line), h
         return
     for first, chunk in split_tables(text, name):
         if not chunk.strip() or all(not ln.split("#", 1)[0].strip() for ln in chunk.splitlines()):

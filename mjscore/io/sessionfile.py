@@ -6,14 +6,16 @@ by that hand's seat winds.  Playing them through, with the seats rotating, is th
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import NamedTuple
 
-from mjscore.io.notation import logical_lines, parse_table, split_tables
+from mjscore.io.notation import HEADERS, logical_lines, parse_table, split_tables
 from mjscore.io.text import looks_like_yaml
 from mjscore.io.yamlform import SESSION_KEYS, NodeReader
 from mjscore.io.yamlsafe import load_nodes
-from mjscore.model.errors import Location, MjError, NotationError, SessionError, YamlFormError, excerpt
-from mjscore.model.table import OPTION_HEADERS
+from mjscore.model.errors import Location, NotationError, SessionError, YamlFormError, excerpt
+from mjscore.model.table import OPTION_HEADERS, Table
 
 SESSION_HEADERS = {"players", "start", "scheme", *OPTION_HEADERS}
 
@@ -26,9 +28,29 @@ class SessionHeader(NamedTuple):
     where: Location = Location()
 
 
+class HandSource(NamedTuple):
+    """One hand of a session as written.  It is read once its seating is known, because a hand
+    may name its players where seats go (`Ann: score 40 win self`, `win 5p from Bob`)."""
+
+    line: int
+    read: Callable[[dict[str, str]], Table]    # player's name -> seat letter, to the table (or MjError)
+
+
 class Session(NamedTuple):
     header: SessionHeader
-    hands: tuple                               # Table, or MjError for a hand that could not be read
+    hands: tuple[HandSource, ...]
+
+
+def _compact_hand(chunk: str, name: str, first: int, names: dict[str, str]) -> Table:
+    return parse_table(chunk, name, first, names=names)
+
+
+def _yaml_hand(reader: NodeReader, node, names: dict[str, str]) -> Table:
+    reader.names = names
+    try:
+        return reader.table(node)
+    finally:
+        reader.names = {}
 
 
 def read_session(text: str, name: str) -> Session:
@@ -56,6 +78,7 @@ def _read_compact_session(text: str, name: str) -> Session:
             names = tuple(a.text for a in args)
             if len(set(names)) != 4:
                 raise NotationError("'players' names four different players", line.where, word)
+            _check_names(names, line.where)
         elif word == "start":
             if len(args) != 1 or not args[0].text.isdigit():
                 raise NotationError("'start' takes each player's points before the first hand",
@@ -73,14 +96,8 @@ def _read_compact_session(text: str, name: str) -> Session:
     if names is None:
         raise SessionError("a session starts with a header block naming the players "
                            "('players Ann Bob Cid Dee'), then '---' and the hands", where)
-    hands = []
-    for first, chunk in chunks[1:]:
-        if not any(ln.split("#", 1)[0].strip() for ln in chunk.splitlines()):
-            continue
-        try:
-            hands.append(parse_table(chunk, name, first))
-        except MjError as e:
-            hands.append(e)
+    hands = [HandSource(first, partial(_compact_hand, chunk, name, first)) for first, chunk in chunks[1:]
+             if any(ln.split("#", 1)[0].strip() for ln in chunk.split("\n"))]
     header = SessionHeader(names, start, scheme, tuple(options.items()), where)
     return Session(header, tuple(hands))
 
@@ -102,6 +119,7 @@ def _read_yaml_session(text: str, name: str) -> Session:
     names = tuple(reader.text(n, "a player's name") for n in pnode.value)
     if len(set(names)) != 4:
         raise YamlFormError("'players' names four different players", reader.where(pnode))
+    _check_names(names, reader.where(pnode))
     start = 2000
     if "start" in fields:
         start = reader.scalar(fields["start"][1], "'start'")
@@ -112,10 +130,13 @@ def _read_yaml_session(text: str, name: str) -> Session:
     hnode = fields["hands"][1]
     if not isinstance(hnode, yaml.SequenceNode):
         raise YamlFormError("'hands' is a list of tables", reader.where(hnode))
-    hands = []
-    for item in hnode.value:
-        try:
-            hands.append(reader.table(item))
-        except MjError as e:
-            hands.append(e)
+    hands = [HandSource(item.start_mark.line + 1, partial(_yaml_hand, reader, item)) for item in hnode.value]
     return Session(SessionHeader(names, start, scheme, options, where), tuple(hands))
+
+
+def _check_names(names, where: Location) -> None:
+    """A name stands for a seat in the hands, so it cannot look like a seat or a keyword."""
+    for n in names:
+        if n in ("E", "S", "W", "N") or n in HEADERS or not n or ":" in n or n[0] in "[({#=;" or n.startswith("..."):
+            raise NotationError(f"'{excerpt(n)}' cannot be a player's name: it would read as a seat or a word of "
+                                "the notation", where, n)

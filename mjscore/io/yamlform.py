@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from mjscore.io.notation import SEAT_NAMES, Token, parse_player_tokens, parse_table, tokens_of
+from mjscore.io.notation import SEAT_NAMES, Token, parse_player_tokens, parse_table, resolve_names, tokens_of
 from mjscore.io.yamlsafe import load_nodes, mark_location
 from mjscore.model.errors import Location, MjError, NotationError, YamlFormError
 from mjscore.model.table import OPTION_HEADERS, PlayerHand, Table
@@ -38,6 +38,7 @@ class NodeReader:
 
     def __init__(self, text: str, file: str):
         self.file = file
+        self.names: dict[str, str] = {}        # a session's hand: player's name -> seat letter
         self.lines = text.split("\n")
         self.seen = 0
 
@@ -154,7 +155,7 @@ class NodeReader:
 
         if isinstance(node, yaml.ScalarNode):
             text = self.text(node, "a table")
-            return parse_table(text, self.file, 1, self.column_of(node), allow_empty=False)
+            return parse_table(text, self.file, 1, self.column_of(node), allow_empty=False, names=self.names)
         fields = self.mapping(node, "a table", TABLE_KEYS)
         if "players" not in fields and "draw" not in fields:
             raise YamlFormError("a table needs 'players' (seat: hand)", self.where(node))
@@ -183,9 +184,12 @@ class NodeReader:
         players: dict[Wind, PlayerHand] = {}
         if "players" in fields:
             pnode = fields["players"][1]
-            pmap = self.mapping(pnode, "'players'", set(SEAT_NAMES))
+            pmap = self.mapping(pnode, "'players'", set(SEAT_NAMES) | set(self.names))
             for seat_text, (knode, vnode) in pmap.items():
-                players[SEAT_NAMES[seat_text]] = self.player(SEAT_NAMES[seat_text], knode, vnode)
+                seat = SEAT_NAMES[self.names.get(seat_text, seat_text)]
+                if seat in players:
+                    raise YamlFormError(f"seat {seat.value} is listed twice", self.where(knode))
+                players[seat] = self.player(seat, knode, vnode)
         if not players and not draw:
             raise YamlFormError("the table lists no players", self.where(node))
         return Table(players=tuple(players[w] for w in Wind if w in players), round=round_wind,
@@ -226,14 +230,14 @@ class NodeReader:
         return parse_table("\n".join(t for _, t in header_lines), self.file, 1,
                            lambda line, col: (header_lines[line - 1][0].start_mark.line + 1,
                                               header_lines[line - 1][0].start_mark.column + 1),
-                           allow_empty=True)
+                           allow_empty=True, names=self.names)
 
     def player(self, seat: Wind, knode, vnode) -> PlayerHand:
         import yaml
 
         head = Token(f"{seat.value}:", self.where(knode))
         if not isinstance(vnode, yaml.MappingNode):
-            return parse_player_tokens(seat, head, self.tokens(vnode, f"player {seat.value}"))
+            return parse_player_tokens(seat, head, self.seats(self.tokens(vnode, f"player {seat.value}")))
         fields = self.mapping(vnode, f"player {seat.value}", PLAYER_KEYS)
         toks: list[Token] = []
         for key in ("tiles", "bonus"):
@@ -253,11 +257,17 @@ class NodeReader:
             toks.extend(self.win_tokens(fields["win"][0], fields["win"][1]))
         if "claim" in fields:
             toks += [Token("=", self.where(fields["claim"][0])), self.number_token(fields["claim"][1], "'claim'")]
-        hand = parse_player_tokens(seat, head, tuple(toks))
+        hand = parse_player_tokens(seat, head, self.seats(tuple(toks)))
         if "name" in fields:
             name = self.text(fields["name"][1], "'name'").strip()
             hand = dataclasses.replace(hand, name=name or None)
         return hand
+
+    def seats(self, tokens: tuple[Token, ...]) -> tuple[Token, ...]:
+        """Players' names in seat positions (`from Bob`), in a session's hand, made seats."""
+        if not self.names or not tokens:
+            return tuple(tokens)
+        return resolve_names((Token("-", tokens[0].where), *tokens), self.names)[1:]
 
     def number_token(self, node, what: str) -> Token:
         v = self.scalar(node, what)

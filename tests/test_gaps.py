@@ -259,3 +259,45 @@ def test_nine_gates_with_concealed_ends_refuses_the_upper_end_too(tmp_path):
     s = house(tmp_path, "rules:\n  - {id: nine-gates, when: {nine_gates: {concealed_ends: true}}}\n")
     assert east("E: 1112345678999s 9s win 9s from S", s).limit != "Nine Gates"
     assert east("E: 1112345678999s 9s win 9s self", s).limit == "Nine Gates"
+
+
+def test_a_nine_is_no_simple(tmp_path):
+    s = house(tmp_path, "rules:\n  - {id: simple-set, text: A pung of simples, when: {sets: {tiles: simple, count: 1}}, "
+                        "points: 50}\n")
+    assert "simple-set" not in {i.rule for i in east("E: [999m] 123p 456p 789p 11s win 1s self", s).items}
+    assert "simple-set" in {i.rule for i in east("E: [888m] 123p 456p 789p 11s win 1s self", s).items}
+
+
+def test_the_seat_condition(tmp_path):
+    s = house(tmp_path, "rules:\n  - {id: east-bonus, text: East, scope: every, when: {seat: E}, points: 50}\n")
+    r = mjscore.score("E: [888m] 123p 456p 789p 11s win 1s self; S: [555s] ...", scheme=s, paying="winner-only")
+    assert "east-bonus" in {i.rule for i in r.player("E").items}
+    assert "east-bonus" not in {i.rule for i in r.player("S").items}
+    with pytest.raises(SchemeError, match="takes a wind"):
+        mjscore.load_scheme(house(tmp_path, "rules:\n  - {id: x, text: t, when: {seat: Q}, points: 1}\n"))
+
+
+@pytest.mark.parametrize("extra", ["[0, 9]", "[1, 10]", "[a, 9]", "[5]"])
+def test_a_gates_range_is_two_ranks_from_1_to_9(tmp_path, extra):
+    with pytest.raises(SchemeError, match="ranks 1 to 9"):
+        mjscore.load_scheme(house(tmp_path, f"rules:\n  - {{id: nine-gates, when: {{nine_gates: {{extra: {extra}}}}}}}\n"))
+
+
+def test_nine_gates_written_as_true(tmp_path):
+    s = house(tmp_path, "rules:\n  - {id: nine-gates, when: {nine_gates: true}}\n")
+    assert east("E: 1112345678999p 1p win 1p self", s).limit == "Nine Gates"
+
+
+def test_the_chows_condition(tmp_path):
+    s = house(tmp_path, "rules:\n  - {id: four-chows, text: Four chows, when: {chows: {exactly: 4}}, points: 50}\n")
+    assert "four-chows" in {i.rule for i in east("E: [123m] 456m 789p 234s 11s win 1s self", s).items}
+    assert "four-chows" not in {i.rule for i in east("E: [111m] 456m 789p 234s 11s win 1s self", s).items}
+
+
+def test_an_add_up_draw_adds_nothing():
+    r = mjscore.score("draw; E: ...; S: ...", paying="add-up")
+    assert r.net == {mjscore.Wind.EAST: 0, mjscore.Wind.SOUTH: 0, mjscore.Wind.WEST: 0, mjscore.Wind.NORTH: 0}
+    s = mjscore.play_session("players A B C D\npaying add-up\n---\ndraw\n---\nE: score 10 win self\nS: score 2\n"
+                             "W: score 0\nN: score 0\n")
+    # classical: a draw passes the deal, so B is East (doubled) and C South in hand 2
+    assert s.totals == {"A": 2000, "B": 2020, "C": 2002, "D": 2000} and not s.errors

@@ -97,18 +97,21 @@ def score_many(lines_or_path: str | os.PathLike | Iterable[str], **options) -> I
     return score_stream(stream_lines(lines_or_path), choices)
 
 
-def play_session(text_or_path: str | os.PathLike, *, name: str | None = None, **options) -> SessionResult:
+def play_session(text_or_path: str | os.PathLike, *, name: str | None = None, keep_going: bool = False,
+                 **options) -> SessionResult:
     """Play a session (an evening) through: seats rotating, running totals, standings, settle-up.
 
     Give the session's text, or its file (a `Path`, or a one-line string naming a file).  Options as for `score`; they override
     the session's header.  `result.to_dict()` is what `mjscore session --format json` prints.
+    A bad hand raises its error; with `keep_going`, every bad hand is in `result.errors` and the
+    totals stop at the first.
 
     >>> s = mjscore.play_session(Path("sample_hands/evening-session.mj"))
     >>> s.standings[0], [t.as_dict() for t in s.settle_up][0]
     (('Ann', 2898), {'from': 'Bob', 'to': 'Ann', 'amount': 816})
     """
     text, name = _source(text_or_path, name)
-    return play(read_session(text, name), _choices(**options))
+    return play(read_session(text, name), _choices(**options), keep_going)
 
 
 def waits(text_or_path: str | os.PathLike, scheme: str | os.PathLike | None = None, *,

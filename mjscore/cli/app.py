@@ -12,6 +12,7 @@ import errno
 import os
 import sys
 from enum import Enum
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -405,21 +406,132 @@ def session(
     if file is None:
         raise typer.BadParameter("give a session FILE, or '-' for standard input")
     try:
-        result = play_session(_path(file), **choices._asdict()).to_dict()
+        played = play_session(_path(file), keep_going=True, **choices._asdict())
     except MjError as e:
         fail(e)
+    result = played.to_dict()
     if format is Format.json:
         typer.echo(to_json(result))
     elif format is Format.csv:
         sys.stdout.write(session_csv(result))
     else:
-        sys.stdout.write(terminal_safe(render_session(result, format.value)))
+        sys.stdout.write(terminal_safe(render_session(result, format.value, output_width())))
+    for e in played.errors:
+        typer.echo(str(e), err=True)
     if chart:
         try:
             sys.stdout.write("\n" + session_chart(result, color=sys.stdout.isatty()))
         except ImportError:
             typer.echo("mjscore: error: --chart needs the plotext package (pip install plotext)", err=True)
             raise typer.Exit(1)
+    if played.errors:
+        raise typer.Exit(1)
+
+
+NAMES_OPT = typer.Option(None, "--players", metavar="E S W N", show_default=False,
+                         help="The four players in seat order at the first hand: starts a new evening file.")
+
+
+@app.command()
+def add(
+    evening: str = typer.Argument(..., metavar="EVENING", help="The evening's file (.mj); made when it does not exist."),
+    file: Optional[str] = typer.Argument(None, metavar="[FILE]", show_default=False,
+                                         help="The hand in a file; '-' reads standard input."),
+    inline: Optional[str] = INLINE_OPT,
+    players: Optional[tuple[str, str, str, str]] = NAMES_OPT,
+    scheme: Optional[str] = typer.Option(None, "--scheme", "-s", metavar="NAME|FILE",
+                                         help="The scheme of a new evening (see 'mjscore schemes')."),
+    start: Optional[int] = typer.Option(None, "--start", min=0, help="Each player's points before the first hand "
+                                                                      "(a new evening; default 2000)."),
+    paying: Optional[Paying] = PAYING_OPT,
+    payoff: Optional[str] = PAYOFF_OPT,
+    east_double: Optional[bool] = EAST_OPT,
+    round_payments_up: Optional[int] = ROUND_OPT,
+    loser_difference_limit: Optional[int] = DIFF_OPT,
+) -> None:
+    """Add one hand to an evening's file and show who pays whom, the totals and who deals next.
+
+    Write the hand by the seats of this hand, or by the players' names (Ann: score 40 win self).
+    On a terminal with no hand given, mjscore asks for it seat by seat: tiles, 'score N' or
+    '...', and the win clause on the winner's line; Enter alone is '...' for a loser.
+
+    \b
+    Examples:
+      mjscore add evening.mj --players Ann Bob Cid Dee -e "E: score 40 win self; S: score 8; W: ...; N: ..."
+      mjscore add evening.mj -e "Bob: [111p] 222s 333m EEE 99s win 9s from Ann; Ann: score 12; Cid: ...; Dee: ..."
+      mjscore add evening.mj
+    """
+    from mjscore.cli.render import render_hand, terminal_safe
+    from mjscore.evening.journal import add_hand
+
+    if inline is not None and file is not None:
+        raise typer.BadParameter("give a FILE or -e TEXT, not both")
+    options = {"paying": paying.value if paying else None, "payoff": payoff, "east_double": east_double,
+               "round_payments_up": round_payments_up, "loser_difference_limit": loser_difference_limit}
+    try:
+        if inline is not None:
+            hand = inline
+        elif file is not None:
+            from mjscore.io.text import read_text
+
+            hand = read_text(file)[0]
+        elif sys.stdin.isatty():
+            hand = _ask_for_hand(evening, players)
+        else:
+            hand = sys.stdin.read()
+        added = add_hand(evening, hand, players=players, start=start, scheme=scheme, options=options)
+    except MjError as e:
+        fail(e)
+    if added.created:
+        typer.echo(f"Started {evening}: {', '.join(added.evening.players)}")
+    sys.stdout.write(terminal_safe(render_hand(added.evening.to_dict(), output_width())))
+
+
+def _ask_for_hand(evening: str, players) -> str:
+    """The hand, asked seat by seat at the terminal: whose seat it is, then that player's line."""
+    import os as _os
+
+    from mjscore.api import play_session
+    from mjscore.cli.render import SEAT_NAMES
+
+    if _os.path.lexists(evening):
+        nxt = play_session(Path(evening)).next
+        names = [nxt.dealer]
+        order = play_session(Path(evening)).players
+        at = order.index(nxt.dealer)
+        names = [order[(at + k) % 4] for k in range(4)]
+        typer.echo(f"Hand {nxt.hand}: {nxt.dealer} deals, {nxt.round.name.capitalize()} round.")
+    elif players:
+        names = list(players)
+        typer.echo(f"Hand 1: {names[0]} deals, East round.")
+    else:
+        raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
+    typer.echo("Each line: tiles, 'score N' or '...'; the winner adds 'win TILE self' or 'win TILE from NAME'.")
+    lines = []
+    for seat, name in zip("ESWN", names):
+        answer = typer.prompt(f"{name} ({SEAT_NAMES[seat]})", default="", show_default=False).strip()
+        lines.append(f"{seat}: {answer or '...'}")
+    return "\n".join(lines)
+
+
+@app.command()
+def undo(evening: str = typer.Argument(..., metavar="EVENING", help="The evening's file (.mj).")) -> None:
+    """Take the last hand back out of an evening's file; show it, and the standings without it.
+
+    \b
+    Example:
+      mjscore undo evening.mj
+    """
+    from mjscore.cli.render import render_standings, terminal_safe
+    from mjscore.evening.journal import remove_last_hand
+
+    try:
+        removed = remove_last_hand(evening)
+    except MjError as e:
+        fail(e)
+    typer.echo("Removed this hand:")
+    typer.echo(terminal_safe("".join(f"  {line}\n" for line in removed.text.rstrip("\n").split("\n"))))
+    sys.stdout.write(terminal_safe(render_standings(removed.evening.to_dict(), output_width())))
 
 
 schemes_app = typer.Typer(help="The shipped scoring schemes: list them, show one, compare two.",

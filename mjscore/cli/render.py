@@ -264,11 +264,15 @@ def _result_text(hand: dict) -> str:
     return f"{name} ({w}) wins {how}"
 
 
-def render_session(result: dict, fmt: str = "table") -> str:
+def render_session(result: dict, fmt: str = "table", width: int | None = None) -> str:
+    """Every hand of the evening with the running totals, then the standings, the settle-up and
+    who deals next.  Where the wide grid does not fit `width`, each hand takes two lines."""
     from tabulate import tabulate
 
     grid = "github" if fmt == "markdown" else "simple"
     names = result["players"]
+    out = _words([f"Session: {', '.join(names)};", f"each starts with {result['start']}"], width)
+    out.append("")
     rows = []
     for hand in result["hands"]:
         seat_of = {v: k for k, v in hand["names"].items()}
@@ -278,14 +282,29 @@ def render_session(result: dict, fmt: str = "table") -> str:
         for n in names:
             seat = seat_of[n]
             p = by_seat.get(seat)
-            score = p["score"] if p else "-"
-            row.append(f"{seat} {score} {net.get(seat, 0):+d} = {hand['totals'][n]}")
+            row.append(f"{seat} {p['score'] if p else '-'} {net.get(seat, 0):+d} = {hand['totals'][n]}")
         rows.append(row)
-    out = [f"Session: {', '.join(names)}; each starts with {result['start']}", ""]
-    out.append(tabulate(rows, headers=["#", "round", "East", "result"] + [f"{n}: seat score net = total" for n in names],
-                        tablefmt=grid))
+    grid_text = tabulate(rows, headers=["#", "round", "East", "result"] + [f"{n}: seat score net = total" for n in names],
+                         tablefmt=grid)
+    if width is None or fmt == "markdown" or max(map(len, grid_text.split("\n"))) <= width:
+        out.append(grid_text)
+    else:
+        for hand, row in zip(result["hands"], rows):
+            # Two lines a hand: what happened, then each player's "seat score net = total".
+            out.extend(_words([f"{hand['hand']:>2}.", f"{hand['round']} round,", f"{hand['dealer']} deals:",
+                               *row[3].split()], width, indent="    "))
+            out.extend(_words([f"    {names[0]} {row[4]}"] + [f"{n} {cell}" for n, cell in zip(names[1:], row[5:])],
+                              width, sep="  ", indent="    "))
     out.append("")
-    out.append("Final standings")
+    out.extend(_closing(result, grid, width))
+    return "\n".join(out) + "\n"
+
+
+def _closing(result: dict, grid: str, width: int | None) -> list[str]:
+    """The standings, the settle-up and the next deal."""
+    from tabulate import tabulate
+
+    out = ["Standings"]
     out.append(tabulate([[i + 1, s["name"], s["total"], f"{s['total'] - result['start']:+d}"]
                          for i, s in enumerate(result["standings"])],
                         headers=["place", "player", "total", "won or lost"], tablefmt=grid))
@@ -297,7 +316,51 @@ def render_session(result: dict, fmt: str = "table") -> str:
     else:
         out.append(f"Settle-up ({len(result['settle_up'])} transfers):")
         out.extend(f"  {t['from']} pays {t['to']} {t['amount']}" for t in result["settle_up"])
+    if result.get("errors"):
+        out.append("")
+        out.extend(_words([f"The totals stop before hand {len(result['hands']) + 1}:",
+                           f"{len(result['errors'])} hand{'s' if len(result['errors']) != 1 else ''} could not be "
+                           "counted (see the errors)."], width))
+    elif result.get("next"):
+        nxt = result["next"]
+        out.append("")
+        out.append(f"Next: {nxt['dealer']} deals — {SEAT_NAMES[nxt['round']]} round, hand {nxt['hand']}")
+    return out
+
+
+def render_hand(result: dict, width: int | None = None) -> str:
+    """One hand of an evening, as the table wants it at once: the scores, who pays whom by name,
+    each net, the running totals, and who deals next."""
+    hand = result["hands"][-1]
+    names = hand["names"]
+    out = _words([f"Hand {hand['hand']}:", f"{SEAT_NAMES[hand['round']]} round,", f"{hand['dealer']} deals.",
+                  _result_text(hand) + "."], width)
+    for p in hand["players"]:
+        what = p["limit"] or ("counted" if p.get("counted") else f"{p['points']} points, {p['doubles']} doubles")
+        out.extend(_words([f"  {names[p['seat']]:<10} {p['seat']}  {p['score']:>6}", *what.split()], width,
+                          indent="                        "))
+    pays = payment_lines(hand)
+    if pays:
+        out.append("")
+        out.extend(pays)
+    elif (hand.get("settlement") or {}).get("paying") == "add-up":
+        out.append("")
+        out.append("Add-up: nobody pays; the scores are added to the totals.")
+    else:
+        out.append("")
+        out.append("Nobody pays.")
+    net = (hand.get("settlement") or {}).get("net", {})
+    out.append("")
+    out.extend(_words(["Net:"] + [f"{names[s]} {net.get(s, 0):+d}" for s in SEATS], width, sep="  ", indent="     "))
+    out.extend(_words(["Totals:"] + [f"{n} {t}" for n, t in hand["totals"].items()], width, sep="  ", indent="        "))
+    nxt = result.get("next")
+    if nxt:
+        out.append(f"Next: {nxt['dealer']} deals — {SEAT_NAMES[nxt['round']]} round, hand {nxt['hand']}")
     return "\n".join(out) + "\n"
+
+
+def render_standings(result: dict, width: int | None = None) -> str:
+    return "\n".join(_closing(result, "simple", width)) + "\n"
 
 
 SESSION_CSV_FIELDS = ["hand", "round", "dealer", "seat", "name", "winner", "score", "net", "total"]

@@ -1,0 +1,145 @@
+"""An evening kept as a growing file: hands appended one at a time, the last one taken back.
+
+The file stays the plain compact notation a person can read and edit (a header block naming the
+players, then hands separated by `---`); `mjscore session` plays it back.  A hand is checked
+by playing the whole evening with it before anything is written, and the file is replaced in
+one step (a new file in the same folder, then renamed over the old one), so it is never left
+half-written.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import NamedTuple
+
+from mjscore.evening.session import SessionResult, play
+from mjscore.io.sessionfile import read_session
+from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, read_bytes
+from mjscore.model.errors import InputError, Location, SessionError
+from mjscore.model.table import OPTION_HEADERS
+from mjscore.pipeline import Choices
+
+_HEADER_WORDS = {v: k for k, v in OPTION_HEADERS.items()}      # option name -> header word
+
+
+class Added(NamedTuple):
+    evening: SessionResult          # the whole evening, the new hand last
+    created: bool                   # the file was made by this call
+
+
+class Removed(NamedTuple):
+    text: str                       # the hand as it stood in the file
+    evening: SessionResult          # the evening without it
+
+
+def hand_lines(text: str) -> str:
+    """A hand typed on one line (`E: ...; S: ...`) as the file keeps it: a line per player."""
+    out = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        body, hash_, comment = line.partition("#")
+        parts = [p.strip() for p in body.split(";")]
+        out.extend(p for p in parts[:-1] if p)
+        last = parts[-1] + (("  " if parts[-1] else "") + hash_ + comment if hash_ else "")
+        if last.strip():
+            out.append(last)
+    return "\n".join(out) + "\n"
+
+
+def header(players: tuple[str, ...], start: int | None, scheme: str | None, options: dict) -> str:
+    lines = [f"players {' '.join(players)}"]
+    if start is not None:
+        lines.append(f"start {start}")
+    if scheme:
+        lines.append(f"scheme {scheme}")
+    return "\n".join(lines) + "\n" + option_lines(options)
+
+
+def option_lines(options: dict) -> str:
+    """Settlement options as header lines (`paying winner-only`, `east-double off`)."""
+    out = ""
+    for name, value in options.items():
+        if value is not None:
+            out += f"{_HEADER_WORDS[name]} {('on' if value else 'off') if isinstance(value, bool) else value}\n"
+    return out
+
+
+def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, start: int | None = None,
+             scheme: str | None = None, options: dict | None = None) -> Added:
+    """Append one hand (compact notation; `;` may break its lines) to the evening in `path`.
+
+    A file that does not exist yet is made, its header naming `players` (and `start`,
+    `scheme` and the settlement `options`); for an existing file, `options` become the hand's
+    own headers.  Raises MjError, and writes nothing, when the hand or the evening is wrong.
+    """
+    options = {k: v for k, v in (options or {}).items() if v is not None}
+    exists = os.path.lexists(path)
+    if exists:
+        text = _read(path)
+        session = read_session(text, path)
+        if players is not None and tuple(players) != session.header.names:
+            raise SessionError(f"the evening already names its players ({' '.join(session.header.names)}); "
+                               "leave out --players", Location(path))
+        if start is not None or scheme:
+            raise SessionError("the evening's header already stands: --start and --scheme are for a new file "
+                               "(edit the header to change them)", Location(path))
+        new = text.rstrip("\n") + "\n---\n" + option_lines(options) + hand_lines(hand)
+    else:
+        if players is None:
+            raise InputError("no such evening file: name the players to start one (--players A B C D)",
+                             Location(path))
+        new = header(tuple(players), start, scheme, options) + "---\n" + hand_lines(hand)
+    evening = play(read_session(new, path), Choices())          # the new hand is checked with all the rest
+    _replace(path, new)
+    return Added(evening, not exists)
+
+
+def remove_last_hand(path: str) -> Removed:
+    """Take the evening's last hand out of its file; raises MjError when there is none."""
+    text = _read(path)
+    lines = text.rstrip("\n").split("\n")
+    cut = max((n for n, line in enumerate(lines) if line.strip() == "---"), default=None)
+    if cut is None or not any(line.split("#", 1)[0].strip() for line in lines[cut + 1:]):
+        raise SessionError("the evening has no hand to take back", Location(path))
+    first_hand = min(n for n, line in enumerate(lines) if line.strip() == "---")
+    kept = "\n".join(lines[:cut]) + "\n"
+    removed = "\n".join(lines[cut + 1:]) + "\n"
+    if cut == first_hand:
+        kept = "\n".join(lines[:cut]) + "\n---\n"                # the header block stays a header block
+    evening = play(read_session(kept, path), Choices(), keep_going=True)
+    _replace(path, kept)
+    return Removed(removed, evening)
+
+
+def _read(path: str) -> str:
+    if looks_like_yaml("", path):
+        raise SessionError("'add' and 'undo' keep an evening in the compact notation (.mj); a YAML session "
+                           "is edited by hand", Location(path))
+    return decode(read_bytes(path, MAX_INPUT_BYTES, what="evening file"), path)
+
+
+def _replace(path: str, text: str) -> None:
+    """Write the file whole or not at all: a new file beside it, flushed, then renamed over it."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise InputError(f"cannot write beside the evening file: {e.strerror or e}", Location(path)) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o777)
+        os.replace(tmp, target)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise InputError(f"cannot write the evening file: {e.strerror or e}", Location(path)) from None
+
+

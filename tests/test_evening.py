@@ -1,0 +1,202 @@
+"""At the table: an evening kept hand by hand with `add` and `undo`, played back by `session`,
+and output that fits a narrow terminal."""
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+from typer.testing import CliRunner
+
+from mjscore.cli import app
+
+runner = CliRunner()
+HAND1 = "E: score 40 win self; S: score 8; W: ...; N: ..."
+HAND2 = "Bob: [111p] 222s 333m EEE 99s win 9s from Ann; Ann: score 12; Cid: ...; Dee: score 30"
+
+
+def add(path, *args, input=None):
+    return runner.invoke(app, ["add", str(path), *args], input=input)
+
+
+def test_add_starts_an_evening_and_answers_by_name(tmp_path):
+    ev = tmp_path / "ev.mj"
+    r = add(ev, "--players", "Ann", "Bob", "Cid", "Dee", "--scheme", "dmjl", "--paying", "winner-only",
+            "-e", HAND1)
+    assert r.exit_code == 0, r.output
+    assert ev.read_text().startswith("players Ann Bob Cid Dee\nscheme dmjl\npaying winner-only\n---\n")
+    assert "Bob pays Ann 80" in r.stdout and "Next: Ann deals — East round, hand 2" in r.stdout
+    r = add(ev, "-e", HAND2)
+    assert r.exit_code == 0, r.output
+    assert "Ann pays Bob " in r.stdout and "Next: Bob deals — East round, hand 3" in r.stdout
+    pays = [line for line in r.stdout.splitlines() if " pays " in line]
+    assert all(line.endswith(tuple("0123456789")) and " pays Bob " in line for line in pays)   # winner-only
+    # the file plays back to the same totals
+    played = json.loads(runner.invoke(app, ["session", str(ev), "--format", "json"]).stdout)
+    assert played["next"] == {"dealer": "Bob", "round": "E", "hand": 3}
+    assert [h["winner"] for h in played["hands"]] == ["E", "S"]
+
+
+def test_a_wrong_hand_is_refused_before_anything_is_written(tmp_path):
+    ev = tmp_path / "ev.mj"
+    add(ev, "--players", "Ann", "Bob", "Cid", "Dee", "-e", HAND1)
+    before = ev.read_bytes()
+    for bad in ("E: 5555p ...; W: 5p ...", "Eve: score 10 win self", "E: score 10 win self; S: score 10 win self"):
+        r = add(ev, "-e", bad)
+        assert r.exit_code == 1 and r.stderr.count("\n") == 1 and ": error: " in r.stderr
+        assert ev.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if p.name != "ev.mj"]      # no temporary file left behind
+
+
+def test_add_reads_a_file_or_standard_input(tmp_path):
+    ev = tmp_path / "ev.mj"
+    hand = tmp_path / "hand.mj"
+    hand.write_text(HAND1.replace("; ", "\n"))
+    assert add(ev, str(hand), "--players", "A", "B", "C", "D").exit_code == 0
+    assert add(ev, "-", input="E: score 10 win self\nS: ...\nW: ...\nN: ...\n").exit_code == 0
+    assert ev.read_text().count("---") == 2
+
+
+def test_a_new_evening_needs_its_players(tmp_path):
+    r = add(tmp_path / "new.mj", "-e", HAND1)
+    assert r.exit_code == 1 and "--players" in r.stderr and not (tmp_path / "new.mj").exists()
+
+
+def test_undo_takes_back_the_last_hand(tmp_path):
+    ev = tmp_path / "ev.mj"
+    add(ev, "--players", "Ann", "Bob", "Cid", "Dee", "-e", HAND1)
+    after_one = ev.read_text()
+    add(ev, "-e", HAND2)
+    r = runner.invoke(app, ["undo", str(ev)])
+    assert r.exit_code == 0 and "Bob: [111p] 222s 333m EEE 99s win 9s from Ann" in r.stdout
+    assert "Ann          2240" in r.stdout and "Next: Ann deals — East round, hand 2" in r.stdout
+    assert ev.read_text() == after_one
+    runner.invoke(app, ["undo", str(ev)])
+    r = runner.invoke(app, ["undo", str(ev)])
+    assert r.exit_code == 1 and "no hand to take back" in r.stderr
+
+
+def test_session_reports_every_bad_hand_and_the_standings_up_to_the_first(tmp_path):
+    f = tmp_path / "bad.mj"
+    f.write_text("players A B C D\n---\nE: score 10 win self\nS: score 0\nW: score 0\nN: score 0\n---\nE: 12x\n"
+                 "---\nE: score 10 win self\nS: 5555p ...\nW: 5p ...\n")
+    r = runner.invoke(app, ["session", str(f)])
+    assert r.exit_code == 1
+    assert [line.split(": error:")[0] for line in r.stderr.splitlines()] == [f"{f}:8:4", f"{f}:12:4"]
+    assert "A            2060" in r.stdout and "The totals stop before hand 2" in r.stdout
+
+
+def test_names_stand_for_seats_through_the_rotation():
+    text = ("players Ann Bob Cid Dee\n---\nBob: score 20 win self\nAnn: score 0\nCid: score 0\nDee: score 0\n---\n"
+            "Cid: score 30 win 5p from Ann\nAnn: score 4\nBob: score 0\nDee: score 0\npenalty Dee 10 to Ann\n")
+    r = runner.invoke(app, ["session", "-", "--format", "json"], input=text)
+    hands = json.loads(r.stdout)["hands"]
+    assert hands[0]["winner"] == "S" and hands[1]["winner"] == "S"              # Bob dealt hand 2: Cid sits South
+    assert hands[1]["win"]["from"] == "N" and hands[1]["names"]["N"] == "Ann"
+    assert hands[1]["settlement"]["penalties"] == [{"from": "W", "to": "N", "amount": 10}]
+
+
+def test_an_add_up_evening_with_draws():
+    text = "players A B C D\npaying add-up\n---\ndraw\n---\nE: score 10 win self\nS: score 2\nW: score 0\nN: score 0\n"
+    r = runner.invoke(app, ["session", "-", "--format", "json"], input=text)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["totals"] == {"A": 2000, "B": 2020, "C": 2002, "D": 2000}
+
+
+# -- a real terminal ---------------------------------------------------------------------------
+
+def spawn(args, cwd, columns=80):
+    env = dict(os.environ, COLUMNS=str(columns), TERM="dumb", MJSCORE_CACHE_DIR="")
+    child = pexpect.spawn(sys.executable, ["-m", "mjscore", *args], cwd=str(cwd), env=env, encoding="utf-8",
+                          timeout=30, dimensions=(40, columns))
+    return child
+
+
+def test_add_asks_for_the_hand_seat_by_seat_at_a_terminal(tmp_path):
+    child = spawn(["add", "ev.mj", "--players", "Ann", "Bob", "Cid", "Dee"], tmp_path)
+    child.expect_exact("Ann (East):")
+    child.sendline("[111p] 222s 333m EEE 99s win 9s self")
+    child.expect_exact("Bob (South):")
+    child.sendline("score 8")
+    child.expect_exact("Cid (West):")
+    child.sendline("")                                       # nothing: a loser who scored nothing
+    child.expect_exact("Dee (North):")
+    child.sendline("...")
+    child.expect_exact("Next: Ann deals — East round, hand 2")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    text = (tmp_path / "ev.mj").read_text()
+    assert "E: [111p] 222s 333m EEE 99s win 9s self\nS: score 8\nW: ...\nN: ...\n" in text
+    # the next hand is asked in the new seating, by name
+    child = spawn(["add", "ev.mj"], tmp_path)
+    child.expect_exact("Hand 2: Ann deals")
+    child.expect_exact("Ann (East):")
+    child.sendline("score 10 win self")
+    for who in ("Bob (South):", "Cid (West):", "Dee (North):"):
+        child.expect_exact(who)
+        child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and (tmp_path / "ev.mj").read_text().count("---") == 2
+
+
+def test_a_wrong_hand_typed_at_the_terminal_writes_nothing(tmp_path):
+    child = spawn(["add", "ev.mj", "--players", "Ann", "Bob", "Cid", "Dee"], tmp_path)
+    for who, answer in (("Ann (East):", "12x win 1m self"), ("Bob (South):", ""), ("Cid (West):", ""),
+                        ("Dee (North):", "")):
+        child.expect_exact(who)
+        child.sendline(answer)
+    child.expect("error: '12x' is not a tile")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1 and not (tmp_path / "ev.mj").exists()
+
+
+# -- narrow terminals --------------------------------------------------------------------------
+
+SAMPLES = sorted(p for p in Path("sample_hands").glob("*.mj") if "session" not in p.name)
+
+
+@pytest.mark.parametrize("args", [["score", str(p)] for p in SAMPLES] + [
+    ["session", "sample_hands/evening-session.mj"], ["session", "sample_hands/evening-session.yaml"]])
+def test_nothing_is_wider_than_sixty_columns(args):
+    r = runner.invoke(app, args, env={"COLUMNS": "60"})
+    assert r.exit_code == 0, r.output
+    wide = [line for line in r.stdout.splitlines() if len(line) > 60]
+    assert wide == []
+
+
+def test_at_sixty_columns_no_figure_is_broken():
+    r = runner.invoke(app, ["session", "sample_hands/evening-session.mj"], env={"COLUMNS": "60"})
+    wide = runner.invoke(app, ["session", "sample_hands/evening-session.mj"], env={"COLUMNS": "300"})
+    figures = sorted(re.findall(r"[+-]?\d+", wide.stdout))
+    assert sorted(re.findall(r"[+-]?\d+", r.stdout)) == figures
+
+
+# -- the matrix ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", [p for p in Path("sample_hands").glob("*") if "penalt" in p.read_text()])
+def test_the_matrix_equals_the_nets(path):
+    r = runner.invoke(app, ["score", str(path)])
+    lines = r.stdout.splitlines()
+    top = next(n for n, line in enumerate(lines) if line.startswith("pays \\ receives"))
+    spans = [m.span() for m in re.finditer(r"-+", lines[top + 1])]          # the columns, from the rule line
+
+    def cells(line):
+        return [line[a:b].strip() for a, b in spans]
+
+    rows = {}
+    for line in lines[top + 2:top + 6]:
+        c = cells(line)
+        rows[c[0].split()[0]] = [0 if x in (".", "") else int(x) for x in c[1:5]]
+    net = [int(x) for x in cells(lines[top + 6])[1:5]]
+    seats = ["East", "South", "West", "North"]
+    for j, seat in enumerate(seats):
+        received = sum(rows[s][j] for s in seats)
+        paid = sum(rows[seat])
+        assert received - paid == net[j], seat
+    assert sum(net) == 0

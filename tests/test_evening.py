@@ -200,3 +200,62 @@ def test_the_matrix_equals_the_nets(path):
         paid = sum(rows[seat])
         assert received - paid == net[j], seat
     assert sum(net) == 0
+
+
+def test_the_chart_is_plain_off_a_terminal_and_never_in_json():
+    r = runner.invoke(app, ["session", "sample_hands/evening-session.mj", "--chart"])
+    assert r.exit_code == 0 and "Running totals" in r.stdout and "\x1b" not in r.stdout
+    axis = next(line for line in r.stdout.splitlines()[::-1] if re.fullmatch(r"[\s\d]+", line) and line.strip())
+    assert all(x.isdigit() for x in axis.split())                     # whole hand numbers
+    assert runner.invoke(app, ["session", "sample_hands/evening-session.mj", "--chart", "--format", "json"]).exit_code == 2
+
+
+# -- the command line --------------------------------------------------------------------------
+
+COMMANDS = [["score"], ["batch"], ["waits"], ["check"], ["session"], ["show"], ["add"], ["undo"],
+            ["schemes", "show"], ["schemes", "diff"]]
+
+
+def test_every_help_example_works_when_pasted(tmp_path):
+    import shlex
+    import shutil
+    import subprocess
+
+    shutil.copytree("sample_hands", tmp_path / "sample_hands")
+    for command in COMMANDS:
+        text = runner.invoke(app, [*command, "--help"]).stdout
+        for line in (x.strip() for x in text.splitlines() if x.strip().startswith("mjscore ")):
+            if line == "mjscore add evening.mj":
+                continue                                   # asks at a terminal: see the pexpect test
+            args = shlex.split(line.split(" > ")[0])[1:]
+            r = subprocess.run([sys.executable, "-m", "mjscore", *args], cwd=tmp_path, capture_output=True, text=True,
+                               timeout=60, stdin=subprocess.DEVNULL)
+            assert r.returncode == (1 if command == ["check"] else 0), (line, r.stderr)   # the check example differs
+
+
+@pytest.mark.parametrize("args", [["check", "-e", "E: ...", "--format", "csv"],
+                                  ["waits", "-e", "E: ...", "--format", "markdown"],
+                                  ["schemes", "show", "dmjl", "--format", "json"],
+                                  ["schemes", "diff", "dmjl", "bmja", "--format", "csv"],
+                                  ["score", "-e", "E: score 10 win self", "--payoff", "japanse"],
+                                  ["score", "-e", "E: score 10 win self", "--paying", "everybody"]])
+def test_a_format_or_choice_a_command_does_not_have_is_a_usage_error(args):
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2
+    if "--payoff" in args:
+        assert "chinese-classical, chinese-modern, japanese" in r.output
+
+
+def test_score_reads_standard_input_when_it_is_not_a_terminal():
+    r = runner.invoke(app, ["score", "--format", "json"], input=Path("sample_hands/draw.mj").read_text())
+    assert r.exit_code == 0 and json.loads(r.stdout)["draw"] is True
+
+
+def test_the_payoff_tables_can_be_read():
+    r = runner.invoke(app, ["schemes", "show", "classical", "--payoffs"])
+    assert r.exit_code == 0 and "japanese" in r.stdout and "other-on-other-discard" in r.stdout
+
+
+def test_a_lone_winner_under_between_all_is_told_how_to_go_on():
+    r = runner.invoke(app, ["score", "-e", "E: [111p] 222s 333m EEE 99s win 9s self"])
+    assert "add 'S: ...' for a loser who scored nothing, or use --paying winner-only" in r.stdout

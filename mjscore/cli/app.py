@@ -58,6 +58,22 @@ class BatchFormat(str, Enum):
     csv = "csv"
 
 
+class WaitsFormat(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+class CheckFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+class ViewFormat(str, Enum):
+    table = "table"
+    markdown = "markdown"
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"mjscore {__version__}")
@@ -75,7 +91,7 @@ def fail(err: MjError) -> None:
     raise typer.Exit(1)
 
 
-def table_stream(file: Optional[str], inline: Optional[str]):
+def table_stream(file: Optional[str], inline: Optional[str], stdin_when_piped: bool = False):
     """(name, line, Table | MjError) for each table of FILE, `-` (standard input) or `-e TEXT`
     (exactly one of them), read as it goes: a command prints each table's result before the
     next is read."""
@@ -84,8 +100,24 @@ def table_stream(file: Optional[str], inline: Optional[str]):
     if inline is not None and file is not None:
         raise typer.BadParameter("give a FILE or -e TEXT, not both")
     if inline is None and file is None:
-        raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
+        if not stdin_when_piped or sys.stdin.isatty():
+            raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
+        file = "-"                                # `mjscore score < hand.mj`
     return text_tables(inline, "<-e>") if inline is not None else stream_tables(file)
+
+
+def _check_payoff(payoff: str, scheme: str | None) -> None:
+    """A mistyped --payoff is a wrong command line: said at once, with the choices."""
+    from mjscore.rules.payoffs import builtin_payoffs
+    from mjscore.rules.scheme import load_scheme
+
+    try:
+        known = set(builtin_payoffs()) | set(load_scheme(scheme).payoffs)
+    except MjError:
+        return                                   # the scheme itself is wrong: the command says so
+    if payoff not in known:
+        raise typer.BadParameter(f"no payoff scheme '{payoff}'; choose from {', '.join(sorted(known))}",
+                                 param_hint="'--payoff'")
 
 
 def output_width() -> int | None:
@@ -187,6 +219,9 @@ FORMAT_OPT = typer.Option(Format.table, "--format", "-f", help="table, json, csv
 def _choices(scheme, paying, payoff, east_double, round_up, diff_limit, explain=False):
     from mjscore.pipeline import Choices
 
+    if payoff is not None:
+        _check_payoff(payoff, scheme)
+
     return Choices(scheme=scheme, paying=paying.value if paying else None, payoff=payoff,
                    east_double=east_double, round_payments_up=round_up, loser_difference_limit=diff_limit,
                    explain=explain)
@@ -212,7 +247,7 @@ def score(
       mjscore score -e "round S; E: [111p] 2378m 4455s NN; S: [CCC] 234m 678m 55p 789s 1f win 5p from N; W: (FFFF) 12345m 99p 2y 568s; N: [EEE] 11m 23p 456s 889s 3f"
     \b
       mjscore score sample_hands/east-self-drawn.mj --scheme dmjl --format json
-      mjscore score hand.mj --paying winner-only --payoff japanese --round-payments-up 100
+      mjscore score sample_hands/win-on-discard.mj --paying winner-only --payoff japanese --round-payments-up 100
     """
     from mjscore.cli.render import csv_rows, render_csv, render_text, terminal_safe, to_json
     from mjscore.pipeline import evaluate
@@ -222,7 +257,7 @@ def score(
     width = output_width() if format is Format.table else None
     if format is Format.csv:
         sys.stdout.write(render_csv([], header=True))
-    for number, (name, line, table) in enumerate(table_stream(file, inline), start=1):
+    for number, (name, line, table) in enumerate(table_stream(file, inline, stdin_when_piped=True), start=1):
         try:
             if isinstance(table, MjError):
                 raise table
@@ -258,13 +293,15 @@ def batch(
 
     \b
     Example:
-      mjscore batch sample_hands/*.mj --scheme dmjl > results.jsonl
+      mjscore batch sample_hands/evening.mj sample_hands/draw.mj --scheme dmjl > results.jsonl
     """
     from mjscore.api import score_many
     from mjscore.cli.render import batch_line
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit)
-    progress = sys.stderr if sys.stderr.isatty() else None
+    # A running count on the terminal, only while the results go elsewhere (a file, a pipe):
+    # on a terminal showing the results too, the count would glue onto their lines.
+    progress = sys.stderr if sys.stderr.isatty() and not sys.stdout.isatty() else None
     out = sys.stdout
     if format is BatchFormat.csv:
         out.write(batch_line(None, "csv", header=True))
@@ -288,7 +325,7 @@ def waits(
     file: Optional[str] = FILE_ARG,
     inline: Optional[str] = INLINE_OPT,
     scheme: Optional[str] = SCHEME_OPT,
-    format: Format = FORMAT_OPT,
+    format: WaitsFormat = typer.Option(WaitsFormat.table, "--format", "-f", help="table, json or csv."),
 ) -> None:
     """For each player one tile from going out, the tiles that complete the hand.
 
@@ -317,11 +354,11 @@ def waits(
     failures.exit()
 
 
-def _print_waits(players: list[dict], format: Format) -> None:
+def _print_waits(players: list[dict], format: WaitsFormat) -> None:
     import json
-    if format is Format.json:
+    if format is WaitsFormat.json:
         typer.echo(json.dumps({"players": players}))
-    elif format is Format.csv:
+    elif format is WaitsFormat.csv:
         typer.echo("seat,waits,dead")
         for p in players:
             typer.echo(f"{p['seat']},{' '.join(p['waits'])},{' '.join(p['dead'])}")
@@ -337,7 +374,7 @@ def check(
     file: Optional[str] = FILE_ARG,
     inline: Optional[str] = INLINE_OPT,
     scheme: Optional[str] = SCHEME_OPT,
-    format: Format = typer.Option(Format.table, "--format", "-f", help="table (text lines) or json."),
+    format: CheckFormat = typer.Option(CheckFormat.table, "--format", "-f", help="table (text lines) or json."),
 ) -> None:
     """Compare every '= N' claim with mjscore's score, and explain any difference.
 
@@ -363,7 +400,7 @@ def check(
         out, differ = check_claims(inline if inline is not None else _path(file), scheme=scheme, name="<-e>")
     except MjError as e:
         fail(e)
-    if format is Format.json:
+    if format is CheckFormat.json:
         typer.echo(json.dumps({"differences": differ, "report": out}))
     else:
         if not out:
@@ -405,6 +442,8 @@ def session(
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit)
     if file is None:
         raise typer.BadParameter("give a session FILE, or '-' for standard input")
+    if chart and format in (Format.json, Format.csv):
+        raise typer.BadParameter(f"--chart draws for people: it goes with --format table or markdown, not {format.value}")
     try:
         played = play_session(_path(file), keep_going=True, **choices._asdict())
     except MjError as e:
@@ -420,7 +459,8 @@ def session(
         typer.echo(str(e), err=True)
     if chart:
         try:
-            sys.stdout.write("\n" + session_chart(result, color=sys.stdout.isatty()))
+            color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+            sys.stdout.write("\n" + session_chart(result, color=color, width=output_width()))
         except ImportError:
             typer.echo("mjscore: error: --chart needs the plotext package (pip install plotext)", err=True)
             raise typer.Exit(1)
@@ -566,8 +606,11 @@ def schemes_list(ctx: typer.Context) -> None:
 
 @schemes_app.command("show")
 def schemes_show(name: str = typer.Argument(..., help="A shipped scheme or a scheme file."),
-                 format: Format = typer.Option(Format.table, "--format", "-f", help="table or markdown.")) -> None:
-    """Print every value of a scheme as readable tables.
+                 format: ViewFormat = typer.Option(ViewFormat.table, "--format", "-f", help="table or markdown."),
+                 payoffs: bool = typer.Option(False, "--payoffs", help="Show the payoff tables instead: what each "
+                                                                      "loser pays the winner, in every situation.")
+                 ) -> None:
+    """Print every value of a scheme as readable tables (--payoffs: its payoff tables).
 
     \b
     Example:
@@ -575,7 +618,14 @@ def schemes_show(name: str = typer.Argument(..., help="A shipped scheme or a sch
     """
     from mjscore.api import load_scheme
     from mjscore.cli.render import terminal_safe
-    from mjscore.cli.schemeview import show
+    from mjscore.cli.schemeview import payoff_tables, show
+
+    if payoffs:
+        try:
+            sys.stdout.write(terminal_safe(payoff_tables(load_scheme(name), format.value)))
+        except MjError as e:
+            fail(e)
+        return
 
     try:
         sys.stdout.write(terminal_safe(show(load_scheme(name), format.value)))
@@ -586,7 +636,7 @@ def schemes_show(name: str = typer.Argument(..., help="A shipped scheme or a sch
 @schemes_app.command("diff")
 def schemes_diff(a: str = typer.Argument(..., help="A scheme name or file."),
                  b: str = typer.Argument(..., help="Another scheme name or file."),
-                 format: Format = typer.Option(Format.table, "--format", "-f", help="table or markdown.")) -> None:
+                 format: ViewFormat = typer.Option(ViewFormat.table, "--format", "-f", help="table or markdown.")) -> None:
     """Print what differs between two schemes (a shipped one and a house file, say).
 
     \b

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 from mjscore.model.errors import escaped
 
@@ -300,11 +301,11 @@ def render_session(result: dict, fmt: str = "table", width: int | None = None) -
     return "\n".join(out) + "\n"
 
 
-def _closing(result: dict, grid: str, width: int | None) -> list[str]:
+def _closing(result: dict, grid: str, width: int | None, title: str = "Final standings") -> list[str]:
     """The standings, the settle-up and the next deal."""
     from tabulate import tabulate
 
-    out = ["Standings"]
+    out = [title]
     out.append(tabulate([[i + 1, s["name"], s["total"], f"{s['total'] - result['start']:+d}"]
                          for i, s in enumerate(result["standings"])],
                         headers=["place", "player", "total", "won or lost"], tablefmt=grid))
@@ -360,7 +361,7 @@ def render_hand(result: dict, width: int | None = None) -> str:
 
 
 def render_standings(result: dict, width: int | None = None) -> str:
-    return "\n".join(_closing(result, "simple", width)) + "\n"
+    return "\n".join(_closing(result, "simple", width, "Standings")) + "\n"
 
 
 SESSION_CSV_FIELDS = ["hand", "round", "dealer", "seat", "name", "winner", "score", "net", "total"]
@@ -381,7 +382,7 @@ def session_csv(result: dict) -> str:
     return buf.getvalue()
 
 
-def session_chart(result: dict, color: bool = False) -> str:
+def session_chart(result: dict, color: bool = False, width: int | None = None) -> str:
     """The running totals as a terminal line chart (plotext, imported only when asked for)."""
     import plotext as plt
 
@@ -390,9 +391,13 @@ def session_chart(result: dict, color: bool = False) -> str:
     for name in result["players"]:
         ys = [result["start"]] + [h["totals"][name] for h in result["hands"]]
         plt.plot(xs, ys, label=name)
-    plt.plotsize(78, 20)
+    plt.plotsize(min(width or 78, 100), 20)
+    step = max(1, -(-len(xs) // 10))
+    plt.xticks(xs[::step])                       # whole hand numbers, never 2.5
     plt.title("Running totals")
     plt.xlabel("hand")
-    if not color:
-        plt.clear_color()
-    return plt.build() + "\n"
+    plt.theme("clear")                           # the terminal's own background, not a forced white one
+    chart = plt.build()
+    if not color:                                # a file, a pipe, or NO_COLOR: no escape codes at all
+        chart = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", chart)
+    return chart + "\n"

@@ -5,6 +5,7 @@ Works from the loaded Scheme only (its flat table), so a house file reads like a
 
 from __future__ import annotations
 
+from mjscore.rules.payoffs import ROLES, SITUATIONS, builtin_payoffs
 from mjscore.rules.scheme import Rule, Scheme
 
 SCOPE_TITLES = {"every": "Every hand", "winner": "The winner only", "loser": "Losers only"}
@@ -170,3 +171,23 @@ def render_diff(a: Scheme, b: Scheme, fmt: str = "table") -> str:
     grid = "github" if fmt == "markdown" else "simple"
     return (f"{len(rows)} differences between {a.name} and {b.name} (- = not in that scheme):\n"
             + tabulate(rows, headers=["item", a.name, b.name], tablefmt=grid, maxcolwidths=[30, 45, 45]) + "\n")
+
+
+def payoff_tables(s: Scheme, fmt: str = "table") -> str:
+    """Every payoff scheme this scheme can settle with (the shipped ones and its own): what each
+    loser pays the winner, as a multiple of the winner's score, in each situation."""
+    from tabulate import tabulate
+
+    grid = "github" if fmt == "markdown" else "simple"
+    tables = dict(builtin_payoffs())
+    tables.update(s.payoffs)
+    out = []
+    for name, payoff in tables.items():
+        default = " (the scheme's default)" if s.settlement.get("payoff", "chinese-classical") == name else ""
+        east = {"switch": "East pays and receives double when --east-double is on",
+                "built-in": "East's double is in the figures", "none": "East is never doubled"}[payoff.east_double]
+        out.append(f"{name}{default}: {payoff.text}; {east}")
+        rows = [[situation] + [payoff.table[situation].get(role, "") for role in ROLES] for situation in SITUATIONS]
+        out.append(tabulate(rows, headers=["situation", *ROLES], tablefmt=grid))
+        out.append("")
+    return "\n".join(out)

@@ -259,3 +259,47 @@ def test_the_payoff_tables_can_be_read():
 def test_a_lone_winner_under_between_all_is_told_how_to_go_on():
     r = runner.invoke(app, ["score", "-e", "E: [111p] 222s 333m EEE 99s win 9s self"])
     assert "add 'S: ...' for a loser who scored nothing, or use --paying winner-only" in r.stdout
+
+
+@pytest.mark.parametrize("sample", ["evening-session.mj", "evening-session.yaml"])
+def test_show_keeps_a_sessions_header_and_names_so_it_plays_again(tmp_path, sample):
+    shown = runner.invoke(app, ["show", f"sample_hands/{sample}"])
+    assert shown.exit_code == 0 and shown.stdout.startswith("players Ann Bob Cid Dee\n")
+    again = tmp_path / "again.mj"
+    again.write_text(shown.stdout)
+    a = json.loads(runner.invoke(app, ["session", str(again), "--format", "json"]).stdout)
+    b = json.loads(runner.invoke(app, ["session", f"sample_hands/{sample}", "--format", "json"]).stdout)
+    assert a["totals"] == b["totals"] and [h["winner"] for h in a["hands"]] == [h["winner"] for h in b["hands"]]
+
+
+def test_the_tile_pictures_read_back_as_the_same_tables():
+    pictures = runner.invoke(app, ["show", "sample_hands/evening.mj", "--tiles", "unicode"]).stdout
+    back = runner.invoke(app, ["show", "-"], input=pictures)
+    assert back.exit_code == 0 and back.stdout == runner.invoke(app, ["show", "sample_hands/evening.mj"]).stdout
+
+
+@pytest.mark.parametrize("written,plain", [
+    ("S: [CCC] 234m 678m [55p] 789s 1f win 5p from N", "S: [CCC] 234m 678m 55p 789s 1f win 5p from N"),
+    ("S: [CCC] 234m 678m 55p [789s] 1f win 9s from N", "S: [CCC] 234m 678m 55p 789s 1f win 9s from N"),
+])
+def test_the_winning_set_written_as_the_breakdown_prints_it(written, plain):
+    a = runner.invoke(app, ["score", "-e", written, "--format", "json", "--paying", "winner-only"])
+    b = runner.invoke(app, ["score", "-e", plain, "--format", "json", "--paying", "winner-only"])
+    assert a.exit_code == 0 and a.stdout == b.stdout
+    assert runner.invoke(app, ["show", "-e", "E: [55p] ..."]).exit_code == 1      # a pair is no exposed set
+
+
+def test_check_says_alternatives_and_where_each_claim_stands():
+    r = runner.invoke(app, ["check", "-e", "round S\nN: ...\nE: [CCC] 123p 567p 99s EEE 1f win 9s self = 80"])
+    assert "<-e>:3:1: E claims 80" in r.stdout and "any one of these would account for the difference:" in r.stdout
+    together = runner.invoke(app, ["check", "-e", "round S; E: [CCC] 123p 567p 99s EEE 1f win 9s self = 40"])
+    assert "together" in together.stdout
+    counted = runner.invoke(app, ["check", "-e", "E: score 40 win self = 40"])
+    assert "no tiles to compare with" in counted.stdout and "agreed" not in counted.stdout
+
+
+def test_one_hand_of_the_evening_in_detail():
+    r = runner.invoke(app, ["session", "sample_hands/evening-session.mj", "--hand", "3"], env={"COLUMNS": "60"})
+    assert r.exit_code == 0 and "Hand 3, Bob deals" in r.stdout and "South (Cid) - winner" in r.stdout
+    assert max(map(len, r.stdout.splitlines())) <= 60
+    assert runner.invoke(app, ["session", "sample_hands/evening-session.mj", "--hand", "99"]).exit_code == 2

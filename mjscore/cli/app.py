@@ -180,6 +180,18 @@ def show(
     from mjscore.hand.validate import validate_table
     from mjscore.io.notation import print_table
 
+    if file not in (None, "-") and inline is None:
+        from mjscore.io.reader import file_is_session
+
+        if file_is_session(file):                  # the header and the names stay: it plays again
+            from mjscore.evening.journal import print_session
+            from mjscore.io.text import read_text
+
+            try:
+                sys.stdout.write(print_session(*read_text(file), style=tiles.value))
+            except MjError as e:
+                fail(e)
+            return
     failures, shown = Failures(), 0
     for _, _, table in table_stream(file, inline):
         try:
@@ -306,14 +318,19 @@ def batch(
     if format is BatchFormat.csv:
         out.write(batch_line(None, "csv", header=True))
     n = errors = 0
-    for path in files:
-        for item in score_many(path, **choices._asdict()):
-            n += 1
-            errors += not item.ok
-            out.write(batch_line(item.to_dict(), format.value))
-            if progress is not None and n % 500 == 0:
-                progress.write(f"\r  {n:,} tables, {errors:,} with errors")
-                progress.flush()
+    try:
+        for path in files:
+            for item in score_many(path, **choices._asdict()):
+                n += 1
+                errors += not item.ok
+                out.write(batch_line(item.to_dict(), format.value))
+                if progress is not None and n % 500 == 0:
+                    progress.write(f"\r  {n:,} tables, {errors:,} with errors")
+                    progress.flush()
+    except KeyboardInterrupt:
+        if progress is not None and n >= 500:
+            progress.write("\n")                    # the count's line ends before the shell's prompt
+        raise
     if progress is not None and n >= 500:
         progress.write(f"\r  {n:,} tables, {errors:,} with errors\n")
     if errors:
@@ -384,9 +401,11 @@ def check(
     \b
     Example:
       mjscore check -e "round S; E: [CCC] 123p 567p 99s EEE 1f win 9s self = 80"
-      <-e>:1: E claims 80, mjscore counts 160 (40 points, 2 doubles)
-          the claim leaves out Pung or kong of dragons [CCC] (1 double)
-          the claim leaves out Pung or kong of own wind EEE (1 double)
+      <-e>:1:10: E claims 80, mjscore counts 160 (40 points, 2 doubles)
+          any one of these would account for the difference:
+            the claim leaves out Pung or kong of dragons [CCC] (1 double)
+            the claim leaves out Pung or kong of own wind EEE (1 double)
+            the claim leaves out Going out (20 points)
     """
     import json
 
@@ -424,6 +443,8 @@ def session(
     loser_difference_limit: Optional[int] = DIFF_OPT,
     format: Format = FORMAT_OPT,
     chart: bool = typer.Option(False, "--chart", help="Also draw the running totals as a terminal chart."),
+    hand: Optional[int] = typer.Option(None, "--hand", min=1, metavar="N",
+                                       help="Show hand N in detail: every player's items and the payments."),
 ) -> None:
     """A recorded session: every hand in order, seats rotating, running totals, standings, settle-up.
 
@@ -449,6 +470,19 @@ def session(
     except MjError as e:
         fail(e)
     result = played.to_dict()
+    if hand is not None:
+        if hand > len(result["hands"]):
+            raise typer.BadParameter(f"the evening has {len(result['hands'])} hands played", param_hint="'--hand'")
+        one = result["hands"][hand - 1]
+        if format is Format.json:
+            typer.echo(to_json(one))
+        else:
+            from mjscore.cli.render import render_text
+
+            totals = "  ".join(f"{n} {t}" for n, t in one["totals"].items())
+            text = render_text(one, "markdown" if format is Format.markdown else "table", output_width())
+            sys.stdout.write(terminal_safe(f"Hand {hand}, {one['dealer']} deals\n\n{text}\nTotals after it: {totals}\n"))
+        return
     if format is Format.json:
         typer.echo(to_json(result))
     elif format is Format.csv:

@@ -41,6 +41,15 @@ def explain(claim: int, player: dict, scheme) -> list[str]:
         p, d = points - item.get("points", 0), doubles - item.get("doubles", 0)
         if _capped(p, d, scheme) == claim:
             reasons.append(f"the claim leaves out {_item_text(item)}")
+    if not reasons:
+        # No one item accounts for it: two left out together may.
+        items = player["items"]
+        for n, a in enumerate(items):
+            for b in items[n + 1:]:
+                p = points - a.get("points", 0) - b.get("points", 0)
+                d = doubles - a.get("doubles", 0) - b.get("doubles", 0)
+                if _capped(p, d, scheme) == claim:
+                    reasons.append(f"the claim leaves out both {_item_text(a)} and {_item_text(b)}, together")
     for item in player.get("not_counted", []):
         if "limit" in item and round(item["limit"] * scheme.limit) == claim:
             reasons.append(f"the claim counts {_item_text(item)} at {claim}, but the points total "
@@ -66,23 +75,34 @@ def explain(claim: int, player: dict, scheme) -> list[str]:
     return reasons
 
 
-def check_result(result: dict, claims: dict, scheme, where: str) -> tuple[list[str], int]:
-    """Lines of report for one table, and how many claims differ."""
+def check_result(result: dict, claims: dict, scheme, where: dict[str, str]) -> tuple[list[str], int]:
+    """Lines of report for one table (each claim at its player's line, `where[seat]`), and how
+    many claims differ."""
     lines, differ = [], 0
     for p in result["players"]:
         claim = claims.get(p["seat"])
         if claim is None:
             continue
         who = p["seat"] + (f" ({p['name']})" if p.get("name") else "")
+        at = where[p["seat"]]
+        if p.get("counted"):
+            lines.append(f"{at}: {who} claims {claim} beside a score counted at the table (score {p['score']}): "
+                         "there are no tiles to compare with")
+            continue
         if claim == p["score"]:
-            lines.append(f"{where}: {who} claims {claim}: agreed")
+            lines.append(f"{at}: {who} claims {claim}: agreed")
             continue
         differ += 1
         figures = (f"{p['limit']}" if p["limit"] else f"{p['points']} points, {p['doubles']} "
                    f"double{'s' if p['doubles'] != 1 else ''}")
-        lines.append(f"{where}: {who} claims {claim}, mjscore counts {p['score']} ({figures})")
+        lines.append(f"{at}: {who} claims {claim}, mjscore counts {p['score']} ({figures})")
         reasons = explain(claim, p, scheme)
-        lines.extend(f"    {r}" for r in reasons)
+        if len(reasons) > 1:
+            # Each of these alone accounts for the difference: they are alternatives, not a list of slips.
+            lines.append("    any one of these would account for the difference:")
+            lines.extend(f"      {r}" for r in reasons)
+        else:
+            lines.extend(f"    {r}" for r in reasons)
         if not reasons:
             lines.append("    mjscore's items: " + "; ".join(_item_text(i) for i in p["items"]))
     return lines, differ
@@ -102,13 +122,14 @@ def check_text(text: str, name: str, choices: Choices = Choices()) -> CheckRepor
     if is_session(text, name):
         session = read_session(text, name)
         played = play(session, choices)
-        pairs = [(h.result.table, h.result, f"{name}: hand {h.number}") for h in played.hands]
+        pairs = [(h.result.table, h.result, f" hand {h.number}") for h in played.hands]
     else:
-        pairs = [(t, evaluate(t, choices), f"{name}:{t.where.line}") for t in parse_any(text, name)]
+        pairs = [(t, evaluate(t, choices), "") for t in parse_any(text, name)]
     out, differ = [], 0
-    for table, result, label in pairs:
+    for table, result, hand in pairs:
         claims = {p.seat.value: p.claim for p in table.players if p.claim is not None}
-        lines, n = check_result(result.to_dict(), claims, result.scheme, label)
+        where = {p.seat.value: f"{p.where}{hand}" for p in table.players}
+        lines, n = check_result(result.to_dict(), claims, result.scheme, where)
         out.extend(lines)
         differ += n
     return CheckReport(out, differ)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mjscore.evening.session import SessionResult, play
+from mjscore.io.notation import print_table
 from mjscore.io.sessionfile import read_session
 from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, read_bytes
 from mjscore.model.errors import InputError, Location, SessionError
@@ -110,6 +111,18 @@ def remove_last_hand(path: str) -> Removed:
     evening = play(read_session(kept, path), Choices(), keep_going=True)
     _replace(path, kept)
     return Removed(removed, evening)
+
+
+def print_session(text: str, name: str, style: str = "text") -> str:
+    """A session file in canonical form: its header block (the players' names kept), then every
+    hand by the seats it was played at, so that the printout plays again to the same evening."""
+    session = read_session(text, name)
+    evening = play(session, Choices())
+    h = session.header
+    out = [header(h.names, h.start if h.start != 2000 else None, h.scheme, dict(h.options)).rstrip("\n")]
+    for source, hand in zip(session.hands, evening.hands):
+        out.append(print_table(source.read({n: s.value for s, n in hand.names.items()}), style=style).rstrip("\n"))
+    return "\n---\n".join(out) + "\n"
 
 
 def _read(path: str) -> str:

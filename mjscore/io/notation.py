@@ -27,7 +27,7 @@ from mjscore.model.table import (
     set_kind,
     tiles_text,
 )
-from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, SEASON_BASE, TILES, WIND_BASE, Tile, Wind
+from mjscore.model.tiles import BY_GLYPH, DRAGON_BASE, FLOWER_BASE, SEASON_BASE, TILES, WIND_BASE, Tile, Wind
 
 MAX_SCORE = 10**9
 
@@ -75,6 +75,9 @@ def _parse_short_run(word: str) -> tuple[Tile, ...] | None:
 
 
 def _parse_run(word: str) -> tuple[Tile, ...] | None:
+    if word[0] in BY_GLYPH:                     # tile pictures, as `show --tiles unicode` prints them
+        tiles = tuple(BY_GLYPH.get(ch) for ch in word.replace("\ufe0e", "").replace("\ufe0f", ""))
+        return None if None in tiles else tiles
     out: list[Tile] = []
     pos = 0
     while pos < len(word):
@@ -339,6 +342,7 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
     bonus: list[Tile] = []
     melds: list[Meld] = []
     places: list[tuple[Tile, object]] = []
+    opened: list[Token] = []             # where each group of `melds` was opened
     incomplete = False
     claim = score = None
     win = None
@@ -361,6 +365,7 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
         if t in _OPEN:
             meld, i = _parse_group(tok, tokens, i)
             melds.append(meld)
+            opened.append(tok)
             places.extend((x, tok.where) for x in meld.tiles)
         elif t in (")", "]", "}"):
             raise NotationError(f"'{t}' closes a group that was never opened", tok.where, t)
@@ -397,6 +402,18 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
     if win is not None and win.tile is None and score is None:
         raise NotationError("the win clause needs the winning tile: win TILE self|from SEAT",
                             head.where, head.text)
+    if win is not None and win.discarder is not None and win.tile is not None and win.tile not in concealed:
+        # The set the discard completed, written in brackets as the breakdown prints it ([55p],
+        # [345p]): it is the same hand as those tiles among the concealed ones.
+        for k, m in enumerate(melds):
+            if m.form is Form.EXPOSED and win.tile in m.tiles and len(m.tiles) <= 3:
+                concealed.extend(m.tiles)
+                del melds[k], opened[k]
+                break
+    for m, tok in zip(melds, opened):
+        if m.form is Form.EXPOSED and len(m.tiles) == 2:
+            text = f"[{tiles_text(m.tiles, sep='')}]"
+            raise GroupError(_not_a_set(text), tok.where, text)
     melds.sort(key=meld_order)
     return PlayerHand(seat=seat, concealed=tuple(sorted(concealed)), melds=tuple(melds),
                       bonus=tuple(sorted(bonus)), incomplete=incomplete, claim=claim, score=score,
@@ -460,14 +477,19 @@ def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
         if kind is None or kind.value != "kong":
             raise GroupError(f"{text} is not a kong: ( ) holds four identical tiles", open_tok.where, text)
     elif form is Form.EXPOSED:
-        if kind is None or kind.value == "pair":
-            raise GroupError(f"{text} is not a set: [ ] holds a chow (three in sequence), a pung or a kong",
-                             open_tok.where, text)
+        # A pair in [ ] is a set the winner completed with a discard, as the breakdown prints it;
+        # the player's line decides (`_parse_player`), knowing the win clause.
+        if kind is None:
+            raise GroupError(_not_a_set(text), open_tok.where, text)
     else:
         if kind is None or kind.value in ("pair", "kong"):
             why = (" (declare a concealed kong with ( ))" if kind is not None and kind.value == "kong" else "")
             raise GroupError(f"{text} is not a set: {{ }} holds a chow or a pung{why}", open_tok.where, text)
     return Meld(tuple(tiles), form), i
+
+
+def _not_a_set(text: str) -> str:
+    return f"{text} is not a set: [ ] holds a chow (three in sequence), a pung or a kong"
 
 
 def _bad_group(form: Form, kind) -> bool:

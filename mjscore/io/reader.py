@@ -58,6 +58,17 @@ def is_session(text: str, name: str) -> bool:
     return is_compact_session(text)
 
 
+def file_is_session(path: str) -> bool:
+    """Whether a file (not standard input) is a session, from its first 64 KiB; False when it
+    cannot be read (reading it properly will say why)."""
+    try:
+        with open_regular(path) as f:
+            head = f.read(_HEAD).decode("utf-8-sig", "replace").replace("\r", "\n")
+    except (MjError, OSError):
+        return False
+    return is_session(head, path)
+
+
 def is_compact_session(text: str) -> bool:
     """A compact session opens with a header block naming the players (`players A B C D`)."""
     return bool(_SESSION_START.match(text))

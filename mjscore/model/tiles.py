@@ -220,6 +220,9 @@ TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(ALL_TILES))
 _BY_TEXT = {t: TILES[i] for i, t in enumerate(_TEXT)}
 
 
+BY_GLYPH = {chr(g): TILES[i] for i, g in enumerate(_GLYPH)}     # the tile pictures, read back
+
+
 def tile(text: str) -> Tile:
     """The tile of a canonical text (`5p`, `E`, `C`, `2f`); KeyError if there is none."""
     return _BY_TEXT[text]

@@ -75,7 +75,7 @@ def _parse_short_run(word: str) -> tuple[Tile, ...] | None:
 
 
 def _parse_run(word: str) -> tuple[Tile, ...] | None:
-    if word[0] in BY_GLYPH:                     # tile pictures, as `show --tiles unicode` prints them
+    if word and word[0] in BY_GLYPH:             # tile pictures, as `show --tiles unicode` prints them
         tiles = tuple(BY_GLYPH.get(ch) for ch in word.replace("\ufe0e", "").replace("\ufe0f", ""))
         return None if None in tiles else tiles
     out: list[Tile] = []

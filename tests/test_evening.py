@@ -303,3 +303,12 @@ def test_one_hand_of_the_evening_in_detail():
     assert r.exit_code == 0 and "Hand 3, Bob deals" in r.stdout and "South (Cid) - winner" in r.stdout
     assert max(map(len, r.stdout.splitlines())) <= 60
     assert runner.invoke(app, ["session", "sample_hands/evening-session.mj", "--hand", "99"]).exit_code == 2
+
+
+def test_score_accepts_a_trailing_separator_and_its_csv_says_where_each_table_stands(tmp_path):
+    f = tmp_path / "two.mj"
+    f.write_text("E: score 10 win self\n---\nE: score 20 win self\n---\n")
+    r = runner.invoke(app, ["score", str(f), "--format", "csv", "--paying", "winner-only"])
+    assert r.exit_code == 0, r.output
+    rows = [line.split(",") for line in r.stdout.splitlines()[1:]]
+    assert [(row[1], row[2]) for row in rows] == [(str(f), "1"), (str(f), "3")]

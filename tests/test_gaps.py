@@ -301,3 +301,29 @@ def test_an_add_up_draw_adds_nothing():
                              "W: score 0\nN: score 0\n")
     # classical: a draw passes the deal, so B is East (doubled) and C South in hand 2
     assert s.totals == {"A": 2000, "B": 2020, "C": 2002, "D": 2000} and not s.errors
+
+
+def test_a_draw_restarts_easts_run_of_wins():
+    win = "E: score 10 win self\nS: score 0\nW: score 0\nN: score 0"
+    s = mjscore.play_session("players A B C D\nscheme dmjl\n---\n" + "\n---\n".join(["draw"] + [win] * 9))
+    limits = [h.number for h in s.hands if h.result.player("E") and h.result.player("E").limit]
+    assert limits == [10]                       # the ninth win after the draw, not the eighth
+
+
+def test_a_count_with_only_a_lower_bound(tmp_path):
+    s = house(tmp_path, "rules:\n  - {id: two-plus, text: Two pungs or more, when: {sets: {tiles: any, count: "
+                        "{at_least: 2}}}, points: 50}\n")
+    assert "two-plus" in {i.rule for i in east("E: [111m] [999p] 234s 567s 22s win 2s self", s).items}
+    assert "two-plus" not in {i.rule for i in east("E: [111m] 123p 234s 567s 22s win 2s self", s).items}
+
+
+@pytest.mark.parametrize("text,options,applies", [
+    ("E: score 10 win self; S: score 0; W: score 0; N: score 0", {"paying": "winner-only"}, True),
+    ("E: score 10 win self; S: score 0; W: score 0; N: score 0", {"paying": "winner-only", "payoff": "chinese-modern"},
+     False),
+    ("S: score 10 win from W liable W; E: score 0; W: score 0; N: score 0",
+     {"paying": "between-all", "payoff": "japanese"}, False),
+    ("draw; penalty E 10", {"paying": "between-all"}, False),
+])
+def test_east_double_is_said_to_apply_only_where_it_can_change_a_figure(text, options, applies):
+    assert mjscore.score(text, **options).to_dict()["settlement"]["east_double_applies"] is applies

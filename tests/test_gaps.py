@@ -304,8 +304,9 @@ def test_an_add_up_draw_adds_nothing():
 
 
 def test_a_draw_restarts_easts_run_of_wins():
-    win = "E: score 10 win self\nS: score 0\nW: score 0\nN: score 0"
-    s = mjscore.play_session("players A B C D\nscheme dmjl\n---\n" + "\n---\n".join(["draw"] + [win] * 9))
+    win = "E: [123m] [456m] [789p] 11s 234s win 4s self"
+    s = mjscore.play_session("players A B C D\nscheme dmjl\npaying winner-only\n---\n" +
+                             "\n---\n".join(["draw"] + [win] * 9))
     limits = [h.number for h in s.hands if h.result.player("E") and h.result.player("E").limit]
     assert limits == [10]                       # the ninth win after the draw, not the eighth
 

@@ -60,8 +60,12 @@ def options_for(table: Table, scheme, choices: Choices):
             return header[name]
         return s.get(name, default)
 
+    east_double = pick("east_double", True)
+    # Switched off by the command line or a header, East's double is off everywhere, the
+    # scheme's separate double on the losers' differences included.
+    losers = s.get("east_double_losers") if east_double else False
     return Options(paying=pick("paying", "between-all"), payoff=pick("payoff", "chinese-classical"),
-                   east_double=pick("east_double", True), east_double_losers=s.get("east_double_losers"),
+                   east_double=east_double, east_double_losers=losers,
                    round_payments_up=pick("round_payments_up", 0) or 0,
                    loser_difference_limit=pick("loser_difference_limit", None))
 

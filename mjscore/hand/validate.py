@@ -31,6 +31,37 @@ def validate_table(table: Table, shapes=DEFAULT_SHAPES, complete=None) -> None:
                              winners[0].where)
     for p in table.players:
         _check_player(p, table, shapes, complete)
+    for p in winners:
+        _check_flags_fit(p, table)
+
+
+def _check_flags_fit(p: PlayerHand, table: Table) -> None:
+    """The win flags must fit the tiles: twofold fortune needs two kongs, and a robbed kong a
+    pung of the winning tile that the robbed player could have added to.  (A loose tile needs a
+    kong too, but published cases write loose-tile wins with the kong's fourth tile left out:
+    that check waits until they are mended.)"""
+    win = p.win
+    if p.score is not None or win is None:
+        return                                   # a counted score shows no tiles to check against
+    kongs = sum(1 for m in p.melds if len(m.tiles) == 4)
+    if WinFlag.TWOFOLD in win.flags and kongs < 2:
+        raise WinClauseError("'twofold' is a win on the loose tile of a second kong, declared with the first "
+                             f"kong's loose tile, but the hand shows {('no', 'one')[kongs]} kong", p.where, "twofold")
+    if WinFlag.ROBBED in win.flags and win.tile is not None:
+        robbed = next((q for q in table.players if q.seat is win.discarder), None)
+        if robbed is None or robbed.incomplete or robbed.score is not None:
+            return                               # not listed in full: nothing to hold the claim against
+        pung = any(m.form is Form.EXPOSED and len(m.tiles) == 3 and m.tiles[0] == win.tile for m in robbed.melds)
+        # Thirteen orphans may rob a kong being declared concealed: the robbed player keeps three.
+        kept = sum(1 for t in robbed.concealed if t == win.tile) + sum(
+            len(m.tiles) for m in robbed.melds if m.form is Form.GROUP and m.tiles[0] == win.tile
+            and len(set(m.tiles)) == 1)
+        orphans = is_complete(p, frozenset({"thirteen-orphans"})) and not is_complete(p, frozenset())
+        if not pung and not (kept >= 3 and orphans):
+            raise WinClauseError(f"'robbed' is a win on the tile {robbed.seat.value} added to an exposed pung, but "
+                                 f"{robbed.seat.value} shows no pung of {win.tile.text}"
+                                 + (" (thirteen orphans may rob a concealed kong of it)" if orphans else ""),
+                                 p.where, "robbed")
 
 
 def _check_tile_counts(table: Table) -> None:

@@ -1,0 +1,74 @@
+"""Rulings of issue 11 done so far, a test each (numbers are the issue's items)."""
+
+import pytest
+
+import mjscore
+from mjscore.model.errors import WinClauseError
+
+
+# 3. Win flags must fit the hand -----------------------------------------------------------------
+
+@pytest.mark.parametrize("text,fragment", [
+    ("E: [123m] [456m] [789p] 11s 234s win 4s self twofold", "shows no kong"),
+    ("E: [1111m] [456m] [789p] 11s 234s win 4s self twofold", "shows one kong"),
+    ("W: [PPP] 456m 678p 23488s win 6m from S robbed; S: [777s] 123p 45s FF 666m 2f", "S shows no pung of 6m"),
+])
+def test_3_a_flag_the_tiles_cannot_have_is_refused(text, fragment):
+    with pytest.raises(WinClauseError, match=fragment):
+        mjscore.score(text, paying="winner-only")
+
+
+@pytest.mark.parametrize("text", [
+    "E: [1111m] [4444p] 789p 11s 234s win 4s self twofold",
+    "W: [PPP] 456m 678p 23488s win 6m from S robbed; S: [666m] [777s] 123p 45s FF 2f",
+    "W: [PPP] 456m 678p 23488s win 6m from S robbed; S: [777s] ...",        # partly listed: nothing to hold against
+    "W: [PPP] 456m 678p 23488s win 6m from S robbed",                       # not listed at all
+    "E: 19m 19p 19s ESWN CFP 9m win 1m from S robbed; S: 111m ...",        # thirteen orphans robs a concealed kong
+])
+def test_3_flags_that_fit_are_accepted(text):
+    mjscore.score(text, paying="winner-only")
+
+
+def test_3_thirteen_orphans_may_rob_a_concealed_kong_when_the_robbed_hand_is_listed():
+    mjscore.score("E: 19m 19p 19s ESWN CFP 9m win 1m from S robbed; S: 111m 234p 567p 88s EE", paying="winner-only")
+    with pytest.raises(WinClauseError, match="no pung of 5m"):          # only thirteen orphans may
+        mjscore.score("E: [123p] 456p 789p 345m 55s win 5m from S robbed; S: 555m 234p 567p 88s EE",
+                      paying="winner-only")
+
+
+# 5. East's double off switches off the losers' double too -------------------------------------
+
+def test_5_no_east_double_also_switches_off_a_schemes_double_between_losers():
+    text = "S: score 40 win self; E: score 20; W: score 0; N: score 0"
+    on = mjscore.score(text, scheme="european-classical", payoff="chinese-modern")
+    off = mjscore.score(text, scheme="european-classical", payoff="chinese-modern", east_double=False)
+    header_off = mjscore.score("east-double off; " + text, scheme="european-classical", payoff="chinese-modern")
+    diff = {(p.payer.value, p.payee.value): p.amount for p in on.payments if p.reason == "difference"}
+    assert diff[("W", "E")] == 40                                    # doubled for East when the double is on
+    for r in (off, header_off):
+        assert {(p.payer.value, p.payee.value): p.amount for p in r.payments
+                if p.reason == "difference"}[("W", "E")] == 20
+
+
+# 14. Payoff schemes official and korean, as data ---------------------------------------------
+
+@pytest.mark.parametrize("payoff,paid", [
+    # docs/rules.md "One hand, five schemes": West wins with 120 on South's discard, winner-only
+    ("chinese-classical", {"E": 240, "S": 120, "N": 120}),
+    ("chinese-modern", {"E": 120, "S": 240, "N": 120}),
+    ("japanese", {"S": 480}),
+    ("official", {"S": 120}),
+    ("korean", {"S": 240}),
+])
+def test_14_the_five_payoff_schemes_on_one_hand(payoff, paid):
+    r = mjscore.score("W: score 120 win from S; E: score 0; S: score 0; N: score 0", paying="winner-only",
+                      payoff=payoff)
+    assert {p.payer.value: p.amount for p in r.payments} == paid and sum(r.net.values()) == 0
+
+
+@pytest.mark.parametrize("payoff,self_drawn", [("official", {"E": 120, "S": 120, "N": 120}),
+                                               ("korean", {"E": 120, "S": 120, "N": 120})])
+def test_14_official_and_korean_self_drawn(payoff, self_drawn):
+    r = mjscore.score("W: score 120 win self; E: score 0; S: score 0; N: score 0", paying="winner-only",
+                      payoff=payoff, east_double=True)
+    assert {p.payer.value: p.amount for p in r.payments} == self_drawn        # no East double in either

@@ -72,3 +72,18 @@ def test_14_official_and_korean_self_drawn(payoff, self_drawn):
     r = mjscore.score("W: score 120 win self; E: score 0; S: score 0; N: score 0", paying="winner-only",
                       payoff=payoff, east_double=True)
     assert {p.payer.value: p.amount for p in r.payments} == self_drawn        # no East double in either
+
+
+# 4. A partial listing earns no whole-hand double ---------------------------------------------
+
+@pytest.mark.parametrize("scheme,loser", [("babcock", "E: [CCC] ..."), ("babcock", "E: [111p] [999p] ..."),
+                                          ("dmjl", "E: [EEE] [SSS] ..."), ("classical", "E: [111p] ...")])
+def test_4_a_partly_listed_loser_earns_no_whole_hand_double(scheme, loser):
+    r = mjscore.score(f"S: [111m] 222m 345m 678m 99m win 9m self; {loser}", scheme=scheme, paying="winner-only")
+    east = r.player("E")
+    whole = {"all-honours", "only-honours", "one-suit", "pure-suit", "only-majors", "heads-and-tails", "no-chow",
+             "no-chows", "false-color", "true-color"}
+    assert not whole & {i.rule for i in east.items}
+    full = mjscore.score("S: [111m] 222m 345m 678m 99m win 9m self; E: [CCC] [FFF] EEE SS NN", scheme="babcock",
+                         paying="winner-only")
+    assert full.player("E").doubles > 2                       # listed in full, the same honours do count

@@ -244,7 +244,12 @@ def c_dealer_win(sit, arr, n):
     return sit.winner and sit.seat is Wind.EAST and sit.dealer_wins + 1 >= n
 
 
+# A partial listing (`...`) leaves out tiles that score nothing, so a condition on the whole
+# hand (one suit, only honours, no chows) can never be known to hold for it.
+
 def c_no_chows(sit, arr, v):
+    if sit.hand.incomplete:
+        return False
     return (not any(b.kind is SetKind.CHOW for b in arr.blocks)) == v
 
 
@@ -258,6 +263,8 @@ def c_concealed(sit, arr, v):
 
 
 def c_one_suit(sit, arr, v):
+    if sit.hand.incomplete:
+        return False
     numbered, honours = _suits(sit)
     if v == "with-honours":
         return numbered == 1 and honours
@@ -270,12 +277,14 @@ def c_one_suit(sit, arr, v):
 
 def c_only(cls):
     def check(sit, arr, v):
+        if sit.hand.incomplete:
+            return False
         return all(in_class(i, cls, sit) for i in _held(sit)) == v
     return check
 
 
 def c_only_tiles(sit, arr, tiles):
-    return all(i in tiles for i in _held(sit))
+    return not sit.hand.incomplete and all(i in tiles for i in _held(sit))
 
 
 def _sets_of(arr: Arrangement, cls: str, sit: Situation) -> int:

@@ -569,9 +569,8 @@ def _ask_for_hand(evening: str, players) -> str:
     from mjscore.cli.render import SEAT_NAMES
 
     if _os.path.lexists(evening):
-        nxt = play_session(Path(evening)).next
-        names = [nxt.dealer]
-        order = play_session(Path(evening)).players
+        so_far = play_session(Path(evening))
+        nxt, order = so_far.next, so_far.players
         at = order.index(nxt.dealer)
         names = [order[(at + k) % 4] for k in range(4)]
         typer.echo(f"Hand {nxt.hand}: {nxt.dealer} deals, {nxt.round.name.capitalize()} round.")

@@ -8,6 +8,7 @@ that `mjscore score --format json` prints.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import NamedTuple
 
@@ -84,6 +85,7 @@ class TableResult(NamedTuple):
     settlement: Settlement | None
     settlement_error: str | None = None
     explain: bool = False
+    ruling: str | None = None                # how the table was ruled on before scoring (two winners)
 
     @property
     def winner(self) -> Wind | None:
@@ -119,14 +121,45 @@ class TableResult(NamedTuple):
             d["win"] = {"tile": w.win.tile.text if w.win.tile else None,
                         "from": w.win.discarder.value if w.win.discarder else None,
                         "flags": sorted(f.value for f in w.win.flags)}
+        if self.ruling:
+            d["ruling"] = self.ruling
         d["settlement"] = self.settlement.as_dict() if self.settlement else None
         if self.settlement is None:
             d["settlement_error"] = self.settlement_error or "no settlement was computed"
         return d
 
 
+def one_winner(table: Table) -> tuple[Table, str | None]:
+    """Two players who both go out on the same discard: the one whose turn would come next after
+    the discarder takes the tile (the rule text); the other keeps a hand one tile short of going
+    out.  Returns the table as played, and the ruling in words (None when there was nothing to
+    rule)."""
+    winners = [p for p in table.players if p.is_winner]
+    if len(winners) != 2:
+        return table, None
+    a, b = winners
+    wa, wb = a.win, b.win
+    if (wa.discarder is None or wa.discarder is not wb.discarder or wa.tile != wb.tile or wa.tile is None
+            or a.score is not None or b.score is not None):
+        return table, None                       # not a claim on one discard: validation says what is wrong
+    discarder = wa.discarder
+    order = [SEATS[(discarder.number + k) % 4] for k in range(3)]      # the turns after the discarder's
+    taker, other = (a, b) if order.index(a.seat) < order.index(b.seat) else (b, a)
+    concealed = list(other.concealed)
+    if wa.tile not in concealed:
+        return table, None
+    concealed.remove(wa.tile)
+    short = dataclasses.replace(other, concealed=tuple(concealed), win=None)
+    players = tuple(short if p is other else p for p in table.players)
+    ruling = (f"{taker.seat.value} and {other.seat.value} both go out on {discarder.value}'s discard of "
+              f"{wa.tile.text}: {taker.seat.value} takes it, being next in turn after {discarder.value}; "
+              f"{other.seat.value} is scored as a loser without it")
+    return dataclasses.replace(table, players=players), ruling
+
+
 def evaluate(table: Table, choices: Choices = Choices()) -> TableResult:
     """Score and settle one table; raises MjError on an impossible table."""
+    table, ruling = one_winner(table)
     scheme = scheme_for(table, choices)
     validate_table(table, complete=lambda hand: completeness(hand, scheme))
     scored = score_table(table, scheme)
@@ -136,7 +169,7 @@ def evaluate(table: Table, choices: Choices = Choices()) -> TableResult:
         settlement = settle(table, {p.seat: p.score for p in scored.players}, options, scheme.payoffs)
     except SettlementError as e:
         error = str(e)
-    return TableResult(table, scheme, scored.players, settlement, error, choices.explain)
+    return TableResult(table, scheme, scored.players, settlement, error, choices.explain, ruling)
 
 
 # -- the plain form ----------------------------------------------------------------------------

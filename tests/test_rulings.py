@@ -87,3 +87,32 @@ def test_4_a_partly_listed_loser_earns_no_whole_hand_double(scheme, loser):
     full = mjscore.score("S: [111m] 222m 345m 678m 99m win 9m self; E: [CCC] [FFF] EEE SS NN", scheme="babcock",
                          paying="winner-only")
     assert full.player("E").doubles > 2                       # listed in full, the same honours do count
+
+
+# 17. Two players win on the same discard ---------------------------------------------------
+
+A = "[CCC] 234m 678m 55p 789s"
+B = "[111p] 345p 678s 99s 567m"
+
+
+@pytest.mark.parametrize("table,discarder,taker", [
+    (f"S: {A} win 5p from W; N: {B} win 5p from W; E: ...", "W", "N"),      # after West: North
+    (f"S: {A} win 5p from E; N: {B} win 5p from E; W: ...", "E", "S"),      # after East: South
+    (f"S: {A} win 5p from N; W: {B} win 5p from N; E: ...", "N", "S"),      # after North: East, then South
+    (f"W: {A} win 5p from S; E: {B} win 5p from S; N: ...", "S", "W"),      # after South: West
+])
+def test_17_the_next_in_turn_after_the_discarder_takes_the_tile(table, discarder, taker):
+    r = mjscore.score(table, paying="winner-only")
+    assert r.winner.value == taker
+    ruling = r.to_dict()["ruling"]
+    assert f"{taker} takes it, being next in turn after {discarder}" in ruling
+    first, second = (part.split(":")[0] for part in table.split("; ")[:2])
+    other = second if first == taker else first
+    assert not r.player(other).winner and f"{other} is scored as a loser without it" in ruling
+    assert sum(r.net.values()) == 0
+
+
+def test_17_two_winners_on_different_discards_are_still_refused():
+    with pytest.raises(WinClauseError, match="two winners"):
+        mjscore.score("S: [CCC] 234m 678m 55p 789s win 5p from W; N: [111p] 345p 678s 99s 567m win 5p self",
+                      paying="winner-only")

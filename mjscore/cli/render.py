@@ -62,6 +62,8 @@ def render_text(result: dict, fmt: str = "table", width: int | None = None) -> s
         flags = f" ({', '.join(win['flags'])})" if win.get("flags") else ""
         head.append(f"Winner: {label(result['winner'], names)}, {tile}{how}{flags}")
     out.extend(_words(head, width, sep="   "))
+    if result.get("ruling"):
+        out.extend(_words(["Ruling:", *result["ruling"].split()], width, indent="  "))
     for p in result["players"]:
         out.append("")
         title = f"{_who(p, names)}{' - winner' if p['winner'] else ''}:"

@@ -30,10 +30,12 @@ __all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "lo
 
 def _choices(scheme: str | os.PathLike | None = None, *, paying: str | None = None, payoff: str | None = None,
              east_double: bool | None = None, round_payments_up: int | None = None,
-             loser_difference_limit: int | None = None, explain: bool = False) -> Choices:
+             loser_difference_limit: int | None = None, explain: bool = False,
+             east_penalty_double: bool | None = None) -> Choices:
     return Choices(scheme=os.fspath(scheme) if scheme is not None else None, paying=paying, payoff=payoff,
                    east_double=east_double, round_payments_up=round_payments_up,
-                   loser_difference_limit=loser_difference_limit, explain=explain)
+                   loser_difference_limit=loser_difference_limit, explain=explain,
+                   east_penalty_double=east_penalty_double)
 
 
 def _source(text_or_path: str | os.PathLike, name: str | None = None) -> tuple[str, str]:
@@ -59,7 +61,8 @@ def parse(text: str, *, name: str = "<input>") -> list[Table]:
 
 def score(text: str | Table, *, scheme: str | os.PathLike | None = None, paying: str | None = None,
           payoff: str | None = None, east_double: bool | None = None, round_payments_up: int | None = None,
-          loser_difference_limit: int | None = None, explain: bool = False) -> TableResult:
+          loser_difference_limit: int | None = None, explain: bool = False,
+          east_penalty_double: bool | None = None) -> TableResult:
     """Score and settle one table, given as text (compact or YAML) or as a parsed `Table`.
 
     The options are those of `mjscore score`; None leaves the choice to the table's header,
@@ -71,7 +74,7 @@ def score(text: str | Table, *, scheme: str | os.PathLike | None = None, paying:
     """
     choices = _choices(scheme, paying=paying, payoff=payoff, east_double=east_double,
                        round_payments_up=round_payments_up, loser_difference_limit=loser_difference_limit,
-                       explain=explain)
+                       explain=explain, east_penalty_double=east_penalty_double)
     if isinstance(text, Table):
         return evaluate(text, choices)
     tables = parse_any(text, "<input>")

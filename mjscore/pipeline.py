@@ -32,6 +32,7 @@ class Choices(NamedTuple):
     round_payments_up: int | None = None
     loser_difference_limit: int | None = None
     explain: bool = False
+    east_penalty_double: bool | None = None
 
 
 def scheme_for(table: Table, choices: Choices):
@@ -68,7 +69,8 @@ def options_for(table: Table, scheme, choices: Choices):
     return Options(paying=pick("paying", "between-all"), payoff=pick("payoff", "chinese-classical"),
                    east_double=east_double, east_double_losers=losers,
                    round_payments_up=pick("round_payments_up", 0) or 0,
-                   loser_difference_limit=pick("loser_difference_limit", None))
+                   loser_difference_limit=pick("loser_difference_limit", None),
+                   east_penalty_double=pick("east_penalty_double", False))
 
 
 class TableResult(NamedTuple):

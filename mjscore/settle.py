@@ -26,6 +26,7 @@ class Options(NamedTuple):
     east_double_losers: bool | None = None     # differences between losers; None: as east_double
     round_payments_up: int = 0                 # 0: no rounding
     loser_difference_limit: int | None = None  # cut a loser-to-loser difference to this, before East's double
+    east_penalty_double: bool = False          # add-up: a penalty East incurs is taken off twice
 
 
 class Payment(NamedTuple):
@@ -118,8 +119,10 @@ def settle(table: Table, scores: dict[Wind, int], options: Options, scheme_payof
         else:
             net = {seat: 0 for seat in SEATS}          # nothing counts after a draw
         for pen in table.penalties:
-            # Under add-up a penalty is simply taken off the offender's total (docs/rules.md, "Penalties").
-            net[pen.payer] = net.get(pen.payer, 0) - pen.amount
+            # Under add-up a penalty is simply taken off the offender's total (docs/rules.md,
+            # "Penalties"), doubled for East where the table plays it so.
+            double = 2 if pen.payer is Wind.EAST and options.east_penalty_double else 1
+            net[pen.payer] = net.get(pen.payer, 0) - pen.amount * double
         return Settlement(options, (), net, east_double_applies=not table.draw)
 
     applies = False

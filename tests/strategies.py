@@ -57,7 +57,7 @@ def tables(draw):
         Penalty, st.sampled_from(list(Wind)), st.integers(0, 1000), st.none()), max_size=2)))
     values = {"paying": st.sampled_from(["winner-only", "between-all", "add-up"]),
               "payoff": st.sampled_from(["chinese-classical", "japanese", "house"]),
-              "east_double": st.booleans(), "round_payments_up": st.integers(1, 1000),
+              "east_double": st.booleans(), "east_penalty_double": st.booleans(), "round_payments_up": st.integers(1, 1000),
               "loser_difference_limit": st.integers(1, 1000)}
     chosen = draw(st.sets(st.sampled_from(list(OPTION_HEADERS.values()))))
     options = tuple((k, draw(values[k])) for k in OPTION_HEADERS.values() if k in chosen)

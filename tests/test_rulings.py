@@ -116,3 +116,26 @@ def test_17_two_winners_on_different_discards_are_still_refused():
     with pytest.raises(WinClauseError, match="two winners"):
         mjscore.score("S: [CCC] 234m 678m 55p 789s win 5p from W; N: [111p] 345p 678s 99s 567m win 5p self",
                       paying="winner-only")
+
+
+# 15. add-up: a penalty East incurs may be doubled, an option in the three usual places ----------
+
+TABLE15 = "penalty E 10; penalty S 10; E: score 0; S: score 10 win self; W: score 0; N: score 0"
+
+
+@pytest.mark.parametrize("how", ["command line", "header", "scheme"])
+def test_15_east_penalties_doubled_under_add_up(tmp_path, how):
+    options = {"paying": "add-up"}
+    text, scheme = TABLE15, None
+    if how == "command line":
+        options["east_penalty_double"] = True
+    elif how == "header":
+        text = "east-penalty-double on; " + TABLE15
+    else:
+        scheme = tmp_path / "house.yaml"
+        scheme.write_text("scheme: house\nextends: classical\nsettlement: {east_penalty_double: true}\n")
+    r = mjscore.score(text, scheme=scheme, **options)
+    assert r.net[mjscore.Wind.EAST] == -20 and r.net[mjscore.Wind.SOUTH] == 10 - 10     # South's is not doubled
+    assert mjscore.score(TABLE15, paying="add-up").net[mjscore.Wind.EAST] == -10           # off by default
+    off = mjscore.score("east-penalty-double on; " + TABLE15, paying="add-up", east_penalty_double=False)
+    assert off.net[mjscore.Wind.EAST] == -10                                                # the command line wins

@@ -226,9 +226,11 @@ ROUND_OPT = typer.Option(None, "--round-payments-up", metavar="N", min=1,
 DIFF_OPT = typer.Option(None, "--loser-difference-limit", metavar="N", min=1,
                         help="Cut each difference between two losers to N before East's double.")
 FORMAT_OPT = typer.Option(Format.table, "--format", "-f", help="table, json, csv or markdown.")
+EAST_PENALTY_OPT = typer.Option(None, "--east-penalty-double/--no-east-penalty-double",
+                                help="Under add-up, a penalty East incurs is taken off twice.")
 
 
-def _choices(scheme, paying, payoff, east_double, round_up, diff_limit, explain=False):
+def _choices(scheme, paying, payoff, east_double, round_up, diff_limit, explain=False, east_penalty=None):
     from mjscore.pipeline import Choices
 
     if payoff is not None:
@@ -236,7 +238,7 @@ def _choices(scheme, paying, payoff, east_double, round_up, diff_limit, explain=
 
     return Choices(scheme=scheme, paying=paying.value if paying else None, payoff=payoff,
                    east_double=east_double, round_payments_up=round_up, loser_difference_limit=diff_limit,
-                   explain=explain)
+                   explain=explain, east_penalty_double=east_penalty)
 
 
 @app.command()
@@ -249,6 +251,7 @@ def score(
     east_double: Optional[bool] = EAST_OPT,
     round_payments_up: Optional[int] = ROUND_OPT,
     loser_difference_limit: Optional[int] = DIFF_OPT,
+    east_penalty_double: Optional[bool] = EAST_PENALTY_OPT,
     format: Format = FORMAT_OPT,
     explain: bool = typer.Option(False, "--explain", help="Also show the runner-up arrangement and why it scored less."),
 ) -> None:
@@ -264,7 +267,8 @@ def score(
     from mjscore.cli.render import csv_rows, render_csv, render_text, terminal_safe, to_json
     from mjscore.pipeline import evaluate
 
-    choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit, explain)
+    choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit, explain,
+                       east_penalty_double)
     failures, shown = Failures(), 0
     width = output_width() if format is Format.table else None
     if format is Format.csv:
@@ -296,6 +300,7 @@ def batch(
     east_double: Optional[bool] = EAST_OPT,
     round_payments_up: Optional[int] = ROUND_OPT,
     loser_difference_limit: Optional[int] = DIFF_OPT,
+    east_penalty_double: Optional[bool] = EAST_PENALTY_OPT,
     format: BatchFormat = typer.Option(BatchFormat.json, "--format", "-f", help="json (one line per table) or csv."),
 ) -> None:
     """Score many tables: one JSON line (or CSV rows) per table, in input order.
@@ -310,7 +315,8 @@ def batch(
     from mjscore.api import score_many
     from mjscore.cli.render import batch_line
 
-    choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit)
+    choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit,
+                       east_penalty=east_penalty_double)
     # A running count on the terminal, only while the results go elsewhere (a file, a pipe):
     # on a terminal showing the results too, the count would glue onto their lines.
     progress = sys.stderr if sys.stderr.isatty() and not sys.stdout.isatty() else None
@@ -441,6 +447,7 @@ def session(
     east_double: Optional[bool] = EAST_OPT,
     round_payments_up: Optional[int] = ROUND_OPT,
     loser_difference_limit: Optional[int] = DIFF_OPT,
+    east_penalty_double: Optional[bool] = EAST_PENALTY_OPT,
     format: Format = FORMAT_OPT,
     chart: bool = typer.Option(False, "--chart", help="Also draw the running totals as a terminal chart."),
     hand: Optional[int] = typer.Option(None, "--hand", min=1, metavar="N",
@@ -460,7 +467,8 @@ def session(
     from mjscore.api import play_session
     from mjscore.cli.render import render_session, session_chart, session_csv, terminal_safe, to_json
 
-    choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit)
+    choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit,
+                       east_penalty=east_penalty_double)
     if file is None:
         raise typer.BadParameter("give a session FILE, or '-' for standard input")
     if chart and format in (Format.json, Format.csv):
@@ -522,6 +530,7 @@ def add(
     east_double: Optional[bool] = EAST_OPT,
     round_payments_up: Optional[int] = ROUND_OPT,
     loser_difference_limit: Optional[int] = DIFF_OPT,
+    east_penalty_double: Optional[bool] = EAST_PENALTY_OPT,
 ) -> None:
     """Add one hand to an evening's file and show who pays whom, the totals and who deals next.
 
@@ -541,7 +550,8 @@ def add(
     if inline is not None and file is not None:
         raise typer.BadParameter("give a FILE or -e TEXT, not both")
     options = {"paying": paying.value if paying else None, "payoff": payoff, "east_double": east_double,
-               "round_payments_up": round_payments_up, "loser_difference_limit": loser_difference_limit}
+               "round_payments_up": round_payments_up, "loser_difference_limit": loser_difference_limit,
+               "east_penalty_double": east_penalty_double}
     try:
         if inline is not None:
             hand = inline

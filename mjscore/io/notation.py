@@ -297,9 +297,9 @@ def _parse_option(head: Token, args):
         return v.text
     if word == "payoff":
         return v.text
-    if word == "east-double":
+    if word in ("east-double", "east-penalty-double"):
         if v.text not in ON_OFF:
-            raise NotationError(f"'east-double' takes on or off, not '{v.text}'", v.where, v.text)
+            raise NotationError(f"'{word}' takes on or off, not '{v.text}'", v.where, v.text)
         return ON_OFF[v.text]
     n = _number(v, f"'{word}'")
     if n < 1:

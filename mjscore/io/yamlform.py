@@ -17,10 +17,11 @@ from mjscore.model.table import OPTION_HEADERS, PlayerHand, Table
 from mjscore.model.tiles import Wind
 
 TABLE_KEYS = {"round", "scheme", "draw", "dealer-wins", "dealer_wins", "players", "name", "id", "penalties",
-              "paying", "payoff", "east_double", "round_payments_up", "loser_difference_limit"}
+              "paying", "payoff", "east_double", "east_penalty_double", "round_payments_up", "loser_difference_limit"}
 PLAYER_KEYS = {"tiles", "bonus", "win", "claim", "name", "score", "incomplete"}
 WIN_KEYS = {"tile", "from", "self", "flags", "liable"}
-SESSION_KEYS = {"players", "scheme", "paying", "payoff", "east_double", "start", "hands", "round_payments_up",
+SESSION_KEYS = {"players", "scheme", "paying", "payoff", "east_double", "east_penalty_double", "start", "hands",
+                "round_payments_up",
                 "loser_difference_limit"}
 
 _STR = "tag:yaml.org,2002:str"

@@ -167,6 +167,7 @@ PAYING = ("winner-only", "between-all", "add-up")      # the paying methods
 # Settlement options a table's header may set (the command line overrides them, they override
 # the scheme): header word -> option name.
 OPTION_HEADERS = {"paying": "paying", "payoff": "payoff", "east-double": "east_double",
+                  "east-penalty-double": "east_penalty_double",
                   "round-payments-up": "round_payments_up", "loser-difference-limit": "loser_difference_limit"}
 
 

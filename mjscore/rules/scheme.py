@@ -415,8 +415,8 @@ def _build(data: dict, path: str) -> Scheme:
         rules=rules, settlement=dict(settlement), rotation=dict(rotation), data=data)
 
 
-SETTLEMENT_KEYS = {"paying", "payoff", "east_double", "east_double_losers", "round_payments_up",
-                   "loser_difference_limit", "payoffs"}
+SETTLEMENT_KEYS = {"paying", "payoff", "east_double", "east_double_losers", "east_penalty_double",
+                   "round_payments_up", "loser_difference_limit", "payoffs"}
 
 
 def _settlement(ck, s) -> dict:
@@ -428,7 +428,7 @@ def _settlement(ck, s) -> dict:
             ck.fail(f"settlement.{excerpt(k)}", f"unknown key; known: {', '.join(sorted(SETTLEMENT_KEYS))}")
     if "paying" in s and s["paying"] not in PAYING:
         ck.fail("settlement.paying", f"takes one of: {', '.join(PAYING)}")
-    for k in ("east_double", "east_double_losers"):
+    for k in ("east_double", "east_double_losers", "east_penalty_double"):
         if k in s and not isinstance(s[k], bool):
             ck.fail(f"settlement.{k}", "takes true or false")
     if s.get("round_payments_up") is not None:

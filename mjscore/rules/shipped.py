@@ -12,6 +12,8 @@ from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 
+from mjscore.model.errors import Location, SchemeError
+
 
 @cache
 def scheme_dir() -> Path:
@@ -19,6 +21,10 @@ def scheme_dir() -> Path:
     for a package installed as files, read from the import system's spec of the package
     (importing importlib.resources would add 3 ms to every start)."""
     spec = find_spec("mjscore.schemes")
+    if spec is None or not spec.submodule_search_locations:
+        # A source tree put on sys.path by hand, never installed: the schemes are not a package.
+        raise SchemeError("mjscore's shipped schemes are not installed: install mjscore (pip install .) "
+                          "rather than running it from its source folder", Location("mjscore.schemes"))
     return Path(next(iter(spec.submodule_search_locations)))
 
 

@@ -163,7 +163,7 @@ def evaluate(table: Table, choices: Choices = Choices()) -> TableResult:
     """Score and settle one table; raises MjError on an impossible table."""
     table, ruling = one_winner(table)
     scheme = scheme_for(table, choices)
-    validate_table(table, complete=lambda hand: completeness(hand, scheme))
+    validate_table(table, complete=lambda hand: completeness(hand, scheme, table))
     scored = score_table(table, scheme)
     options = options_for(table, scheme, choices)
     settlement, error = None, None

@@ -139,3 +139,36 @@ def test_15_east_penalties_doubled_under_add_up(tmp_path, how):
     assert mjscore.score(TABLE15, paying="add-up").net[mjscore.Wind.EAST] == -10           # off by default
     off = mjscore.score("east-penalty-double on; " + TABLE15, paying="add-up", east_penalty_double=False)
     assert off.net[mjscore.Wind.EAST] == -10                                                # the command line wins
+
+
+# 2, 8, 13. A special shape counts only as the limit hand it stands for ------------------------
+
+@pytest.mark.parametrize("scheme", ["bmja", "kajongg-bmja"])
+@pytest.mark.parametrize("tile", ["1p", "9p"])
+def test_2_gates_shaped_but_won_on_a_discarded_end_is_an_ordinary_hand(scheme, tile):
+    # Gates of Heaven wants the extra tile 2..8: as an ordinary hand this one needs two chows,
+    # more than BMJA allows, so the table is refused (it once scored 12 points as a "gates" shape).
+    with pytest.raises(mjscore.TableError, match="more chows than the 1"):
+        mjscore.score(f"E: 1112345678999p {tile} win {tile} from S", scheme=scheme, paying="winner-only")
+    assert mjscore.score("E: 1112345678999p 5p win 5p from S", scheme=scheme,
+                         paying="winner-only").player("E").limit == "Gates of Heaven"
+
+
+def test_8_kajongg_dmjl_nine_gates_on_a_discard_is_no_nine_gates():
+    # Kajongg (rulecode.py NineGates.appliesToHand) refuses declared melds, and the set a discard
+    # completes is declared; this hand is then Kajongg's Squirming Snake (111 234 55 678 999).
+    on_discard = "E: 1112345678999p 5p win 5p from S"
+    assert mjscore.score(on_discard, scheme="kajongg-dmjl", paying="winner-only").player("E").limit == \
+        "Squirming Snake"
+    assert mjscore.score(on_discard, scheme="dmjl", paying="winner-only").player("E").limit == "Nine Gates"
+    assert mjscore.score("E: 1112345678999p 5p win 5p self", scheme="kajongg-dmjl",
+                         paying="winner-only").player("E").limit == "Nine Gates"
+
+
+def test_13_kajongg_bmja_wriggling_snake_must_be_self_drawn():
+    assert mjscore.score("E: 11m 23456789m ESWN win N self", scheme="kajongg-bmja",
+                         paying="winner-only").player("E").limit == "Wriggling Snake"
+    with pytest.raises(mjscore.TableError, match="not complete"):
+        mjscore.score("E: 11m 23456789m ESWN win N from S", scheme="kajongg-bmja", paying="winner-only")
+    assert mjscore.score("E: 11m 23456789m ESWN win N from S", scheme="bmja",
+                         paying="winner-only").player("E").limit == "Wriggling Snake"      # the rule text's own scheme

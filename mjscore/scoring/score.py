@@ -125,13 +125,27 @@ def score_table(table: Table, scheme: Scheme) -> TableScore:
     return TableScore(table, scheme, tuple(score_player(p, table, scheme) for p in table.players))
 
 
-def is_complete_under(hand: PlayerHand, scheme: Scheme) -> bool:
-    return bool(winner_arrangements(hand, scheme.shapes, scheme.max_chows))
+def is_complete_under(hand: PlayerHand, scheme: Scheme, table: Table | None = None) -> bool:
+    arrangements = winner_arrangements(hand, scheme.shapes, scheme.max_chows)
+    if table is None or any(a.shape == "standard" for a in arrangements):
+        return bool(arrangements)                # a standard arrangement needs no valuing to go out
+    return bool(_winning(hand, scheme, table))
 
 
-def completeness(hand: PlayerHand, scheme: Scheme) -> bool | str:
+def _winning(hand: PlayerHand, scheme: Scheme, table: Table | None) -> list[Valuation] | list[Arrangement]:
+    """The winner's arrangements that go out: the standard ones, and a special shape only as the
+    limit hand it stands for (Gates won on the wrong tile, a snake won on a discard are then
+    judged as ordinary hands).  Valued when the table is known."""
+    arrangements = winner_arrangements(hand, scheme.shapes, scheme.max_chows)
+    if table is None:
+        return arrangements
+    sit = situation(hand, table, scheme)
+    return [v for v in (value(sit, a) for a in arrangements) if v.arrangement.shape == "standard" or v.fraction > 0]
+
+
+def completeness(hand: PlayerHand, scheme: Scheme, table: Table | None = None) -> bool | str:
     """True, or why the winner's hand is not complete under the scheme."""
-    if is_complete_under(hand, scheme):
+    if is_complete_under(hand, scheme, table):
         return True
     return f"under '{scheme.name}' " + _why_incomplete(hand, scheme)
 
@@ -150,15 +164,15 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
         item = Item("counted", "score counted at the table", None, points=hand.score)
         v = Valuation(None, (item,), (), hand.score, 0, None, 0.0, hand.score, hand.score)
         return PlayerScore(hand.seat, hand.is_winner, v, counted=True, name=hand.name)
-    sit = situation(hand, table, scheme)
     if hand.is_winner:
-        arrangements = winner_arrangements(hand, scheme.shapes, scheme.max_chows)
-        if not arrangements:
-            raise IncompleteHandError(f"{hand.seat.value}'s hand is not complete: {completeness(hand, scheme)}",
-                                      hand.where)
+        valued = _winning(hand, scheme, table)
+        if not valued:
+            raise IncompleteHandError(f"{hand.seat.value}'s hand is not complete: "
+                                      f"{completeness(hand, scheme, table)}", hand.where)
     else:
-        arrangements = losing_arrangements(hand, scheme.loser_rules_need_every_arrangement)
-    valued = sorted((value(sit, a) for a in arrangements), key=Valuation.rank)
+        sit = situation(hand, table, scheme)
+        valued = [value(sit, a) for a in losing_arrangements(hand, scheme.loser_rules_need_every_arrangement)]
+    valued = sorted(valued, key=Valuation.rank)
     if len(valued) > 1 and valued[0].rank() == valued[1].rank():
         # Equal in every figure: the arrangement's text decides, so input order never does.
         top = [v for v in valued if v.rank() == valued[0].rank()]

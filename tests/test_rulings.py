@@ -172,3 +172,34 @@ def test_13_kajongg_bmja_wriggling_snake_must_be_self_drawn():
         mjscore.score("E: 11m 23456789m ESWN win N from S", scheme="kajongg-bmja", paying="winner-only")
     assert mjscore.score("E: 11m 23456789m ESWN win N from S", scheme="bmja",
                          paying="winner-only").player("E").limit == "Wriggling Snake"      # the rule text's own scheme
+
+
+# 9, 10. Kajongg parity: little three dragons / four joys, original call -----------------------
+
+WINNER = "E: [111p] 222s 333m 99s 456m win 9s self"
+
+
+@pytest.mark.parametrize("loser,rule", [("S: [CCC] [FFF] PP C 123m 4m", "little-three-dragons"),
+                                        ("S: [EEE] [SSS] [WWW] NN E 1m", "little-four-joys")])
+def test_9_a_loose_tile_of_the_group_spoils_little_three_dragons_and_four_joys_in_kajongg(loser, rule):
+    dmjl = mjscore.score(f"{WINNER}; {loser}", scheme="dmjl", paying="winner-only").player("S")
+    kajongg = mjscore.score(f"{WINNER}; {loser}", scheme="kajongg-dmjl", paying="winner-only").player("S")
+    assert rule in {i.rule for i in dmjl.items}               # the association's rule text
+    assert rule not in {i.rule for i in kajongg.items}        # Kajongg: exactly the pungs and one pair
+    clean = loser.replace(" C 123m 4m", " 123m 45m").replace(" E 1m", " 12m")
+    assert rule in {i.rule for i in mjscore.score(f"{WINNER}; {clean}", scheme="kajongg-dmjl",
+                                                  paying="winner-only").player("S").items}
+
+
+@pytest.mark.parametrize("hand,counts", [
+    ("E: [123m] [456m] 789p 11s 234s win 4s self original-call", True),         # two exposed sets
+    ("E: [123m] [456m] [789p] 11s 234s win 4s self original-call", False),      # three
+    ("E: [123m] [456m] 789p 11s 234s win 4s from S original-call", False),      # two, and the one the discard completed
+])
+@pytest.mark.parametrize("scheme", ["kajongg-dmjl", "kajongg-bmja"])
+def test_10_original_call_counts_only_with_fewer_than_three_exposed_sets_in_kajongg(hand, counts, scheme):
+    if scheme == "kajongg-bmja":                                 # BMJA allows one chow in a winning hand
+        hand = hand.replace("[123m]", "[111m]").replace("[456m]", "[444m]").replace("[789p]", "[999p]")
+        hand = hand.replace(" 789p", " 999p")
+    east = mjscore.score(hand, scheme=scheme, paying="winner-only").player("E")
+    assert ("original-call" in {i.rule for i in east.items}) is counts

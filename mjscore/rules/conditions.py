@@ -301,6 +301,23 @@ def c_pairs(sit, arr, spec):
     return _in(sum(1 for b in arr.blocks if b.kind is SetKind.PAIR and in_class(b.tile, cls, sit)), bounds)
 
 
+def c_singles(sit, arr, spec):
+    """Tiles of a class in no set or pair of the arrangement (a loser's loose tiles)."""
+    cls, bounds = spec
+    used = [0] * KINDS
+    for b in arr.blocks:
+        if b.kind is not SetKind.SINGLE:
+            for i in b.tiles:
+                used[i] += 1
+    return _in(sum(sit.counts[i] - used[i] for i in range(KINDS) if sit.counts[i] > used[i] and in_class(i, cls, sit)),
+               bounds)
+
+
+def c_exposed_sets(sit, arr, bounds):
+    """Sets claimed from a discard, the one the winning discard completed included."""
+    return _in(sum(1 for b in arr.blocks if b.is_set and b.exposed), bounds)
+
+
 def c_concealed_pungs(sit, arr, bounds):
     return _in(sum(1 for b in arr.blocks if b.is_pung_or_kong and not b.exposed), bounds)
 
@@ -445,6 +462,9 @@ CONDITIONS: dict[str, Condition] = {
     "only_tiles": Condition(_tiles, c_only_tiles, "every tile is one of these"),
     "sets": Condition(_class_count, c_sets, "pungs and kongs of a tile class: {tiles, count}"),
     "pairs": Condition(_class_count, c_pairs, "pairs of a tile class: {tiles, count}"),
+    "singles": Condition(_class_count, c_singles, "single tiles of a tile class: {tiles, count}"),
+    "exposed_sets": Condition(_count, c_exposed_sets, "sets claimed from a discard, the set the winning discard "
+                                                      "completed included"),
     "concealed_pungs": Condition(_count, c_concealed_pungs, "concealed pungs and kongs"),
     "kongs": Condition(_count, c_kongs, "kongs"),
     "win_block": Condition(_choice("pair", "set", "pung", "chow"), c_win_block,

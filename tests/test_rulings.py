@@ -203,3 +203,16 @@ def test_10_original_call_counts_only_with_fewer_than_three_exposed_sets_in_kajo
         hand = hand.replace(" 789p", " 999p")
     east = mjscore.score(hand, scheme=scheme, paying="winner-only").player("E")
     assert ("original-call" in {i.rule for i in east.items}) is counts
+
+
+# 11. Kajongg parity: BMJA half-limit hands take No Chow, Only Concealed Melds, self-drawn -------
+
+def test_11_a_half_limit_hand_scores_its_points_when_they_are_worth_more():
+    hand = "E: 1m1p 2m2p 3m3p 4m4p 5m5p 6m6p 7m 7p 1f 2f 3f 4f win 7p self"
+    kajongg = mjscore.score(hand, scheme="kajongg-bmja", paying="winner-only").player("E")
+    assert {"no-chow", "concealed-hand", "self-drawn"} <= {i.rule for i in kajongg.items}
+    assert (kajongg.points, kajongg.doubles, kajongg.score, kajongg.limit) == (18, 5, 576, None)   # 576 > 500
+    plain = mjscore.score(hand.replace(" 1f 2f 3f 4f", ""), scheme="kajongg-bmja", paying="winner-only").player("E")
+    assert (plain.limit, plain.score) == ("Knitting", 500)                 # 2 x 2^2 = 8: the half limit stands
+    bmja = mjscore.score(hand, scheme="bmja", paying="winner-only").player("E")
+    assert (bmja.limit, bmja.score) == ("Knitting", 500)                   # the association scheme as before

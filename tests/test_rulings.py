@@ -216,3 +216,18 @@ def test_11_a_half_limit_hand_scores_its_points_when_they_are_worth_more():
     assert (plain.limit, plain.score) == ("Knitting", 500)                 # 2 x 2^2 = 8: the half limit stands
     bmja = mjscore.score(hand, scheme="bmja", paying="winner-only").player("E")
     assert (bmja.limit, bmja.score) == ("Knitting", 500)                   # the association scheme as before
+
+
+# 12. Kajongg parity: no Calling for Purity beside a calling limit hand -------------------------
+
+def test_12_calling_for_purity_is_not_counted_when_the_completed_hand_is_a_limit_hand():
+    table = "E: [111p] 222s 666p EEE 99s win 9s self; S: 111m 999m 222m 333m 4m 1f 2f 3f 4f"
+    bmja = mjscore.score(table, scheme="bmja", paying="winner-only").player("S")
+    kajongg = mjscore.score(table, scheme="kajongg-bmja", paying="winner-only").player("S")
+    assert "calling-purity" in {i.rule for i in bmja.items} and bmja.score == 1000     # 40 x 2^6, capped
+    assert (kajongg.limit, kajongg.score) == ("Calling for Buried Treasure", 400)     # the limit rule alone
+    assert "calling-purity" not in {i.rule for i in kajongg.items + kajongg.best.ignored}
+    # Calling for Purity alone (no limit hand in reach) still counts in kajongg-bmja.
+    alone = mjscore.score("E: [111p] 222s 666p EEE 99s win 9s self; S: [111m] 222m 333m 4445m",
+                          scheme="kajongg-bmja", paying="winner-only").player("S")
+    assert "calling-purity" in {i.rule for i in alone.items}

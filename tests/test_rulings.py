@@ -231,3 +231,40 @@ def test_12_calling_for_purity_is_not_counted_when_the_completed_hand_is_a_limit
     alone = mjscore.score("E: [111p] 222s 666p EEE 99s win 9s self; S: [111m] 222m 333m 4445m",
                           scheme="kajongg-bmja", paying="winner-only").player("S")
     assert "calling-purity" in {i.rule for i in alone.items}
+
+
+# 18. Sacred discard ---------------------------------------------------------------------------
+
+WINNER_5P = "S: [CCC] 234m 678m 55p 789s 1f win 5p {how} discarded {tiles}"
+
+
+def test_18_no_win_on_a_discard_of_a_tile_she_discarded_since_her_last_draw():
+    with pytest.raises(WinClauseError, match="sacred discard: S discarded 5p since her last draw"):
+        mjscore.score(WINNER_5P.format(how="from N", tiles="5p"), paying="winner-only")
+    # drawing it herself is allowed, and another tile of hers does not forbid the 5p
+    assert mjscore.score(WINNER_5P.format(how="self", tiles="5p"), paying="winner-only").winner.value == "S"
+    assert mjscore.score(WINNER_5P.format(how="from N", tiles="7s"), paying="winner-only").winner.value == "S"
+
+
+def test_18_check_names_the_rule_and_waits_marks_the_tile():
+    from typer.testing import CliRunner
+
+    from mjscore.cli import app
+
+    r = CliRunner().invoke(app, ["check", "-e", WINNER_5P.format(how="from N", tiles="5p") + " = 60"])
+    assert r.exit_code == 1 and "sacred discard" in r.stderr
+    assert mjscore.waits("S: [CCC] 234m 678m 5p 789s 1f discarded 5p 9m") == \
+        [[{"seat": "S", "waits": ["5p"], "dead": [], "sacred": ["5p"]}]]
+
+
+def test_18_the_record_round_trips_and_counts_among_the_four():
+    text = "S: [CCC] 234678m 55p 789s 1f discarded 7s 9m win 5p self"
+    [t] = mjscore.parse(text)
+    from mjscore.io.notation import print_table
+
+    assert print_table(t).strip() == "S: [CCC] 234678m 55p 789s 1f discarded 9m 7s win 5p self"
+    assert mjscore.parse(print_table(t)) == [t]
+    yaml_form = "players:\n  S: {tiles: '[CCC] 234678m 55p 789s', bonus: [1f], discarded: [7s, 9m], win: {tile: 5p, self: true}}\n"
+    assert mjscore.parse(yaml_form, name="t.yaml") == [t]
+    with pytest.raises(mjscore.TableError, match="five 5p"):
+        mjscore.score("S: 5555p ... discarded 5p; E: score 10 win self", paying="winner-only")

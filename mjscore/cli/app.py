@@ -389,7 +389,8 @@ def _print_waits(players: list[dict], format: WaitsFormat) -> None:
         for p in players:
             ready = " ".join(p["waits"]) if p["waits"] else "not one tile from going out"
             dead = f"   (dead: {' '.join(p['dead'])})" if p["dead"] else ""
-            typer.echo(f"{p['seat']}: {ready}{dead}")
+            sacred = f"   (sacred: {' '.join(p['sacred'])}: not on another's discard)" if p.get("sacred") else ""
+            typer.echo(f"{p['seat']}: {ready}{dead}{sacred}")
 
 
 @app.command()

@@ -71,7 +71,7 @@ def _check_tile_counts(table: Table) -> None:
         counts = [0] * ALL_TILES
         for t in p.all_tiles():
             counts[t.index] += 1
-        for t in p.bonus:
+        for t in p.bonus + p.discards:           # a discard lies on the table: it is one of the four too
             counts[t.index] += 1
         per_seat.append((p, counts))
         for i, n in enumerate(counts):
@@ -144,6 +144,10 @@ def _check_win_clause(p: PlayerHand) -> None:
         if not in_hand:
             raise WinClauseError(f"the winning tile {win.tile.text} is not among {p.seat.value}'s concealed tiles: "
                                  "list the whole hand, the winning tile included", p.where, win.tile.text)
+    if win.discarder is not None and win.tile is not None and win.tile in p.discards:
+        raise WinClauseError(f"sacred discard: {p.seat.value} discarded {win.tile.text} since her last draw from the "
+                             f"wall, so she may not go out on another {win.tile.text} until she has drawn",
+                             p.where, win.tile.text)
     if WinFlag.ROBBED in flags and win.self_drawn:
         raise WinClauseError("'robbed' needs 'from SEAT': the seat whose kong was robbed", p.where, "robbed")
     if WinFlag.HEAVEN in flags and (p.seat is not Wind.EAST or not win.self_drawn):

@@ -76,8 +76,13 @@ def table_waits(table, scheme) -> list[dict]:
         hand = waiting_hand(p) if p.win is not None and p.win.tile is not None else p
         ws = waits_of(hand, scheme)
         held = counts_of(hand.all_tiles())
-        out.append({"seat": p.seat.value,
-                    "waits": [TILES[t].text for t in ws],
-                    "dead": [TILES[t].text for t in ws if visible[t] - (1 if p.win and p.win.tile.index == t else 0)
-                             >= 4 and held[t] < 4]})
+        row = {"seat": p.seat.value,
+               "waits": [TILES[t].text for t in ws],
+               "dead": [TILES[t].text for t in ws if visible[t] - (1 if p.win and p.win.tile.index == t else 0)
+                        >= 4 and held[t] < 4]}
+        if p.discards:
+            # Her own discards since her last draw: she may not go out on another discard of them.
+            own = {t.index for t in p.discards}
+            row["sacred"] = [TILES[t].text for t in ws if t in own]
+        out.append(row)
     return out

@@ -343,6 +343,7 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
     melds: list[Meld] = []
     places: list[tuple[Tile, object]] = []
     opened: list[Token] = []             # where each group of `melds` was opened
+    discards: list[Tile] = []
     incomplete = False
     claim = score = None
     win = None
@@ -385,6 +386,15 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
             if win is not None:
                 raise NotationError("a player has one win clause", tok.where, t)
             win, i = _parse_win(seat, tok, tokens, i)
+        elif t == "discarded":
+            # Her own discards since her last draw from the wall (the sacred-discard rule).
+            start = i
+            while i < n and (run := parse_run(tokens[i].text)) is not None and not any(x.is_bonus for x in run):
+                discards.extend(run)
+                i += 1
+            if i == start:
+                raise NotationError("'discarded' takes the tiles the player discarded since her last draw",
+                                    tok.where, t)
         elif t in FLAGS or t in ("self", "from"):
             raise NotationError(f"'{t}' belongs in a win clause: win TILE self|from SEAT [flags]",
                                 tok.where, t)
@@ -417,7 +427,7 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
     melds.sort(key=meld_order)
     return PlayerHand(seat=seat, concealed=tuple(sorted(concealed)), melds=tuple(melds),
                       bonus=tuple(sorted(bonus)), incomplete=incomplete, claim=claim, score=score,
-                      win=win, where=head.where, tile_places=tuple(places))
+                      win=win, discards=tuple(sorted(discards)), where=head.where, tile_places=tuple(places))
 
 
 def parse_player_tokens(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerHand:
@@ -580,6 +590,8 @@ def player_text(p: PlayerHand, *, style: str = "text") -> str:
         parts.append(" ".join(t.glyph if style == "unicode" else t.text for t in p.bonus))
     if p.incomplete:
         parts.append("...")
+    if p.discards:
+        parts.append("discarded " + tiles_text(p.discards, style=style))
     if p.win is not None:
         w = p.win
         clause = ["win"]

@@ -18,7 +18,7 @@ from mjscore.model.tiles import Wind
 
 TABLE_KEYS = {"round", "scheme", "draw", "dealer-wins", "dealer_wins", "players", "name", "id", "penalties",
               "paying", "payoff", "east_double", "east_penalty_double", "round_payments_up", "loser_difference_limit"}
-PLAYER_KEYS = {"tiles", "bonus", "win", "claim", "name", "score", "incomplete"}
+PLAYER_KEYS = {"tiles", "bonus", "win", "claim", "name", "score", "incomplete", "discarded"}
 WIN_KEYS = {"tile", "from", "self", "flags", "liable"}
 SESSION_KEYS = {"players", "scheme", "paying", "payoff", "east_double", "east_penalty_double", "start", "hands",
                 "round_payments_up",
@@ -250,6 +250,11 @@ class NodeReader:
                         toks.extend(self.tokens(item, f"'{key}'"))
                 else:
                     toks.extend(self.tokens(node, f"'{key}'"))
+        if "discarded" in fields:
+            node = fields["discarded"][1]
+            toks.append(Token("discarded", self.where(fields["discarded"][0])))
+            for item in (node.value if isinstance(node, yaml.SequenceNode) else [node]):
+                toks.extend(self.tokens(item, "'discarded'"))
         if "incomplete" in fields and self.scalar(fields["incomplete"][1], "'incomplete'") is True:
             toks.append(Token("...", self.where(fields["incomplete"][1])))
         if "score" in fields:

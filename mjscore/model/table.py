@@ -118,6 +118,7 @@ class PlayerHand:
     score: int | None = None                  # `score N`: a counted score, no tiles
     win: Win | None = None
     name: str | None = None
+    discards: tuple[Tile, ...] = ()           # `discarded 5p`: her own discards since her last draw, sorted
     where: Location = field(default_factory=Location, compare=False, repr=False)
     # Where each tile token stood, for messages that point at a tile.
     tile_places: tuple[tuple[Tile, Location], ...] = field(default=(), compare=False, repr=False)

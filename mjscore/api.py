@@ -84,19 +84,21 @@ def score(text: str | Table, *, scheme: str | os.PathLike | None = None, paying:
     return evaluate(tables[0], choices)
 
 
-def score_many(lines_or_path: str | os.PathLike | Iterable[str], **options) -> Iterator[BatchItem]:
+def score_many(lines_or_path: str | os.PathLike | Iterable[str], *, jobs: int = 1, **options) -> Iterator[BatchItem]:
     """Score every table of a file, or of an iterable of compact-notation lines, as it streams.
 
     Yields one `BatchItem` per table in input order: `item.result` (a `TableResult`) or
     `item.error` (an `MjError`); `item.to_dict()` is the JSON line `mjscore batch` writes.  A
-    path may be a `str` or a `Path`; `-` is standard input.  Options as for `score`.
+    path may be a `str` or a `Path`; `-` is standard input.  Options as for `score`.  `jobs`
+    above 1 scores a file's tables in that many worker processes, in the same order; each item
+    then carries its plain result (`item.data`, what `to_dict()` holds) rather than a typed one.
 
     >>> for item in mjscore.score_many("evening.mj"):
     ...     print(item.line, item.result.to_dict()["winner"] if item.ok else item.error)
     """
     choices = _choices(**options)
     if isinstance(lines_or_path, (str, os.PathLike)):
-        return score_files([os.fspath(lines_or_path)], choices)
+        return score_files([os.fspath(lines_or_path)], choices, jobs)
     return score_stream(stream_lines(lines_or_path), choices)
 
 

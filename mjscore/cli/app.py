@@ -120,6 +120,10 @@ def _check_payoff(payoff: str, scheme: str | None) -> None:
                                  param_hint="'--payoff'")
 
 
+def usable_cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def output_width() -> int | None:
     """The width text output must keep to: the terminal's (or $COLUMNS), none for a file or pipe."""
     columns = os.environ.get("COLUMNS", "")
@@ -302,6 +306,9 @@ def batch(
     loser_difference_limit: Optional[int] = DIFF_OPT,
     east_penalty_double: Optional[bool] = EAST_PENALTY_OPT,
     format: BatchFormat = typer.Option(BatchFormat.json, "--format", "-f", help="json (one line per table) or csv."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N",
+                                       help="Worker processes (default: the usable cores); the output is the same, "
+                                            "in input order, whatever N."),
 ) -> None:
     """Score many tables: one JSON line (or CSV rows) per table, in input order.
 
@@ -312,8 +319,8 @@ def batch(
     Example:
       mjscore batch sample_hands/evening.mj sample_hands/draw.mj --scheme dmjl > results.jsonl
     """
-    from mjscore.api import score_many
     from mjscore.cli.render import batch_line
+    from mjscore.evening.batch import score_files
 
     choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit,
                        east_penalty=east_penalty_double)
@@ -325,14 +332,13 @@ def batch(
         out.write(batch_line(None, "csv", header=True))
     n = errors = 0
     try:
-        for path in files:
-            for item in score_many(path, **choices._asdict()):
-                n += 1
-                errors += not item.ok
-                out.write(batch_line(item.to_dict(), format.value))
-                if progress is not None and n % 500 == 0:
-                    progress.write(f"\r  {n:,} tables, {errors:,} with errors")
-                    progress.flush()
+        for item in score_files(files, choices, jobs or usable_cores()):
+            n += 1
+            errors += not item.ok
+            out.write(batch_line(item.to_dict(), format.value))
+            if progress is not None and n % 500 == 0:
+                progress.write(f"\r  {n:,} tables, {errors:,} with errors")
+                progress.flush()
     except KeyboardInterrupt:
         if progress is not None and n >= 500:
             progress.write("\n")                    # the count's line ends before the shell's prompt

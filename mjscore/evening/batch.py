@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+import multiprocessing
+import signal
+from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from mjscore.io.reader import stream_tables
+from mjscore.io.reader import TableText, stream_tables
 from mjscore.model.errors import MjError
 from mjscore.model.table import Table
 from mjscore.pipeline import Choices, TableResult, evaluate
@@ -22,6 +26,7 @@ class BatchItem(NamedTuple):
     line: int
     result: TableResult | None
     error: MjError | None = None
+    data: dict | None = None          # the result in its plain form, where it was scored in another process
 
     @property
     def ok(self) -> bool:
@@ -31,7 +36,8 @@ class BatchItem(NamedTuple):
         """A JSON line of `mjscore batch`: the result's object, or an error row."""
         if self.error is not None:
             return {"table": self.table, "file": self.file, "line": self.line, "error": str(self.error)}
-        return {"table": self.table, "file": self.file, "line": self.line, **self.result.to_dict()}
+        plain = self.result.to_dict() if self.result is not None else self.data
+        return {"table": self.table, "file": self.file, "line": self.line, **plain}
 
 
 def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], choices: Choices = Choices()
@@ -50,9 +56,56 @@ def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], choices: Ch
             yield BatchItem(n, name, line, None, e)
 
 
-def score_files(files: Iterable[str], choices: Choices = Choices()) -> Iterator[BatchItem]:
+def score_files(files: Iterable[str], choices: Choices = Choices(), jobs: int = 1) -> Iterator[BatchItem]:
     """Each table of each file (`-`: standard input) scored as it is read.
 
     Compact files are read a table at a time, so memory does not grow with the number of tables.
+    With `jobs` above 1 the tables are parsed and scored in that many worker processes and come
+    back in input order, each with its plain result (`data`) rather than the typed one.
     """
-    return score_stream((row for path in files for row in stream_tables(path)), choices)
+    if jobs <= 1:
+        return score_stream((row for path in files for row in stream_tables(path)), choices)
+    return _score_in_workers(((n, *row) for n, row in enumerate(
+        (row for path in files for row in stream_tables(path, parse=False)), start=1)), choices, jobs)
+
+
+CHUNK = 64                # tables a worker takes at a time: few enough to keep the order moving
+WINDOW = 4                # chunks in flight for each worker: enough to keep them busy, memory flat
+
+
+def _score_in_workers(rows, choices: Choices, jobs: int) -> Iterator[BatchItem]:
+    # Workers are forked from this process, so they start with its loaded schemes; they leave
+    # Ctrl-C to this one, which stops them and writes no half line.
+    source = iter(rows)
+    first = list(itertools.islice(source, CHUNK))
+    if len(first) < CHUNK:
+        yield from _score_chunk(first, choices)           # too few tables to be worth a worker
+        return
+    chunks = itertools.chain([first], iter(lambda: list(itertools.islice(source, CHUNK)), []))
+    context = multiprocessing.get_context("fork")
+    with context.Pool(jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
+        pending: deque = deque()
+        while True:
+            chunk = next(chunks, [])
+            if chunk:
+                pending.append(pool.apply_async(_score_chunk, (chunk, choices)))
+            if pending and (not chunk or len(pending) >= jobs * WINDOW):
+                yield from pending.popleft().get()
+            elif not chunk:
+                return
+
+
+def _score_chunk(chunk, choices: Choices) -> list[BatchItem]:
+    """In a worker: each (number, file, line, table or its text or an error) parsed and scored."""
+    out = []
+    for n, name, line, item in chunk:
+        try:
+            if isinstance(item, MjError):
+                raise item
+            if isinstance(item, TableText):
+                item = item.parse()
+                line = item.where.line
+            out.append(BatchItem(n, name, line, None, None, evaluate(item, choices).to_dict()))
+        except MjError as e:
+            out.append(BatchItem(n, name, line, None, e))
+    return out

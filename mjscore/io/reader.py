@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import re
 import sys
+from typing import NamedTuple
 
 from mjscore.io.notation import parse_table, parse_tables, split_tables
 from mjscore.io.text import (
@@ -99,17 +100,17 @@ def iter_tables(text: str, name: str):
             yield first, e
 
 
-def stream_tables(path: str):
+def stream_tables(path: str, parse: bool = True):
     """(display name, line, Table | MjError) for each table of a file (`-`: standard input),
     read as it goes.
 
     A compact file is read a line at a time and each table parsed when its `---` arrives, so
-    memory does not grow with the number of tables.  YAML files and sessions are read whole
-    (they are bounded in size).  A file that cannot be read, or that holds no table at all,
-    gives one error row.
+    memory does not grow with the number of tables (with `parse` False, it comes as a
+    TableText).  YAML files and sessions are read whole (they are bounded in size).  A file that
+    cannot be read, or that holds no table at all, gives one error row.
     """
     name = "<stdin>" if path == "-" else path
-    return _not_empty(_stream_tables(path, name), name)
+    return _not_empty(_stream_tables(path, name, parse), name)
 
 
 def text_tables(text: str, name: str):
@@ -126,7 +127,7 @@ def _not_empty(items, name: str):
         yield name, 0, NotationError("holds no table: write each player's line as 'E: ...'", Location(name))
 
 
-def _stream_tables(path: str, name: str):
+def _stream_tables(path: str, name: str, parse: bool = True):
     try:
         stream = sys.stdin.buffer if path == "-" else open_regular(path)
     except MjError as e:
@@ -147,7 +148,7 @@ def _stream_tables(path: str, name: str):
                 yield name, line, item
             return
         raw = io.BufferedReader(_Prefixed(head, stream)) if head else stream
-        for line, item in compact_tables(lines_of(raw, name), name):
+        for line, item in compact_tables(lines_of(raw, name), name, parse):
             yield name, line, item
     except OSError as e:          # the rest of the file cannot be read
         yield name, 0, InputError(f"cannot read: {e.strerror or e}", Location(name))
@@ -169,9 +170,21 @@ def _text_lines(lines, name: str):
             yield number, line
 
 
-def compact_tables(numbered_lines, name: str):
+class TableText(NamedTuple):
+    """One table of a compact file, not yet parsed: a worker process parses it (`batch --jobs`)."""
+
+    text: str
+    file: str
+    first: int                        # the line it starts on
+
+    def parse(self) -> Table:
+        return parse_table(self.text, self.file, self.first)
+
+
+def compact_tables(numbered_lines, name: str, parse: bool = True):
     """(line, Table | MjError) for each table of numbered compact lines, parsed as each `---`
-    arrives, so memory does not grow with the number of tables."""
+    arrives, so memory does not grow with the number of tables.  With `parse` False a table
+    comes as its TableText (at the line it starts on), for another process to parse."""
     chunk: list[str] = []
     first = 1
     problem = None
@@ -181,8 +194,11 @@ def compact_tables(numbered_lines, name: str):
             return first, problem
         if not any(ln.split("#", 1)[0].strip() for ln in chunk):
             return None
+        text = "\n".join(chunk)
+        if not parse:
+            return first, TableText(text, name, first)
         try:
-            table = parse_table("\n".join(chunk), name, first)
+            table = parse_table(text, name, first)
             return table.where.line, table
         except MjError as e:
             return first, e

@@ -52,6 +52,10 @@ class MjError(Exception):
     def __str__(self) -> str:
         return f"{escaped(str(self.location))}: error: {escaped(self.message)}"
 
+    def __reduce__(self):
+        # Whole across processes (`batch --jobs`): the location and token too, not only the message.
+        return (self.__class__, (self.message, self.location, self.token))
+
 
 class InputError(MjError):
     """The input cannot be read at all: missing file, not text, too large."""

@@ -1,0 +1,92 @@
+"""`batch --jobs N`: worker processes, the same bytes as one process, in input order."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import mjscore
+from mjscore.cli import app
+from mjscore.io.notation import print_table
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from generate import random_table  # noqa: E402
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    """A file of 300 tables, some of them bad, and odd neighbours: a session, a YAML file, a missing file."""
+    d = tmp_path_factory.mktemp("jobs")
+    rng = random.Random(11)
+    chunks = []
+    for n in range(300):
+        if n % 37 == 5:
+            chunks.append("E: 5555p ...\nW: 5p ...\n")
+        elif n % 53 == 7:
+            chunks.append("# a comment\nE: 12x\n")
+        else:
+            chunks.append(print_table(random_table(rng)))
+    big = d / "many.mj"
+    big.write_text("---\n".join(chunks))
+    return [str(big), "sample_hands/evening-session.mj", "sample_hands/win-on-discard.yaml", str(d / "missing.mj"),
+            "sample_hands/evening.mj"]
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_every_number_of_jobs_writes_the_same_bytes(mixed, fmt):
+    outputs = {}
+    for jobs in (1, 2, 3):
+        r = subprocess.run([sys.executable, "-m", "mjscore", "batch", *mixed, "--format", fmt, "--jobs", str(jobs)],
+                           capture_output=True, timeout=300)
+        assert r.returncode == 1 and b"Traceback" not in r.stderr          # bad tables: exit 1
+        outputs[jobs] = r.stdout
+    assert outputs[1] == outputs[2] == outputs[3]
+    if fmt == "json":
+        rows = [json.loads(line) for line in outputs[2].splitlines()]
+        assert [r["table"] for r in rows] == list(range(1, len(rows) + 1))
+        assert sum("error" in r for r in rows) >= 9
+
+
+def test_the_api_takes_jobs_too(mixed):
+    one = [i.to_dict() for i in mjscore.score_many(mixed[0])]
+    two = list(mjscore.score_many(mixed[0], jobs=2))
+    assert [i.to_dict() for i in two] == one
+    assert all(i.result is None and (i.data is not None) == i.ok for i in two)
+    assert all(isinstance(i.error, mjscore.MjError) and i.error.location.line for i in two if not i.ok)
+
+
+def test_ctrl_c_stops_the_workers_and_leaves_whole_lines(tmp_path):
+    rng = random.Random(3)
+    big = tmp_path / "big.mj"
+    big.write_text("---\n".join(print_table(random_table(rng)) for _ in range(4000)))
+    proc = subprocess.Popen([sys.executable, "-m", "mjscore", "batch", str(big), "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()
+    assert json.loads(first)["table"] == 1
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    rest = proc.stdout.read()                      # through the same buffer as the first line
+    err = proc.stderr.read()
+    assert proc.wait(60) == 130
+    lines = rest.decode().splitlines()
+    assert all(json.loads(line) for line in lines)                    # no half line
+    assert len(lines) < 3999                                          # it stopped before the end
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and _is_child_of(int(p), proc.pid)]
+
+
+def _is_child_of(pid: int, parent: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1]) == parent
+    except (OSError, ValueError, IndexError):
+        return False

@@ -51,6 +51,17 @@ def test_a_wrong_hand_is_refused_before_anything_is_written(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name != "ev.mj"]      # no temporary file left behind
 
 
+def test_a_wrong_hand_is_located_in_what_was_typed(tmp_path):
+    ev = tmp_path / "ev.mj"
+    add(ev, "--players", "Ann", "Bob", "Cid", "Dee", "-e", HAND1)
+    r = add(ev, "-e", "E: score 10 win self; S: 12q; W: ...; N: ...")
+    assert r.exit_code == 1 and r.stderr.startswith("<-e>:2:"), r.stderr
+    hand = tmp_path / "hand.mj"
+    hand.write_text("E: score 10 win self\nS: ...\nW: ...\nN: 12q\n")
+    r = add(ev, str(hand))
+    assert r.exit_code == 1 and r.stderr.startswith(f"{hand}:4:"), r.stderr
+
+
 def test_add_reads_a_file_or_standard_input(tmp_path):
     ev = tmp_path / "ev.mj"
     hand = tmp_path / "hand.mj"

@@ -570,7 +570,8 @@ def add(
             hand = _ask_for_hand(evening, players)
         else:
             hand = sys.stdin.read()
-        added = add_hand(evening, hand, players=players, start=start, scheme=scheme, options=options)
+        name = "<-e>" if inline is not None else "<stdin>" if file == "-" else file if file else "<typed>"
+        added = add_hand(evening, hand, players=players, start=start, scheme=scheme, options=options, hand_name=name)
     except MjError as e:
         fail(e)
     if added.created:
@@ -596,7 +597,8 @@ def _ask_for_hand(evening: str, players) -> str:
         typer.echo(f"Hand 1: {names[0]} deals, East round.")
     else:
         raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
-    typer.echo("Each line: tiles, 'score N' or '...'; the winner adds 'win TILE self' or 'win TILE from NAME'.")
+    typer.echo("Each line: tiles, 'score N' or '...'; the winner adds")
+    typer.echo("'win TILE self' or 'win TILE from NAME'.")
     lines = []
     for seat, name in zip("ESWN", names):
         answer = typer.prompt(f"{name} ({SEAT_NAMES[seat]})", default="", show_default=False).strip()

@@ -18,7 +18,7 @@ from mjscore.evening.session import SessionResult, play
 from mjscore.io.notation import print_table
 from mjscore.io.sessionfile import read_session
 from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, read_bytes
-from mjscore.model.errors import InputError, Location, SessionError
+from mjscore.model.errors import InputError, Location, MjError, SessionError
 from mjscore.model.table import OPTION_HEADERS
 from mjscore.pipeline import Choices
 
@@ -67,7 +67,7 @@ def option_lines(options: dict) -> str:
 
 
 def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, start: int | None = None,
-             scheme: str | None = None, options: dict | None = None) -> Added:
+             scheme: str | None = None, options: dict | None = None, hand_name: str = "<hand>") -> Added:
     """Append one hand (compact notation; `;` may break its lines) to the evening in `path`.
 
     A file that does not exist yet is made, its header naming `players` (and `start`,
@@ -91,7 +91,14 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
             raise InputError("no such evening file: name the players to start one (--players A B C D)",
                              Location(path))
         new = header(tuple(players), start, scheme, options) + "---\n" + hand_lines(hand)
-    evening = play(read_session(new, path), Choices())          # the new hand is checked with all the rest
+    before = new[:len(new) - len(hand_lines(hand))].count("\n")   # lines of the file above the new hand
+    try:
+        evening = play(read_session(new, path), Choices())      # the new hand is checked with all the rest
+    except MjError as e:
+        if e.location.file == path and e.location.line > before:
+            # Point into what was typed, not at a line of a file that was never written.
+            e.location = Location(hand_name, e.location.line - before, e.location.column)
+        raise
     _replace(path, new)
     return Added(evening, not exists)
 

@@ -273,10 +273,9 @@ def winning_arrangements(written: tuple[Block, ...], counts: Counts, win_tile: i
             out.extend(_mark_winning_block(blocks, "standard", win_tile, discard))
     if not written:
         for shape in shapes:
-            if shape != "standard":
-                blocks = special_blocks(shape, counts)
-                if blocks is not None:
-                    out.extend(_mark_winning_block(blocks, shape, win_tile, discard))
+            # is_special is remembered, and the waits have usually asked it already.
+            if shape != "standard" and is_special(shape, counts):
+                out.extend(_mark_winning_block(special_blocks(shape, counts), shape, win_tile, discard))
     return out
 
 

@@ -310,24 +310,41 @@ def calling_for(sit: Situation, rule_id: str) -> bool:
 
 
 def _calling_for(sit: Situation, target: Rule, waits) -> bool:
-    scheme: Scheme = sit.scheme
-    hand = sit.hand
-    written = written_blocks(hand)
-    loose = counts_of(hand.concealed)
-    for t in waits:
-        counts = list(loose)
-        counts[t] += 1
-        tile = TILES[t]
-        full = dataclasses.replace(hand, concealed=tuple(sorted(hand.concealed + (tile,))),
-                                   win=Win(tile, None, frozenset()))
-        wsit = dataclasses.replace(sit, hand=full, counts=counts_of(full.all_tiles()), win_tile=t,
-                                   self_drawn=True, flags=frozenset(), cache={})
-        for arr in winning_arrangements(written, tuple(counts), t, False, scheme.shapes, scheme.max_chows):
+    for wsit, arrangements in _completions(sit, waits):
+        for arr, set_points in arrangements:
             if target.per_set:
                 hit = any(b.is_set and block_matches(wsit, b, target.when) for b in arr.blocks)
             else:
-                wsit.set_points = sum(i.points for i in _set_items(arr, scheme, wsit))
+                wsit.set_points = set_points
                 hit = _rule_applies(target, wsit, arr)
             if hit:
                 return True
     return False
+
+
+def _completions(sit: Situation, waits):
+    """For each wait, the hand completed by it and its arrangements with their set points.
+
+    Built once per loser and shared by every calling rule of the scheme (BMJA has 14): the
+    arrangements of a completed hand do not depend on which rule asks.  Lazily, so a rule that
+    finds its hand on the first wait does not pay for the others.
+    """
+    done = sit.cache.setdefault("completions", [])
+    scheme: Scheme = sit.scheme
+    hand = sit.hand
+    written = written_blocks(hand)
+    loose = counts_of(hand.concealed)
+    for n, t in enumerate(waits):
+        if n == len(done):
+            counts = list(loose)
+            counts[t] += 1
+            tile = TILES[t]
+            full = dataclasses.replace(hand, concealed=tuple(sorted(hand.concealed + (tile,))),
+                                       win=Win(tile, None, frozenset()))
+            wsit = dataclasses.replace(sit, hand=full, counts=counts_of(full.all_tiles()), win_tile=t,
+                                       self_drawn=True, flags=frozenset(), cache={})
+            arrangements = [(arr, sum(i.points for i in _set_items(arr, scheme, wsit)))
+                            for arr in winning_arrangements(written, tuple(counts), t, False, scheme.shapes,
+                                                            scheme.max_chows)]
+            done.append((wsit, arrangements))
+        yield done[n]

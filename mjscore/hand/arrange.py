@@ -135,7 +135,7 @@ def _knitting(c: Counts):
 
 def _triple_knitting(c: Counts):
     """Four triples of one number in all three suits, and a pair of one number in two suits."""
-    if sum(c) != 14 or any(c[WIND_BASE:]):
+    if sum(c) != 14 or any(c[WIND_BASE:]) or _suits_used(c) != 3:
         return None
     blocks = []
     rest = []

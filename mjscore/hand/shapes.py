@@ -106,6 +106,7 @@ def _part(counts: Counts, s: int):
     return _suit_splits(counts[WIND_BASE:KINDS], True)
 
 
+@lru_cache(maxsize=4096)
 def standard_waits(counts: Counts, max_chows: int) -> tuple[int, ...]:
     """The tiles that turn `counts` (3n+1 loose tiles) into sets and one pair with at most
     `max_chows` chows.  Only the suit of the added tile changes, so the other three suits are

@@ -67,31 +67,46 @@ def decompositions(counts: Counts, sets: int, pairs: int) -> tuple[tuple[Block, 
 # remembered) as the set of (pairs, chows) its full splits can have, and a hand is complete when
 # one choice per suit gives exactly one pair and few enough chows.
 
-@lru_cache(maxsize=16384)
 def _suit_splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, int], ...]:
-    """(pairs, chows) of every full split of one suit's counts into sets and at most one pair.
+    """(pairs, chows) of every full split of one suit's counts into sets and at most one pair."""
+    return _splits(_trim(counts), honours)
+
+
+def _trim(counts) -> tuple[int, ...]:
+    # Empty ranks at either end change no split (a chow needs its three ranks held), so
+    # 2233m and 6677m are one state: fewer states to solve and to remember.
+    lo, hi = 0, len(counts)
+    while lo < hi and not counts[lo]:
+        lo += 1
+    while hi > lo and not counts[hi - 1]:
+        hi -= 1
+    return tuple(counts[lo:hi])
+
+
+@lru_cache(maxsize=16384)
+def _splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, int], ...]:
+    """_suit_splits of counts that start and end with a held rank.
 
     A tuple of int tuples, not a set: the collector stops tracking such values, and the cache
     holds many of them.
     """
-    i = next((k for k, c in enumerate(counts) if c), -1)
-    if i < 0:
+    if not counts:
         return ((0, 0),)
     out = set()
     c = list(counts)
-    if c[i] >= 3:
-        c[i] -= 3
-        out.update(_suit_splits(tuple(c), honours))
-        c[i] += 3
-    if c[i] >= 2:
-        c[i] -= 2
-        out |= {(p + 1, ch) for p, ch in _suit_splits(tuple(c), honours) if p == 0}
-        c[i] += 2
-    if not honours and i <= 6 and c[i + 1] and c[i + 2]:
-        c[i] -= 1
-        c[i + 1] -= 1
-        c[i + 2] -= 1
-        out |= {(p, ch + 1) for p, ch in _suit_splits(tuple(c), honours)}
+    if c[0] >= 3:
+        c[0] -= 3
+        out.update(_splits(_trim(c), honours))
+        c[0] += 3
+    if c[0] >= 2:
+        c[0] -= 2
+        out |= {(p + 1, ch) for p, ch in _splits(_trim(c), honours) if p == 0}
+        c[0] += 2
+    if not honours and len(c) >= 3 and c[1] and c[2]:
+        c[0] -= 1
+        c[1] -= 1
+        c[2] -= 1
+        out |= {(p, ch + 1) for p, ch in _splits(_trim(c), honours)}
     return tuple(sorted(out))
 
 

@@ -329,6 +329,13 @@ class _Checker:
             self.fail(path, f"takes true or false, not {excerpt(v)}")
         return v
 
+    def keys(self, data, prefix: str, known, allowed=None):
+        """Refuse a key not in `allowed` (default: `known`), listing `known` in its order."""
+        allowed = known if allowed is None else allowed
+        for k in data:
+            if k not in allowed:
+                self.fail(f"{prefix}{excerpt(k)}", f"unknown key; known: {', '.join(known)}")
+
     def str(self, data, key, path, default=None):
         v = data.get(key, default)
         if not isinstance(v, str):
@@ -354,9 +361,7 @@ def _build(data: dict, path: str) -> Scheme:
         # file) is not quoted back, even in part.
         raise SchemeError("not a scheme file: a scheme starts with 'scheme: NAME' (see schemes/README.md)",
                           Location(file))
-    for k in data:
-        if k not in TOP_KEYS:
-            ck.fail(excerpt(k), f"unknown key; known: {', '.join(sorted(TOP_KEYS))}")
+    ck.keys(data, "", sorted(TOP_KEYS))
     name = ck.str(data, "scheme", "scheme")
     limit = ck.int(data, "limit", "limit", minimum=1, maximum=MAX_LIMIT)
     max_chows = ck.int(data, "max_chows", "max_chows", default=4, maximum=4)
@@ -423,14 +428,12 @@ def _settlement(ck, s) -> dict:
     """Check the settlement defaults; return the scheme's own payoff tables, parsed."""
     if not isinstance(s, dict):
         ck.fail("settlement", "takes a mapping")
-    for k in s:
-        if k not in SETTLEMENT_KEYS:
-            ck.fail(f"settlement.{excerpt(k)}", f"unknown key; known: {', '.join(sorted(SETTLEMENT_KEYS))}")
+    ck.keys(s, "settlement.", sorted(SETTLEMENT_KEYS))
     if "paying" in s and s["paying"] not in PAYING:
         ck.fail("settlement.paying", f"takes one of: {', '.join(PAYING)}")
     for k in ("east_double", "east_double_losers", "east_penalty_double"):
-        if k in s and not isinstance(s[k], bool):
-            ck.fail(f"settlement.{k}", "takes true or false")
+        if k in s:
+            ck.bool(s, k, f"settlement.{k}")
     if s.get("round_payments_up") is not None:
         ck.int(s, "round_payments_up", "settlement.round_payments_up", maximum=MAX_PAYMENT)
     if s.get("loser_difference_limit") is not None:
@@ -453,9 +456,7 @@ ROTATION_KEYS = {"draw_passes_deal", "dealer_streak_limit"}
 def _rotation(ck, r) -> dict:
     if not isinstance(r, dict):
         ck.fail("rotation", "takes a mapping")
-    for k in r:
-        if k not in ROTATION_KEYS:
-            ck.fail(f"rotation.{excerpt(k)}", f"unknown key; known: {', '.join(sorted(ROTATION_KEYS))}")
+    ck.keys(r, "rotation.", sorted(ROTATION_KEYS))
     if "draw_passes_deal" in r:
         ck.bool(r, "draw_passes_deal", "rotation.draw_passes_deal")
     if r.get("dealer_streak_limit") is not None:
@@ -474,9 +475,7 @@ def _rounding(ck, v) -> Rounding:
         return Rounding()
     if not isinstance(v, dict):
         ck.fail("rounding", "takes 'none' or {mode, unit, stage}")
-    for k in v:
-        if k not in ("mode", "unit", "stage"):
-            ck.fail(f"rounding.{excerpt(k)}", "unknown key; known: mode, unit, stage")
+    ck.keys(v, "rounding.", ("mode", "unit", "stage"))
     mode = v.get("mode", "nearest")
     if mode not in ROUNDING_MODES:
         ck.fail("rounding.mode", f"takes one of: {', '.join(ROUNDING_MODES)}")
@@ -508,9 +507,7 @@ def _sets(ck, v) -> dict:
                                                                     for x in pair)):
                 ck.fail(f"sets.{kind}.{cls}", f"takes [EXPOSED, CONCEALED] points, each from 0 to {MAX_POINTS:,}")
             out[(kind, cls, True)], out[(kind, cls, False)] = pair
-    for k in v:
-        if k not in ("pung", "kong", "chow"):
-            ck.fail(f"sets.{excerpt(k)}", "unknown key; known: pung, kong, chow")
+    ck.keys(v, "sets.", ("pung", "kong", "chow"))
     return out
 
 
@@ -536,9 +533,7 @@ def _rule(ck, r, n) -> Rule:
     if not isinstance(rid, str) or not rid:
         ck.fail(f"{path}.id", "each rule needs an id")
     path = f"rules[{n}] ({excerpt(rid)})"
-    for k in r:
-        if k not in RULE_KEYS:
-            ck.fail(f"{path}.{excerpt(k)}", f"unknown key; known: {', '.join(sorted(RULE_KEYS - {'remove'}))}")
+    ck.keys(r, f"{path}.", sorted(RULE_KEYS - {"remove"}), allowed=RULE_KEYS)
     units = [u for u in ("points", "doubles", "limit") if u in r]
     if len(units) != 1:
         ck.fail(path, "a rule has exactly one of points, doubles or limit"

@@ -46,14 +46,13 @@ def _waits(loose, written, written_chows, held, shapes, max_chows) -> tuple[int,
     found = set()
     if "standard" in shapes and sum(loose) + 1 == 3 * (4 - written) + 2 and written_chows <= max_chows:
         found.update(standard_waits(loose, max_chows - written_chows))
-    if not written:
+    near = [shape for shape in shapes if shape != "standard" and SPECIAL_NEAR[shape](loose)] if not written else []
+    if near:
         # Every special shape holds at least two tiles of each suit it uses (and of the honours,
         # if it uses them), so 13 of its tiles already show every group the last tile comes from.
         groups = {t // 9 for t in range(KINDS) if loose[t]}
         candidates = [t for t in range(KINDS) if t // 9 in groups]
-        for shape in shapes:
-            if shape == "standard" or not SPECIAL_NEAR[shape](loose):
-                continue
+        for shape in near:
             for t in candidates:
                 if t not in found:
                     c = list(loose)

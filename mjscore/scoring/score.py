@@ -330,21 +330,23 @@ def _completions(sit: Situation, waits):
     finds its hand on the first wait does not pay for the others.
     """
     done = sit.cache.setdefault("completions", [])
+    yield from done
+    if len(done) == len(waits):
+        return
     scheme: Scheme = sit.scheme
     hand = sit.hand
     written = written_blocks(hand)
     loose = counts_of(hand.concealed)
-    for n, t in enumerate(waits):
-        if n == len(done):
-            counts = list(loose)
-            counts[t] += 1
-            tile = TILES[t]
-            full = dataclasses.replace(hand, concealed=tuple(sorted(hand.concealed + (tile,))),
-                                       win=Win(tile, None, frozenset()))
-            wsit = dataclasses.replace(sit, hand=full, counts=counts_of(full.all_tiles()), win_tile=t,
-                                       self_drawn=True, flags=frozenset(), cache={})
-            arrangements = [(arr, sum(i.points for i in _set_items(arr, scheme, wsit)))
-                            for arr in winning_arrangements(written, tuple(counts), t, False, scheme.shapes,
-                                                            scheme.max_chows)]
-            done.append((wsit, arrangements))
-        yield done[n]
+    for t in waits[len(done):]:
+        counts = list(loose)
+        counts[t] += 1
+        tile = TILES[t]
+        full = dataclasses.replace(hand, concealed=tuple(sorted(hand.concealed + (tile,))),
+                                   win=Win(tile, None, frozenset()))
+        wsit = dataclasses.replace(sit, hand=full, counts=counts_of(full.all_tiles()), win_tile=t,
+                                   self_drawn=True, flags=frozenset(), cache={})
+        arrangements = [(arr, sum(i.points for i in _set_items(arr, scheme, wsit)))
+                        for arr in winning_arrangements(written, tuple(counts), t, False, scheme.shapes,
+                                                        scheme.max_chows)]
+        done.append((wsit, arrangements))
+        yield done[-1]

@@ -6,7 +6,7 @@ import dataclasses
 
 from mjscore.hand.arrange import SPECIAL_NEAR, is_special, written_blocks
 from mjscore.hand.shapes import counts_of, standard_waits
-from mjscore.model.table import Form, PlayerHand
+from mjscore.model.table import Form, PlayerHand, SetKind
 from mjscore.model.tiles import KINDS, TILES
 
 
@@ -39,6 +39,39 @@ def waits_of(hand: PlayerHand, scheme) -> list[int]:
     loose = counts_of(hand.concealed)
     chows = sum(1 for b in written if b.kind.value == "chow")
     return list(_waits(loose, len(written), chows, held, scheme.shapes, scheme.max_chows))
+
+
+def waits_before_win(hand: PlayerHand, scheme) -> list[int]:
+    """`waits_of(waiting_hand(hand))` for a winner, worked out on tile counts without building
+    the waiting hand (the "only possible tile" rules ask it of every winner)."""
+    if hand.incomplete or hand.score is not None or hand.win is None or hand.win.tile is None:
+        return []
+    loose = [0] * KINDS
+    held = [0] * KINDS
+    for t in hand.concealed:
+        loose[t.index] += 1
+    written = chows = kongs = written_tiles = 0
+    for m in hand.melds:
+        if m.form is Form.GROUP:
+            for t in m.tiles:
+                loose[t.index] += 1
+        else:
+            written += 1
+            kind = m.kind
+            chows += kind is SetKind.CHOW
+            kongs += kind is SetKind.KONG
+            written_tiles += len(m.tiles)
+            for t in m.tiles:
+                held[t.index] += 1
+    win = hand.win.tile.index
+    if not loose[win]:
+        return []                 # the winning tile is in no loose group: the hand is not as written
+    loose[win] -= 1
+    if sum(loose) + written_tiles != 13 + kongs:
+        return []
+    for i, n in enumerate(loose):
+        held[i] += n
+    return list(_waits(tuple(loose), written, chows, held, scheme.shapes, scheme.max_chows))
 
 
 def _waits(loose, written, written_chows, held, shapes, max_chows) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ from typing import Any, Callable, NamedTuple
 
 from mjscore.hand.arrange import SHAPES, Arrangement, Block
 from mjscore.hand.shapes import Counts, counts_of
-from mjscore.hand.waits import waiting_hand, waits_of
+from mjscore.hand.waits import waits_before_win
 from mjscore.io.notation import parse_tile
 from mjscore.model.table import Form, PlayerHand, SetKind, WinFlag
 from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, KINDS, SEASON_BASE, WIND_BASE, Wind
@@ -354,7 +354,7 @@ def c_only_possible(sit, arr, spec):
     if sit.win_tile is None or not sit.winner:
         return False
     if "only-possible" not in sit.cache:
-        sit.cache["only-possible"] = waits_of(waiting_hand(sit.hand), sit.scheme)
+        sit.cache["only-possible"] = waits_before_win(sit.hand, sit.scheme)
     waits = sit.cache["only-possible"]
     if ignore_dead:
         held, exposed = sit.counts, sit.exposed_elsewhere()
@@ -436,50 +436,179 @@ def c_calling(sit, arr, rule_id):
     return sit.calling(sit, rule_id)
 
 
+# -- what a rule needs: an index over the conditions ------------------------------------------
+#
+# A scheme has 30 to 50 rules and most of them fail on most hands (no flag, no dragon set, not
+# one suit).  Each condition names the features its test cannot pass without; the engine lists
+# the features of a hand once (`features`) and tries only the rules whose needs are all there.
+# A need is necessary, never sufficient: the rule's own tests still decide.
+
+def _no_needs(param) -> frozenset:
+    return frozenset()
+
+
+def _needs(*features):
+    return lambda param: frozenset(features)
+
+
+def _needs_if_true(feature):
+    return lambda v: frozenset({feature}) if v is True else frozenset()
+
+
+def _needs_at_least_one(feature):
+    return lambda bounds: frozenset({feature}) if bounds[0] >= 1 else frozenset()
+
+
+def _needs_of_class(kind):
+    return lambda spec: frozenset({(kind, spec[0])}) if spec[1][0] >= 1 else frozenset()
+
+
+def _shape_needs(shapes):
+    return frozenset({("shape", next(iter(shapes)))}) if len(shapes) == 1 else frozenset()
+
+
+def _only_tiles_needs(tiles):
+    needs = set()
+    if all(in_class(i, "major", None) for i in tiles):
+        needs.add("only-majors")
+    if len({i // 9 for i in tiles if i < WIND_BASE}) <= 1:
+        needs.add("one-suit-or-honours")
+    return frozenset(needs)
+
+
+_STATIC_CLASSES = tuple(c for c in TILE_CLASSES if c not in ("own-wind", "prevailing-wind"))
+# For each tile kind, the static tile classes it is in, as ("set", class) and ("pair", class).
+_SET_FEATURES = tuple(frozenset(("set", c) for c in _STATIC_CLASSES if in_class(i, c, None))
+                      for i in range(KINDS))
+_PAIR_FEATURES = tuple(frozenset(("pair", c) for c in _STATIC_CLASSES if in_class(i, c, None))
+                       for i in range(KINDS))
+
+
+def _hand_features(sit: Situation) -> frozenset:
+    """What a rule may need of the player's circumstances and tiles, the arrangement aside."""
+    f = {("flag", x) for x in sit.flags}
+    f.add(("seat", sit.seat))
+    if sit.winner:
+        f.add("self-drawn" if sit.self_drawn else "discard")
+        if sit.seat is Wind.EAST:
+            f.add("east-winner")
+    if sit.win_tile is not None:
+        f.add(("win-tile", sit.win_tile))
+    if sit.hand.bonus:
+        f.add("bonus")
+    held = _held(sit)
+    if len({i // 9 for i in held if i < WIND_BASE}) <= 1:
+        f.add("one-suit-or-honours")
+    if all(i >= WIND_BASE or i % 9 in (0, 8) for i in held):
+        f.add("only-majors")
+    return frozenset(f)
+
+
+def features(sit: Situation, arr: Arrangement) -> set:
+    """The features of this hand in this arrangement (see `Rule.needs`), the set points of the
+    arrangement in `sit.set_points` already."""
+    f = sit.cache.get("features")
+    if f is None:
+        f = sit.cache["features"] = _hand_features(sit)
+    out = set(f)
+    out.add(("shape", arr.shape))
+    own = WIND_BASE + sit.seat.number - 1
+    prevailing = WIND_BASE + sit.round.number - 1
+    for b in arr.blocks:
+        kind = b.kind
+        if b.exposed:
+            out.add("exposed")
+        if kind is SetKind.CHOW:
+            out.add("chow")
+        elif kind is SetKind.PAIR:
+            out |= _PAIR_FEATURES[b.tile]
+            if b.tile == own:
+                out.add(("pair", "own-wind"))
+            if b.tile == prevailing:
+                out.add(("pair", "prevailing-wind"))
+        elif kind is SetKind.PUNG or kind is SetKind.KONG:
+            out |= _SET_FEATURES[b.tile]
+            if kind is SetKind.KONG:
+                out.add("kong")
+            if not b.exposed:
+                out.add("concealed-pung")
+            if b.tile == own:
+                out.add(("set", "own-wind"))
+            if b.tile == prevailing:
+                out.add(("set", "prevailing-wind"))
+    if "chow" not in out:
+        out.add("no-chow")
+    if "exposed" not in out:
+        out.add("concealed")
+    won = arr.won_block
+    if won is not None:
+        out.add(("win-block", won.kind.value))
+        if won.is_set:
+            out.add(("win-block", "set"))
+    if sit.set_points == 0:
+        out.add("zero-points")
+    return out
+
+
 class Condition(NamedTuple):
     check: Callable[[Any], Any]       # parameter validation, returns the parsed parameter
     test: Callable[..., bool]
     doc: str
+    needs: Callable[[Any], frozenset] = _no_needs   # the features the test cannot pass without
 
 
 CONDITIONS: dict[str, Condition] = {
-    "shape": Condition(_shape, c_shape, "the hand's winning shape: standard or a special shape"),
-    "self_drawn": Condition(_bool, c_self_drawn, "the winning tile was drawn (true) or a discard (false)"),
+    "shape": Condition(_shape, c_shape, "the hand's winning shape: standard or a special shape", _shape_needs),
+    "self_drawn": Condition(_bool, c_self_drawn, "the winning tile was drawn (true) or a discard (false)",
+                           lambda v: frozenset({"self-drawn" if v else "discard"})),
     "flag": Condition(_flag, c_flag, "a flag of the win clause: loose, last, robbed, heaven, earth, "
-                                     "original-call, twofold"),
-    "winning_tile": Condition(_tile, c_winning_tile, "the winning tile is this tile"),
+                                     "original-call, twofold",
+                      lambda f: frozenset({("flag", f)})),
+    "winning_tile": Condition(_tile, c_winning_tile, "the winning tile is this tile",
+                              lambda t: frozenset({("win-tile", t)})),
     "winning_tile_class": Condition(_tile_class, c_winning_tile_class, "the winning tile is of this class"),
-    "seat": Condition(_wind, c_seat, "the player sits in this seat"),
-    "dealer_win": Condition(_int, c_dealer_win, "East wins for the N-th time in a row, or more"),
-    "no_chows": Condition(_bool, c_no_chows, "the arrangement has no chow"),
-    "chows": Condition(_count, c_chows, "how many chows the arrangement has"),
-    "concealed": Condition(_bool, c_concealed, "no set exposed, not even by the winning discard"),
+    "seat": Condition(_wind, c_seat, "the player sits in this seat", lambda w: frozenset({("seat", w)})),
+    "dealer_win": Condition(_int, c_dealer_win, "East wins for the N-th time in a row, or more",
+                            _needs("east-winner")),
+    "no_chows": Condition(_bool, c_no_chows, "the arrangement has no chow",
+                          lambda v: frozenset({"no-chow" if v else "chow"})),
+    "chows": Condition(_count, c_chows, "how many chows the arrangement has", _needs_at_least_one("chow")),
+    "concealed": Condition(_bool, c_concealed, "no set exposed, not even by the winning discard",
+                           lambda v: frozenset({"concealed" if v else "exposed"})),
     "one_suit": Condition(_choice("with-honours", "without-honours", "any", "at-most-one"), c_one_suit,
-                          "one numbered suit, with honours, without, either; at-most-one: one suit and/or honours"),
-    "only_honours": Condition(_bool, c_only("honour"), "every tile is a wind or dragon"),
-    "only_majors": Condition(_bool, c_only("major"), "every tile is a terminal or honour"),
-    "only_terminals": Condition(_bool, c_only("terminal"), "every tile is a 1 or a 9"),
-    "only_tiles": Condition(_tiles, c_only_tiles, "every tile is one of these"),
-    "sets": Condition(_class_count, c_sets, "pungs and kongs of a tile class: {tiles, count}"),
-    "pairs": Condition(_class_count, c_pairs, "pairs of a tile class: {tiles, count}"),
+                          "one numbered suit, with honours, without, either; at-most-one: one suit and/or honours",
+                          _needs("one-suit-or-honours")),
+    "only_honours": Condition(_bool, c_only("honour"), "every tile is a wind or dragon",
+                              _needs_if_true("only-majors")),
+    "only_majors": Condition(_bool, c_only("major"), "every tile is a terminal or honour",
+                             _needs_if_true("only-majors")),
+    "only_terminals": Condition(_bool, c_only("terminal"), "every tile is a 1 or a 9",
+                                _needs_if_true("only-majors")),
+    "only_tiles": Condition(_tiles, c_only_tiles, "every tile is one of these", _only_tiles_needs),
+    "sets": Condition(_class_count, c_sets, "pungs and kongs of a tile class: {tiles, count}",
+                      _needs_of_class("set")),
+    "pairs": Condition(_class_count, c_pairs, "pairs of a tile class: {tiles, count}", _needs_of_class("pair")),
     "singles": Condition(_class_count, c_singles, "single tiles of a tile class: {tiles, count}"),
     "exposed_sets": Condition(_count, c_exposed_sets, "sets claimed from a discard, the set the winning discard "
-                                                      "completed included"),
-    "concealed_pungs": Condition(_count, c_concealed_pungs, "concealed pungs and kongs"),
-    "kongs": Condition(_count, c_kongs, "kongs"),
+                                                      "completed included", _needs_at_least_one("exposed")),
+    "concealed_pungs": Condition(_count, c_concealed_pungs, "concealed pungs and kongs",
+                                 _needs_at_least_one("concealed-pung")),
+    "kongs": Condition(_count, c_kongs, "kongs", _needs_at_least_one("kong")),
     "win_block": Condition(_choice("pair", "set", "pung", "chow"), c_win_block,
-                           "what the winning tile completed"),
+                           "what the winning tile completed", lambda k: frozenset({("win-block", k)})),
     "only_possible": Condition(_only_possible, c_only_possible, "one tile kind alone could complete the hand; "
                                                               "{ignore_dead: true}: dead waits do not count"),
-    "zero_points": Condition(_bool, c_zero_points, "no set or pair scored points"),
+    "zero_points": Condition(_bool, c_zero_points, "no set or pair scored points", _needs_if_true("zero-points")),
     "nine_gates": Condition(_nine_gates, c_nine_gates, "1112345678999 of one suit plus one tile of it, "
-                                                       "all concealed: {extra: [LOW, HIGH], concealed_ends}"),
-    "squirming_snake": Condition(_bool, c_squirming_snake, "one suit: 111, 999, a pair of 2/5/8, two chows"),
-    "own_flower": Condition(_bool, c_own_flower, "holds the flower of the own seat"),
-    "own_season": Condition(_bool, c_own_season, "holds the season of the own seat"),
-    "own_flower_and_season": Condition(_bool, c_own_flower_and_season, "holds both"),
-    "all_flowers": Condition(_bool, c_all_flowers, "holds all four flowers"),
-    "all_seasons": Condition(_bool, c_all_seasons, "holds all four seasons"),
+                                                       "all concealed: {extra: [LOW, HIGH], concealed_ends}",
+                            _needs("one-suit-or-honours")),
+    "squirming_snake": Condition(_bool, c_squirming_snake, "one suit: 111, 999, a pair of 2/5/8, two chows",
+                                 _needs_if_true("one-suit-or-honours")),
+    "own_flower": Condition(_bool, c_own_flower, "holds the flower of the own seat", _needs_if_true("bonus")),
+    "own_season": Condition(_bool, c_own_season, "holds the season of the own seat", _needs_if_true("bonus")),
+    "own_flower_and_season": Condition(_bool, c_own_flower_and_season, "holds both", _needs_if_true("bonus")),
+    "all_flowers": Condition(_bool, c_all_flowers, "holds all four flowers", _needs_if_true("bonus")),
+    "all_seasons": Condition(_bool, c_all_seasons, "holds all four seasons", _needs_if_true("bonus")),
     "calling": Condition(_rule_id, c_calling, "a loser one tile away from a hand that rule ID rewards"),
 }
 
@@ -504,3 +633,15 @@ def block_matches(sit: Situation, b: Block, when) -> bool:
             if b.exposed != param:
                 return False
     return True
+
+
+def set_rule_needs(when) -> frozenset:
+    """What a per-set rule needs: a set of its kind and tile class somewhere in the arrangement."""
+    params = dict(when)
+    kinds = params.get("kind", frozenset())
+    cls = params.get("tiles", "any")
+    if kinds and kinds <= {SetKind.PUNG, SetKind.KONG}:
+        return frozenset({("set", cls)})
+    if kinds == {SetKind.CHOW}:
+        return frozenset({"chow"})
+    return frozenset()

@@ -20,7 +20,7 @@ from mjscore.io.text import decode, read_bytes
 from mjscore.io.yamlsafe import load_document
 from mjscore.model.errors import Location, MjError, SchemeError, excerpt
 from mjscore.model.table import PAYING
-from mjscore.rules.conditions import CONDITIONS, SET_CONDITIONS, ParamError
+from mjscore.rules.conditions import CONDITIONS, SET_CONDITIONS, ParamError, set_rule_needs
 from mjscore.rules.payoffs import builtin_payoffs, parse_payoffs
 from mjscore.rules.shipped import scheme_dir, shipped_schemes
 
@@ -61,6 +61,8 @@ class Rule:
     source: str | None = None
     # The conditions bound to their test functions once, at load: the engine calls these.
     tests: tuple = field(default=(), compare=False, repr=False)
+    # The features a hand must have for the rule to apply (conditions.features): an index.
+    needs: frozenset = field(default=frozenset(), compare=False, repr=False)
 
     @property
     def unit(self) -> str:
@@ -573,8 +575,12 @@ def _rule(ck, r, n) -> Rule:
         ck.fail(f"{path}.text", "takes text")
     if r.get("source") is not None and not isinstance(r["source"], str):
         ck.fail(f"{path}.source", "takes text")
-    tests = () if per == "set" else tuple((CONDITIONS[c].test, p) for c, p in parsed)
+    if per == "set":
+        tests, needs = (), set_rule_needs(parsed)
+    else:
+        tests = tuple((CONDITIONS[c].test, p) for c, p in parsed)
+        needs = frozenset().union(*(CONDITIONS[c].needs(p) for c, p in parsed))
     return Rule(id=rid, text=text, scope=scope, per_set=per == "set", when=tuple(parsed),
                 points=value if unit == "points" else 0, doubles=value if unit == "doubles" else 0,
                 limit=float(value) if unit == "limit" else 0.0, excludes=tuple(excludes),
-                source=r.get("source"), tests=tests)
+                source=r.get("source"), tests=tests, needs=needs)

@@ -30,7 +30,7 @@ from mjscore.hand.waits import waits_of
 from mjscore.model.errors import IncompleteHandError
 from mjscore.model.table import PlayerHand, SetKind, Table, Win
 from mjscore.model.tiles import TILES, Wind
-from mjscore.rules.conditions import Situation, block_matches, in_class
+from mjscore.rules.conditions import Situation, block_matches, features, in_class
 from mjscore.rules.scheme import Rule, Scheme
 
 
@@ -257,7 +257,10 @@ def value(sit: Situation, arr: Arrangement) -> Valuation:
             kind = "flower" if t.suit.value == "f" else "season"
             found.append(Item(kind, kind.capitalize(), t.text, points=scheme.bonus_tile_points))
     rule_items: list[tuple[Rule, Item]] = []
+    present = features(sit, arr)
     for r in (scheme.winner_rules if sit.winner else scheme.loser_rules):
+        if not r.needs <= present:
+            continue
         if r.per_set:
             for b in arr.blocks:
                 if b.is_set and block_matches(sit, b, r.when):

@@ -9,18 +9,21 @@ score are pungs and pairs, so those are enumerated and the rest is left as it li
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from typing import NamedTuple
 
 from mjscore.hand.shapes import MAJORS, Counts, counts_of, decompositions
 from mjscore.model.table import Form, PlayerHand, SetKind, tiles_text
 from mjscore.model.tiles import KINDS, TILES, WIND_BASE
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
-    """One set, pair or leftover of an arrangement."""
+class Block(NamedTuple):
+    """One set, pair or leftover of an arrangement.
+
+    A named tuple rather than a frozen dataclass: scoring builds and hashes tens of these per
+    hand, and a tuple is made and hashed in C.
+    """
 
     kind: SetKind
     tiles: tuple[int, ...]        # tile indices, sorted
@@ -58,8 +61,7 @@ def _block_text(b: Block) -> str:
     return body
 
 
-@dataclass(frozen=True, slots=True)
-class Arrangement:
+class Arrangement(NamedTuple):
     blocks: tuple[Block, ...]
     shape: str                   # "standard", a special shape's name, or "partial" for a loser
 

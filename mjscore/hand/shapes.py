@@ -25,39 +25,66 @@ def counts_of(tiles) -> Counts:
     return tuple(c)
 
 
-# Sizes of the caches: large enough for the reuse within a hand and across similar hands, small
-# enough that a batch of any length holds the same memory (a long batch fills them, then keeps
-# them at this size).
-@lru_cache(maxsize=4096)
 def decompositions(counts: Counts, sets: int, pairs: int) -> tuple[tuple[Block, ...], ...]:
     """Every way to split `counts` exactly into `sets` chows/pungs and `pairs` pairs.
 
-    Blocks come in index order, so each split is listed once.
+    Blocks come in index order, so each split is listed once.  A suit's tiles split apart from
+    the other suits', so each suit is split on its own (and remembered: the same few tiles of a
+    suit come back hand after hand) and the hand's splits are the suits' splits combined.
     """
-    i = next((k for k, c in enumerate(counts) if c), -1)
-    if i < 0:
-        return ((),) if sets == 0 and pairs == 0 else ()
     if 3 * sets + 2 * pairs != sum(counts):
         return ()
-    out: list[tuple[Block, ...]] = []
+    combined: list[tuple[tuple[Block, ...], int, int]] = [((), 0, 0)]
+    for base, end in _SUIT_SPANS:
+        lo = base
+        while lo < end and not counts[lo]:
+            lo += 1
+        if lo == end:
+            continue
+        hi = end
+        while not counts[hi - 1]:
+            hi -= 1
+        splits = _suit_decompositions(counts[lo:hi], lo, pairs)
+        combined = [(blocks + more, n_sets + m_sets, n_pairs + m_pairs)
+                    for blocks, n_sets, n_pairs in combined
+                    for more, m_sets, m_pairs in splits
+                    if n_sets + m_sets <= sets and n_pairs + m_pairs <= pairs]
+        if not combined:
+            return ()
+    return tuple(blocks for blocks, n_sets, n_pairs in combined if n_sets == sets and n_pairs == pairs)
+
+
+_SUIT_SPANS = ((0, 9), (9, 18), (18, 27), (WIND_BASE, KINDS))
+
+
+# Sizes of the caches: large enough for the reuse within a hand and across similar hands, small
+# enough that a batch of any length holds the same memory (a long batch fills them, then keeps
+# them at this size).
+@lru_cache(maxsize=16384)
+def _suit_decompositions(counts: tuple[int, ...], first: int, pairs: int) -> tuple[tuple[tuple[Block, ...], int, int], ...]:
+    """Every full split of one suit's held ranks (`counts`, the first of them tile `first`) into
+    pungs, chows and at most `pairs` pairs: (blocks, sets, pairs), in the order of the whole
+    hand's search (the lowest tile's pungs, then its pairs, then chows from it)."""
+    i = next((k for k, c in enumerate(counts) if c), -1)
+    if i < 0:
+        return (((), 0, 0),)
+    out = []
     here = counts[i]
-    # Decide everything that uses tile i at once (pungs, pairs, then chows starting at i for
-    # the rest), so that each split is produced exactly once.
-    for n_pung in range(min(here // 3, sets) + 1):
+    tile = first + i
+    honours = first >= WIND_BASE
+    for n_pung in range(here // 3 + 1):
         for n_pair in range(min((here - 3 * n_pung) // 2, pairs) + 1):
             n_chow = here - 3 * n_pung - 2 * n_pair
-            if n_chow + n_pung > sets:
-                continue
             c = list(counts)
             c[i] = 0
             if n_chow:
-                if i >= WIND_BASE or i % 9 > 6 or c[i + 1] < n_chow or c[i + 2] < n_chow:
+                if honours or i + 2 >= len(c) or c[i + 1] < n_chow or c[i + 2] < n_chow:
                     continue
                 c[i + 1] -= n_chow
                 c[i + 2] -= n_chow
-            head = (("pung", i),) * n_pung + (("pair", i),) * n_pair + (("chow", i),) * n_chow
-            out.extend(head + rest for rest in
-                       decompositions(tuple(c), sets - n_pung - n_chow, pairs - n_pair))
+            head = (("pung", tile),) * n_pung + (("pair", tile),) * n_pair + (("chow", tile),) * n_chow
+            out.extend((head + rest, n_pung + n_chow + m_sets, n_pair + m_pairs)
+                       for rest, m_sets, m_pairs in _suit_decompositions(tuple(c), first, pairs - n_pair))
     return tuple(out)
 
 
@@ -138,17 +165,27 @@ def standard_waits(counts: Counts, max_chows: int) -> tuple[int, ...]:
         if not others:
             continue
         lo, hi = (s * 9, s * 9 + 9) if s < 3 else (WIND_BASE, KINDS)
-        for t in range(lo, hi):
-            # A tile with no neighbour in its suit (or, for honours, no copy) joins nothing.
-            if s < 3:
-                r = t - lo
-                if not any(counts[lo + k] for k in range(max(0, r - 2), min(9, r + 3))):
-                    continue
-            elif not counts[t]:
-                continue
-            c = list(counts[lo:hi])
-            c[t - lo] += 1
-            part = _suit_splits(tuple(c), s == 3)
+        for r, part in _suit_waits(counts[lo:hi], s == 3):
             if any(p1 + p2 == 1 and c1 + c2 <= max_chows for p1, c1 in others for p2, c2 in part):
-                out.append(t)
+                out.append(lo + r)
+    return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def _suit_waits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """For each rank a tile added to this suit could join, the (pairs, chows) splits the suit
+    then has: worked out once per suit pattern, which comes back in hand after hand."""
+    out = []
+    for r in range(len(counts)):
+        # A tile with no neighbour in its suit (or, for honours, no copy) joins nothing.
+        if honours:
+            if not counts[r]:
+                continue
+        elif not any(counts[max(0, r - 2):r + 3]):
+            continue
+        c = list(counts)
+        c[r] += 1
+        part = _suit_splits(tuple(c), honours)
+        if part:
+            out.append((r, part))
     return tuple(out)

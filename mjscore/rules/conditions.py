@@ -512,30 +512,13 @@ def features(sit: Situation, arr: Arrangement) -> set:
         f = sit.cache["features"] = _hand_features(sit)
     out = set(f)
     out.add(("shape", arr.shape))
-    own = WIND_BASE + sit.seat.number - 1
-    prevailing = WIND_BASE + sit.round.number - 1
+    seat, prevailing = sit.seat, sit.round
     for b in arr.blocks:
-        kind = b.kind
-        if b.exposed:
-            out.add("exposed")
-        if kind is SetKind.CHOW:
-            out.add("chow")
-        elif kind is SetKind.PAIR:
-            out |= _PAIR_FEATURES[b.tile]
-            if b.tile == own:
-                out.add(("pair", "own-wind"))
-            if b.tile == prevailing:
-                out.add(("pair", "prevailing-wind"))
-        elif kind is SetKind.PUNG or kind is SetKind.KONG:
-            out |= _SET_FEATURES[b.tile]
-            if kind is SetKind.KONG:
-                out.add("kong")
-            if not b.exposed:
-                out.add("concealed-pung")
-            if b.tile == own:
-                out.add(("set", "own-wind"))
-            if b.tile == prevailing:
-                out.add(("set", "prevailing-wind"))
+        key = (b.kind, b.tile, b.exposed, seat, prevailing)
+        more = _BLOCK_FEATURES.get(key)
+        if more is None:
+            more = _BLOCK_FEATURES[key] = _block_features(b.kind, b.tile, b.exposed, seat, prevailing)
+        out |= more
     if "chow" not in out:
         out.add("no-chow")
     if "exposed" not in out:
@@ -548,6 +531,27 @@ def features(sit: Situation, arr: Arrangement) -> set:
     if sit.set_points == 0:
         out.add("zero-points")
     return out
+
+
+_BLOCK_FEATURES: dict = {}     # at most 6 kinds x 34 tiles x 2 x 4 seats x 4 rounds
+
+
+def _block_features(kind: SetKind, tile: int, exposed: bool, seat: Wind, prevailing: Wind) -> frozenset:
+    out = {"exposed"} if exposed else set()
+    if kind is SetKind.CHOW:
+        out.add("chow")
+    elif kind is SetKind.PAIR or kind is SetKind.PUNG or kind is SetKind.KONG:
+        name = "pair" if kind is SetKind.PAIR else "set"
+        out |= _PAIR_FEATURES[tile] if name == "pair" else _SET_FEATURES[tile]
+        if tile == WIND_BASE + seat.number - 1:
+            out.add((name, "own-wind"))
+        if tile == WIND_BASE + prevailing.number - 1:
+            out.add((name, "prevailing-wind"))
+        if kind is SetKind.KONG:
+            out.add("kong")
+        if name == "set" and not exposed:
+            out.add("concealed-pung")
+    return frozenset(out)
 
 
 class Condition(NamedTuple):

@@ -106,6 +106,9 @@ class Scheme:
     settlement: dict = field(default_factory=dict, hash=False, compare=False)
     rotation: dict = field(default_factory=dict, hash=False, compare=False)
     data: dict = field(default_factory=dict, hash=False, compare=False, repr=False)   # the flat table
+    # What the engine works out from these records and keeps for the next hand (what a set
+    # scores, say).  Per scheme object, so two schemes that compare equal never share it.
+    memo: dict = field(default_factory=dict, init=False, hash=False, compare=False, repr=False)
 
     def __hash__(self) -> int:
         return hash((self.name, self.file))

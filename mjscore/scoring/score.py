@@ -29,8 +29,8 @@ from mjscore.hand.shapes import counts_of
 from mjscore.hand.waits import waits_of
 from mjscore.model.errors import IncompleteHandError
 from mjscore.model.table import PlayerHand, SetKind, Table, Win
-from mjscore.model.tiles import TILES, Wind
-from mjscore.rules.conditions import Situation, block_matches, features, in_class
+from mjscore.model.tiles import DRAGON_BASE, KINDS, TILES, WIND_BASE, Wind
+from mjscore.rules.conditions import Situation, block_matches, features
 from mjscore.rules.scheme import Rule, Scheme
 
 
@@ -196,45 +196,62 @@ def _set_class(i: int) -> str:
     return "terminal" if i % 9 in (0, 8) else "simple"
 
 
-def _set_item(b: Block, scheme: Scheme, sit: Situation) -> list[Item]:
+def _set_items(arr: Arrangement, scheme: Scheme, sit: Situation) -> list[Item]:
+    """The points of the arrangement's sets and pairs, an item each."""
+    # Remembered per scheme: the same sets and pairs come back in hand after hand.  Only sets
+    # and pairs are keys (a loser's leftovers are not), so the memo stays small.
+    memo = scheme.memo
+    seat, prevailing = sit.seat, sit.round
+    out = []
+    for b in arr.blocks:
+        if b.kind in _SCORED:
+            key = (b.kind, b.tiles, b.exposed, b.form, seat, prevailing)
+            items = memo.get(key)
+            if items is None:
+                items = memo[key] = _block_items(b, scheme, seat, prevailing)
+            out.extend(items)
+    return out
+
+
+_SCORED = frozenset({SetKind.PAIR, SetKind.PUNG, SetKind.KONG, SetKind.CHOW})
+
+
+def _block_items(b: Block, scheme: Scheme, seat: Wind, prevailing: Wind) -> tuple[Item, ...]:
+    """What one set or pair scores."""
     if b.kind is SetKind.PAIR:
-        return _pair_items(b, scheme, sit)
+        return _pair_items(b, scheme, seat, prevailing)
     if b.kind not in (SetKind.PUNG, SetKind.KONG, SetKind.CHOW):
-        return []
+        return ()
     kind = _KIND_NAME[b.kind]
     cls = _set_class(b.tile)
     pts = scheme.set_points[(kind, cls, b.exposed)]
     if not pts and b.kind is SetKind.CHOW:
-        return []
+        return ()
     state = "exposed" if b.exposed else "concealed"
-    return [Item(f"{state}-{kind}", f"{state.capitalize()} {kind}{_CLASS_TEXT[cls]}", b.text(), points=pts)]
+    return (Item(f"{state}-{kind}", f"{state.capitalize()} {kind}{_CLASS_TEXT[cls]}", b.text(), points=pts),)
 
 
 _KIND_NAME = {k: k.value for k in SetKind}
 _CLASS_TEXT = {"honour": " of honours", "terminal": " of terminals", "simple": ""}
 
 
-def _set_items(arr: Arrangement, scheme: Scheme, sit: Situation) -> list[Item]:
-    """The points of the arrangement's sets and pairs, an item each."""
-    return [item for b in arr.blocks for item in _set_item(b, scheme, sit)]
-
-
-def _pair_items(b: Block, scheme: Scheme, sit: Situation) -> list[Item]:
+def _pair_items(b: Block, scheme: Scheme, seat: Wind, prevailing: Wind) -> tuple[Item, ...]:
     pp = scheme.pair_points
     i = b.tile
-    if in_class(i, "dragon", sit):
-        return [Item("dragon-pair", "Pair of dragons", b.text(), points=pp.get("dragon", 0))] if pp.get("dragon") else []
-    own = in_class(i, "own-wind", sit)
-    prevailing = in_class(i, "prevailing-wind", sit)
-    if own and prevailing and "own-and-prevailing" in pp:
+    if DRAGON_BASE <= i < KINDS:
+        return (Item("dragon-pair", "Pair of dragons", b.text(), points=pp["dragon"]),) if pp.get("dragon") else ()
+    own = i == WIND_BASE + seat.number - 1
+    round_wind = i == WIND_BASE + prevailing.number - 1
+    if own and round_wind and "own-and-prevailing" in pp:
         pts = pp["own-and-prevailing"]
-        return [Item("own-and-prevailing-wind-pair", "Pair of own and prevailing wind", b.text(), points=pts)] if pts else []
+        return (Item("own-and-prevailing-wind-pair", "Pair of own and prevailing wind", b.text(), points=pts),) \
+            if pts else ()
     out = []
     if own and pp.get("own-wind"):
         out.append(Item("own-wind-pair", "Pair of own wind", b.text(), points=pp["own-wind"]))
-    if prevailing and pp.get("prevailing-wind"):
+    if round_wind and pp.get("prevailing-wind"):
         out.append(Item("prevailing-wind-pair", "Pair of prevailing wind", b.text(), points=pp["prevailing-wind"]))
-    return out
+    return tuple(out)
 
 
 def _rule_item(r: Rule, applies_to: str | None) -> Item:
@@ -265,11 +282,21 @@ def value(sit: Situation, arr: Arrangement) -> Valuation:
             for b in arr.blocks:
                 if b.is_set and block_matches(sit, b, r.when):
                     rule_items.append((r, _rule_item(r, b.text())))
-        elif _rule_applies(r, sit, arr):
-            rule_items.append((r, _rule_item(r, None)))
-    excluded = {x for r, _ in rule_items for x in r.excludes}
-    found.extend(item for r, item in rule_items if r.id not in excluded)
-    return _total(scheme, arr, found, [r for r, _ in rule_items if r.id not in excluded])
+        else:
+            for test, param in r.tests:
+                if not test(sit, arr, param):
+                    break
+            else:
+                key = ("rule-item", r.id)
+                item = scheme.memo.get(key)
+                if item is None:
+                    item = scheme.memo[key] = _rule_item(r, None)
+                rule_items.append((r, item))
+    if any(r.excludes for r, _ in rule_items):
+        excluded = {x for r, _ in rule_items for x in r.excludes}
+        rule_items = [(r, item) for r, item in rule_items if r.id not in excluded]
+    found.extend(item for _, item in rule_items)
+    return _total(scheme, arr, found, [r for r, _ in rule_items])
 
 
 def _total(scheme: Scheme, arr: Arrangement, found: list[Item], rules: list[Rule]) -> Valuation:

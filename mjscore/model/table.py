@@ -61,10 +61,11 @@ class Meld:
 
     tiles: tuple[Tile, ...]
     form: Form
+    # Worked out once, when the meld is made: scoring asks a meld's kind many times.
+    kind: SetKind | None = field(default=None, init=False, compare=False, repr=False)
 
-    @property
-    def kind(self) -> SetKind:
-        return set_kind(self.tiles)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", set_kind(self.tiles))
 
     @property
     def tile(self) -> Tile:
@@ -122,6 +123,16 @@ class PlayerHand:
     where: Location = field(default_factory=Location, compare=False, repr=False)
     # Where each tile token stood, for messages that point at a tile.
     tile_places: tuple[tuple[Tile, Location], ...] = field(default=(), compare=False, repr=False)
+    _hash: int | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __hash__(self) -> int:
+        # Remembered: the arrangement search is memoised on the hand, which hashes every tile.
+        h = self._hash
+        if h is None:
+            h = hash((self.seat, self.concealed, self.melds, self.bonus, self.incomplete, self.claim,
+                      self.score, self.win, self.name, self.discards))
+            object.__setattr__(self, "_hash", h)
+        return h
 
     @property
     def is_winner(self) -> bool:

@@ -455,12 +455,20 @@ def _needs_if_true(feature):
     return lambda v: frozenset({feature}) if v is True else frozenset()
 
 
+def _at_least(feature, n: int) -> frozenset:
+    """The need for `n` or more of a counted feature: `feature` itself for one, (feature, n)
+    for more (`features` lists (feature, 2) .. (feature, count))."""
+    if n <= 0:
+        return frozenset()
+    return frozenset({feature if n == 1 else (feature, n)})
+
+
 def _needs_at_least_one(feature):
-    return lambda bounds: frozenset({feature}) if bounds[0] >= 1 else frozenset()
+    return lambda bounds: _at_least(feature, bounds[0])
 
 
 def _needs_of_class(kind):
-    return lambda spec: frozenset({(kind, spec[0])}) if spec[1][0] >= 1 else frozenset()
+    return lambda spec: _at_least((kind, spec[0]), spec[1][0])
 
 
 def _shape_needs(shapes):
@@ -494,8 +502,10 @@ def _hand_features(sit: Situation) -> frozenset:
             f.add("east-winner")
     if sit.win_tile is not None:
         f.add(("win-tile", sit.win_tile))
-    if sit.hand.bonus:
+    bonus = len(sit.hand.bonus)
+    if bonus:
         f.add("bonus")
+        f.update(("bonus", n) for n in range(2, bonus + 1))
     held = _held(sit)
     if len({i // 9 for i in held if i < WIND_BASE}) <= 1:
         f.add("one-suit-or-honours")
@@ -513,12 +523,21 @@ def features(sit: Situation, arr: Arrangement) -> set:
     out = set(f)
     out.add(("shape", arr.shape))
     seat, prevailing = sit.seat, sit.round
+    counted = _counted_needs(sit.scheme)
+    tally: dict = {}
     for b in arr.blocks:
         key = (b.kind, b.tile, b.exposed, seat, prevailing)
         more = _BLOCK_FEATURES.get(key)
         if more is None:
             more = _BLOCK_FEATURES[key] = _block_features(b.kind, b.tile, b.exposed, seat, prevailing)
         out |= more
+        if counted:
+            for feature in counted.intersection(more):
+                tally[feature] = tally.get(feature, 0) + 1
+    # Two or more blocks with a feature a rule counts: (feature, 2) .. (feature, n) too.
+    for feature, n in tally.items():
+        for k in range(2, n + 1):
+            out.add((feature, k))
     if "chow" not in out:
         out.add("no-chow")
     if "exposed" not in out:
@@ -534,6 +553,17 @@ def features(sit: Situation, arr: Arrangement) -> set:
 
 
 _BLOCK_FEATURES: dict = {}     # at most 6 kinds x 34 tiles x 2 x 4 seats x 4 rounds
+
+
+def _counted_needs(scheme) -> frozenset:
+    """The block features whose number some rule of the scheme needs (three concealed pungs,
+    four kongs, three sets of dragons): only these are counted."""
+    counted = scheme.memo.get("counted-needs")
+    if counted is None:
+        counted = scheme.memo["counted-needs"] = frozenset(
+            need[0] for r in scheme.rules for need in r.needs
+            if isinstance(need, tuple) and len(need) == 2 and isinstance(need[1], int) and need[0] != "bonus")
+    return counted
 
 
 def _block_features(kind: SetKind, tile: int, exposed: bool, seat: Wind, prevailing: Wind) -> frozenset:
@@ -610,9 +640,10 @@ CONDITIONS: dict[str, Condition] = {
                                  _needs_if_true("one-suit-or-honours")),
     "own_flower": Condition(_bool, c_own_flower, "holds the flower of the own seat", _needs_if_true("bonus")),
     "own_season": Condition(_bool, c_own_season, "holds the season of the own seat", _needs_if_true("bonus")),
-    "own_flower_and_season": Condition(_bool, c_own_flower_and_season, "holds both", _needs_if_true("bonus")),
-    "all_flowers": Condition(_bool, c_all_flowers, "holds all four flowers", _needs_if_true("bonus")),
-    "all_seasons": Condition(_bool, c_all_seasons, "holds all four seasons", _needs_if_true("bonus")),
+    "own_flower_and_season": Condition(_bool, c_own_flower_and_season, "holds both",
+                                       _needs_if_true(("bonus", 2))),
+    "all_flowers": Condition(_bool, c_all_flowers, "holds all four flowers", _needs_if_true(("bonus", 4))),
+    "all_seasons": Condition(_bool, c_all_seasons, "holds all four seasons", _needs_if_true(("bonus", 4))),
     "calling": Condition(_rule_id, c_calling, "a loser one tile away from a hand that rule ID rewards"),
 }
 

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjscore.hand.arrange import losing_arrangements, winner_arrangements
+from mjscore.hand.shapes import counts_of
 from mjscore.hand.waits import waiting_hand, waits_before_win, waits_of
 from mjscore.io.reader import parse_any
 from mjscore.model.errors import MjError
@@ -77,7 +78,9 @@ def _unsound(table, scheme):
 def _waits_agree(table, scheme):
     for hand in table.players:
         if hand.is_winner and hand.win.tile is not None:
-            assert waits_before_win(hand, scheme) == waits_of(waiting_hand(hand), scheme), hand
+            expected = waits_of(waiting_hand(hand), scheme)
+            assert waits_before_win(hand, scheme) == expected, hand
+            assert waits_before_win(hand, scheme, counts_of(hand.all_tiles())) == expected, hand
 
 
 PUBLISHED = _published_tables()

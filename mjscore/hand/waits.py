@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from mjscore.hand.arrange import SPECIAL_NEAR, is_special, written_blocks
-from mjscore.hand.shapes import counts_of, standard_waits
+from mjscore.hand.shapes import Counts, counts_of, standard_waits
 from mjscore.model.table import Form, PlayerHand, SetKind
 from mjscore.model.tiles import KINDS, TILES
 
@@ -41,36 +41,31 @@ def waits_of(hand: PlayerHand, scheme) -> list[int]:
     return list(_waits(loose, len(written), chows, held, scheme.shapes, scheme.max_chows))
 
 
-def waits_before_win(hand: PlayerHand, scheme) -> list[int]:
+def waits_before_win(hand: PlayerHand, scheme, held: Counts | None = None) -> list[int]:
     """`waits_of(waiting_hand(hand))` for a winner, worked out on tile counts without building
-    the waiting hand (the "only possible tile" rules ask it of every winner)."""
+    the waiting hand (the "only possible tile" rules ask it of every winner).  `held`: the
+    counts of every playing tile of the hand, melds included, when the caller has them."""
     if hand.incomplete or hand.score is not None or hand.win is None or hand.win.tile is None:
         return []
-    loose = [0] * KINDS
-    held = [0] * KINDS
-    for t in hand.concealed:
-        loose[t.index] += 1
+    held = list(held if held is not None else counts_of(hand.all_tiles()))
+    loose = held[:]
     written = chows = kongs = written_tiles = 0
     for m in hand.melds:
-        if m.form is Form.GROUP:
-            for t in m.tiles:
-                loose[t.index] += 1
-        else:
+        if m.form is not Form.GROUP:
             written += 1
             kind = m.kind
             chows += kind is SetKind.CHOW
             kongs += kind is SetKind.KONG
             written_tiles += len(m.tiles)
             for t in m.tiles:
-                held[t.index] += 1
+                loose[t.index] -= 1
     win = hand.win.tile.index
     if not loose[win]:
         return []                 # the winning tile is in no loose group: the hand is not as written
     loose[win] -= 1
+    held[win] -= 1
     if sum(loose) + written_tiles != 13 + kongs:
         return []
-    for i, n in enumerate(loose):
-        held[i] += n
     return list(_waits(tuple(loose), written, chows, held, scheme.shapes, scheme.max_chows))
 
 

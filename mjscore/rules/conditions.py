@@ -354,7 +354,7 @@ def c_only_possible(sit, arr, spec):
     if sit.win_tile is None or not sit.winner:
         return False
     if "only-possible" not in sit.cache:
-        sit.cache["only-possible"] = waits_before_win(sit.hand, sit.scheme)
+        sit.cache["only-possible"] = waits_before_win(sit.hand, sit.scheme, sit.counts)
     waits = sit.cache["only-possible"]
     if ignore_dead:
         held, exposed = sit.counts, sit.exposed_elsewhere()

@@ -172,8 +172,10 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
     else:
         sit = situation(hand, table, scheme)
         valued = [value(sit, a) for a in losing_arrangements(hand, scheme.loser_rules_need_every_arrangement)]
+    if len(valued) == 1:
+        return PlayerScore(hand.seat, hand.is_winner, valued[0], None, name=hand.name)
     valued = sorted(valued, key=Valuation.rank)
-    if len(valued) > 1 and valued[0].rank() == valued[1].rank():
+    if valued[0].rank() == valued[1].rank():
         # Equal in every figure: the arrangement's text decides, so input order never does.
         top = [v for v in valued if v.rank() == valued[0].rank()]
         valued = sorted(top, key=Valuation.sort_key) + valued[len(top):]
@@ -300,16 +302,24 @@ def value(sit: Situation, arr: Arrangement) -> Valuation:
 
 
 def _total(scheme: Scheme, arr: Arrangement, found: list[Item], rules: list[Rule]) -> Valuation:
-    limits = [(r.limit, r) for r in rules if r.limit]
-    fraction, limit_rule = max(limits, key=lambda x: x[0]) if limits else (0.0, None)
-    plain = [i for i in found if not i.limit]
-    points = sum(i.points for i in plain)
-    doubles = sum(i.doubles for i in plain)
+    fraction, limit_rule = 0.0, None
+    for r in rules:
+        if r.limit > fraction:            # the first of equal limits, as max() would choose
+            fraction, limit_rule = r.limit, r
+    plain = []
+    limit_items = []
+    points = doubles = 0
+    for i in found:
+        if i.limit:
+            limit_items.append(i)
+        else:
+            plain.append(i)
+            points += i.points
+            doubles += i.doubles
     rounding = scheme.rounding
     if rounding.stage == "before-doubles":
         points = rounding.apply(points)
     base = points * 2 ** doubles
-    limit_items = [i for i in found if i.limit]
     if fraction >= 1 or (fraction > 0 and fraction * scheme.limit >= base):
         score = round(fraction * scheme.limit)
         decided = [i for i in limit_items if i.rule == limit_rule.id][:1]

@@ -216,7 +216,10 @@ def _suits(sit: Situation):
 
 
 def _held(sit: Situation):
-    return [i for i in range(KINDS) if sit.counts[i]]
+    held = sit.cache.get("held")
+    if held is None:
+        held = sit.cache["held"] = [i for i, n in enumerate(sit.counts) if n]
+    return held
 
 
 def c_shape(sit, arr, shapes):
@@ -523,17 +526,19 @@ def features(sit: Situation, arr: Arrangement) -> set:
     out = set(f)
     out.add(("shape", arr.shape))
     seat, prevailing = sit.seat, sit.round
-    counted = _counted_needs(sit.scheme)
+    memo = _block_memo(sit.scheme)
     tally: dict = {}
     for b in arr.blocks:
-        key = (b.kind, b.tile, b.exposed, seat, prevailing)
-        more = _BLOCK_FEATURES.get(key)
-        if more is None:
-            more = _BLOCK_FEATURES[key] = _block_features(b.kind, b.tile, b.exposed, seat, prevailing)
-        out |= more
-        if counted:
-            for feature in counted.intersection(more):
-                tally[feature] = tally.get(feature, 0) + 1
+        if b.kind is SetKind.SINGLE:
+            continue                    # a loser's leftover tiles: no feature, and not remembered
+        key = (b, seat, prevailing)
+        record = memo.get(key)
+        if record is None:
+            more = _block_features(b.kind, b.tile, b.exposed, seat, prevailing)
+            record = memo[key] = (more, tuple(_counted_needs(sit.scheme).intersection(more)))
+        out |= record[0]
+        for feature in record[1]:
+            tally[feature] = tally.get(feature, 0) + 1
     # Two or more blocks with a feature a rule counts: (feature, 2) .. (feature, n) too.
     for feature, n in tally.items():
         for k in range(2, n + 1):
@@ -552,7 +557,13 @@ def features(sit: Situation, arr: Arrangement) -> set:
     return out
 
 
-_BLOCK_FEATURES: dict = {}     # at most 6 kinds x 34 tiles x 2 x 4 seats x 4 rounds
+def _block_memo(scheme) -> dict:
+    """Per scheme: a block's features and those of them the scheme's rules count, keyed by
+    the set or pair (its tiles, form, exposure) and the seat and round: a bounded number."""
+    memo = scheme.memo.get("block-features")
+    if memo is None:
+        memo = scheme.memo["block-features"] = {}
+    return memo
 
 
 def _counted_needs(scheme) -> frozenset:

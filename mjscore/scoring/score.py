@@ -207,7 +207,7 @@ def _set_items(arr: Arrangement, scheme: Scheme, sit: Situation) -> list[Item]:
     out = []
     for b in arr.blocks:
         if b.kind in _SCORED:
-            key = (b.kind, b.tiles, b.exposed, b.form, seat, prevailing)
+            key = (b, seat, prevailing)
             items = memo.get(key)
             if items is None:
                 items = memo[key] = _block_items(b, scheme, seat, prevailing)

@@ -497,8 +497,9 @@ _PAIR_FEATURES = tuple(frozenset(("pair", c) for c in _STATIC_CLASSES if in_clas
 
 def _hand_features(sit: Situation) -> frozenset:
     """What a rule may need of the player's circumstances and tiles, the arrangement aside."""
-    f = {("flag", x) for x in sit.flags}
-    f.add(("seat", sit.seat))
+    f = {("seat", sit.seat)}
+    for flag in sit.flags:
+        f.add(("flag", flag))
     if sit.winner:
         f.add("self-drawn" if sit.self_drawn else "discard")
         if sit.seat is Wind.EAST:
@@ -509,10 +510,10 @@ def _hand_features(sit: Situation) -> frozenset:
     if bonus:
         f.add("bonus")
         f.update(("bonus", n) for n in range(2, bonus + 1))
-    held = _held(sit)
-    if len({i // 9 for i in held if i < WIND_BASE}) <= 1:
+    if _suits(sit)[0] <= 1:
         f.add("one-suit-or-honours")
-    if all(i >= WIND_BASE or i % 9 in (0, 8) for i in held):
+    c = sit.counts
+    if not (any(c[1:8]) or any(c[10:17]) or any(c[19:26])):       # no simples: 2 to 8 of a suit
         f.add("only-majors")
     return frozenset(f)
 

@@ -14,8 +14,8 @@ from itertools import product
 from typing import NamedTuple
 
 from mjscore.hand.shapes import MAJORS, Counts, counts_of, decompositions
-from mjscore.model.table import Form, PlayerHand, SetKind, tiles_text
-from mjscore.model.tiles import KINDS, TILES, WIND_BASE
+from mjscore.model.table import Form, PlayerHand, SetKind, indices_text
+from mjscore.model.tiles import KINDS, WIND_BASE
 
 
 class Block(NamedTuple):
@@ -51,7 +51,7 @@ class Block(NamedTuple):
 def _block_text(b: Block) -> str:
     """A block in notation: [ ] exposed, ( ) declared kong, { } the player's group, plain arranged."""
     # A leftover of several tiles is written as runs, like concealed tiles in the notation.
-    body = tiles_text([TILES[i] for i in b.tiles], sep=" " if b.kind is SetKind.SINGLE else "")
+    body = indices_text(b.tiles, sep=" " if b.kind is SetKind.SINGLE else "")
     if b.form is Form.DECLARED_KONG:
         return f"({body})"
     if b.exposed:

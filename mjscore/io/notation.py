@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
+from operator import attrgetter
 from typing import NamedTuple
 
 from mjscore.io.text import MAX_LINE, too_long
@@ -37,6 +38,8 @@ HEADERS = ("round", "scheme", "draw", "dealer-wins", "penalty", *OPTION_HEADERS)
 ON_OFF = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 _OPEN = {"[": Form.EXPOSED, "(": Form.DECLARED_KONG, "{": Form.GROUP}
 _CLOSE = {"[": "]", "(": ")", "{": "}"}
+# The words of a player's line that are not tiles.
+_KEYWORDS = frozenset({*_OPEN, ")", "]", "}", "...", "=", "score", "win", "discarded", "self", "from", *FLAGS})
 
 # One token: a bracket, `=`, `...`, or a word (anything else up to white space or a bracket).
 _WORD = re.compile(r"[\[\](){}]|\.\.\.|=|[^\s\[\](){}=]+")
@@ -51,8 +54,21 @@ _ALIAS = {"Rd": "C", "Gd": "F", "Wd": "P"}
 
 
 class Token(NamedTuple):
+    """One word of the input and where it stood.  The place is kept as plain fields and made a
+    Location only when a message asks for it: a batch splits millions of words and reports few."""
+
     text: str
-    where: Location
+    file: str
+    line: int
+    column: int
+
+    @classmethod
+    def at(cls, text: str, where: Location) -> Token:
+        return cls(text, where.file, where.line, where.column)
+
+    @property
+    def where(self) -> Location:
+        return Location(self.file, self.line, self.column)
 
     @property
     def is_bracket(self) -> bool:
@@ -108,6 +124,22 @@ def _parse_run(word: str) -> tuple[Tile, ...] | None:
     return tuple(out) or None
 
 
+def run_parts(word: str) -> tuple[tuple[Tile, ...], tuple[Tile, ...], tuple[Tile, ...]] | None:
+    """A run's tiles, its playing tiles and its flowers and seasons; None if it is no run."""
+    return _short_run_parts(word) if len(word) <= 24 else _parts(_parse_run(word))
+
+
+@lru_cache(maxsize=4096)
+def _short_run_parts(word: str):
+    return _parts(_parse_run(word))
+
+
+def _parts(run):
+    if run is None:
+        return None
+    return run, tuple(x for x in run if not x.is_bonus), tuple(x for x in run if x.is_bonus)
+
+
 def parse_tile(word: str) -> Tile | None:
     ts = parse_run(word)
     return ts[0] if ts and len(ts) == 1 else None
@@ -117,7 +149,10 @@ def parse_tile(word: str) -> Tile | None:
 
 class Line(NamedTuple):
     tokens: tuple[Token, ...]
-    where: Location
+
+    @property
+    def where(self) -> Location:
+        return self.tokens[0].where
 
 
 def split_tables(text: str, file: str = "<input>", first_line: int = 1) -> Iterator[tuple[int, str]]:
@@ -149,11 +184,12 @@ def logical_lines(text: str, file: str = "<input>", first_line: int = 1,
         col = 0
         for segment in body.split(";"):
             if column_of is None:
-                tokens = [Token(m[0], Location(file, n, col + m.start() + 1)) for m in _WORD.finditer(segment)]
+                tokens = [Token(m[0], file, n, col + m.start() + 1) for m in _WORD.finditer(segment)]
             else:
-                tokens = [Token(m[0], _loc(file, n, col + m.start() + 1, column_of)) for m in _WORD.finditer(segment)]
+                tokens = [Token.at(m[0], _loc(file, n, col + m.start() + 1, column_of))
+                          for m in _WORD.finditer(segment)]
             if tokens:
-                yield Line(tuple(tokens), tokens[0].where)
+                yield Line(tuple(tokens))
             col += len(segment) + 1
 
 
@@ -176,14 +212,14 @@ def resolve_names(tokens: tuple[Token, ...], names: dict[str, str]) -> tuple[Tok
     out = list(tokens)
     head = out[0].text
     if head.endswith(":") and head[:-1] in names:
-        out[0] = Token(names[head[:-1]] + ":", out[0].where)
+        out[0] = out[0]._replace(text=names[head[:-1]] + ":")
     elif ":" in head and head.split(":", 1)[0] in names:         # `Ann:123m` typed without a space
         name, rest = head.split(":", 1)
-        f, ln, col = out[0].where
-        out[0:1] = [Token(names[name] + ":", out[0].where), Token(rest, Location(f, ln, col + len(name) + 1))]
+        out[0:1] = [out[0]._replace(text=names[name] + ":"),
+                    out[0]._replace(text=rest, column=out[0].column + len(name) + 1)]
     for i in range(len(out) - 1):
         if out[i].text in ("from", "liable", "penalty", "to") and out[i + 1].text in names:
-            out[i + 1] = Token(names[out[i + 1].text], out[i + 1].where)
+            out[i + 1] = out[i + 1]._replace(text=names[out[i + 1].text])
     return tuple(out)
 
 
@@ -204,7 +240,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
     where = None
     for line in logical_lines(text, file, first_line, column_of):
         if names:
-            line = Line(resolve_names(line.tokens, names), line.where)
+            line = Line(resolve_names(line.tokens, names))
         where = where or line.where
         head = line.tokens[0]
         word = head.text
@@ -241,9 +277,8 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
         tokens = line.tokens[1:]
         if len(word) > 2 and word[1] == ":" and word[0] in SEAT_NAMES:
             # `E:123m` typed without a space: the seat, then the rest of the word
-            f, ln, col = head.where
-            tokens = (Token(word[2:], Location(f, ln, col + 2)),) + tokens
-            head = Token(word[:2], head.where)
+            tokens = (head._replace(text=word[2:], column=head.column + 2),) + tokens
+            head = head._replace(text=word[:2])
             word = head.text
         if word.endswith(":") and word[:-1] in SEAT_NAMES:
             hand = _parse_player(SEAT_NAMES[word[:-1]], head, tokens)
@@ -341,7 +376,7 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
     concealed: list[Tile] = []
     bonus: list[Tile] = []
     melds: list[Meld] = []
-    places: list[tuple[Tile, object]] = []
+    places: list[tuple[Token, tuple[Tile, ...]]] = []      # each token and the tiles it wrote
     opened: list[Token] = []             # where each group of `melds` was opened
     discards: list[Tile] = []
     incomplete = False
@@ -363,11 +398,18 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
         tok = tokens[i]
         i += 1
         t = tok.text
-        if t in _OPEN:
+        parts = None if t in _KEYWORDS else run_parts(t)
+        if parts is not None:                   # most words are tiles: tried first
+            run, playing, flowers = parts
+            concealed.extend(playing)
+            if flowers:
+                bonus.extend(flowers)
+            places.append((tok, run))
+        elif t in _OPEN:
             meld, i = _parse_group(tok, tokens, i)
             melds.append(meld)
             opened.append(tok)
-            places.extend((x, tok.where) for x in meld.tiles)
+            places.append((tok, meld.tiles))
         elif t in (")", "]", "}"):
             raise NotationError(f"'{t}' closes a group that was never opened", tok.where, t)
         elif t == "...":
@@ -399,12 +441,7 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
             raise NotationError(f"'{t}' belongs in a win clause: win TILE self|from SEAT [flags]",
                                 tok.where, t)
         else:
-            run = parse_run(t)
-            if run is None:
-                raise NotationError(_bad_word(t), tok.where, t)
-            for x in run:
-                (bonus if x.is_bonus else concealed).append(x)
-                places.append((x, tok.where))
+            raise NotationError(_bad_word(t), tok.where, t)
     if score is not None and (concealed or melds or bonus or incomplete):
         where = tokens[0].where
         raise NotationError("a 'score N' line lists no tiles: the score was counted at the table",
@@ -425,9 +462,13 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
             text = f"[{tiles_text(m.tiles, sep='')}]"
             raise GroupError(_not_a_set(text), tok.where, text)
     melds.sort(key=meld_order)
-    return PlayerHand(seat=seat, concealed=tuple(sorted(concealed)), melds=tuple(melds),
-                      bonus=tuple(sorted(bonus)), incomplete=incomplete, claim=claim, score=score,
-                      win=win, discards=tuple(sorted(discards)), where=head.where, tile_places=tuple(places))
+    return PlayerHand(seat=seat, concealed=tuple(sorted(concealed, key=_INDEX)), melds=tuple(melds),
+                      bonus=tuple(sorted(bonus, key=_INDEX)), incomplete=incomplete, claim=claim, score=score,
+                      win=win, discards=tuple(sorted(discards, key=_INDEX)), where=head.where,
+                      tile_places=tuple(places))
+
+
+_INDEX = attrgetter("index")      # tiles sort by index; the key is read in C, not compared in Python
 
 
 def parse_player_tokens(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerHand:
@@ -477,10 +518,10 @@ def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
         run = parse_run(tok.text)
         if run is None:
             raise NotationError(_bad_word(tok.text), tok.where, tok.text)
-        if any(x.is_bonus for x in run):
+        if any(x.index >= FLOWER_BASE for x in run):
             raise NotationError("flowers and seasons do not go in a group", tok.where, tok.text)
         tiles.extend(run)
-    tiles.sort()
+    tiles.sort(key=_INDEX)
     kind = set_kind(tuple(tiles)) if tiles else None
     text = f"{open_tok.text}{tiles_text(tiles, sep='')}{closing}" if _bad_group(form, kind) else ""
     if form is Form.DECLARED_KONG:

@@ -236,7 +236,7 @@ class NodeReader:
     def player(self, seat: Wind, knode, vnode) -> PlayerHand:
         import yaml
 
-        head = Token(f"{seat.value}:", self.where(knode))
+        head = Token.at(f"{seat.value}:", self.where(knode))
         if not isinstance(vnode, yaml.MappingNode):
             return parse_player_tokens(seat, head, self.seats(self.tokens(vnode, f"player {seat.value}")))
         fields = self.mapping(vnode, f"player {seat.value}", PLAYER_KEYS)
@@ -252,17 +252,17 @@ class NodeReader:
                     toks.extend(self.tokens(node, f"'{key}'"))
         if "discarded" in fields:
             node = fields["discarded"][1]
-            toks.append(Token("discarded", self.where(fields["discarded"][0])))
+            toks.append(Token.at("discarded", self.where(fields["discarded"][0])))
             for item in (node.value if isinstance(node, yaml.SequenceNode) else [node]):
                 toks.extend(self.tokens(item, "'discarded'"))
         if "incomplete" in fields and self.scalar(fields["incomplete"][1], "'incomplete'") is True:
-            toks.append(Token("...", self.where(fields["incomplete"][1])))
+            toks.append(Token.at("...", self.where(fields["incomplete"][1])))
         if "score" in fields:
-            toks += [Token("score", self.where(fields["score"][0])), self.number_token(fields["score"][1], "'score'")]
+            toks += [Token.at("score", self.where(fields["score"][0])), self.number_token(fields["score"][1], "'score'")]
         if "win" in fields:
             toks.extend(self.win_tokens(fields["win"][0], fields["win"][1]))
         if "claim" in fields:
-            toks += [Token("=", self.where(fields["claim"][0])), self.number_token(fields["claim"][1], "'claim'")]
+            toks += [Token.at("=", self.where(fields["claim"][0])), self.number_token(fields["claim"][1], "'claim'")]
         hand = parse_player_tokens(seat, head, self.seats(tuple(toks)))
         if "name" in fields:
             name = self.text(fields["name"][1], "'name'").strip()
@@ -273,13 +273,13 @@ class NodeReader:
         """Players' names in seat positions (`from Bob`), in a session's hand, made seats."""
         if not self.names or not tokens:
             return tuple(tokens)
-        return resolve_names((Token("-", tokens[0].where), *tokens), self.names)[1:]
+        return resolve_names((Token.at("-", tokens[0].where), *tokens), self.names)[1:]
 
     def number_token(self, node, what: str) -> Token:
         v = self.scalar(node, what)
         if not isinstance(v, int) or isinstance(v, bool):
             raise NotationError(f"{what} takes a whole number, not '{node.value}'", self.where(node), node.value)
-        return Token(str(v), self.where(node))
+        return Token.at(str(v), self.where(node))
 
     def win_tokens(self, knode, vnode) -> list[Token]:
         import yaml
@@ -287,17 +287,17 @@ class NodeReader:
         at = self.where(knode)
         if isinstance(vnode, yaml.ScalarNode):
             # `win: 5p from N` -- the clause as text
-            return [Token("win", at), *self.tokens(vnode, "'win'")]
+            return [Token.at("win", at), *self.tokens(vnode, "'win'")]
         fields = self.mapping(vnode, "'win'", WIN_KEYS)
-        toks = [Token("win", at)]
+        toks = [Token.at("win", at)]
         if "tile" in fields:
             toks.extend(self.tokens(fields["tile"][1], "'tile'"))
         if "from" in fields and self.scalar(fields["from"][1], "'from'") not in (None, "self"):
-            toks += [Token("from", self.where(fields["from"][0])), *self.tokens(fields["from"][1], "'from'")]
+            toks += [Token.at("from", self.where(fields["from"][0])), *self.tokens(fields["from"][1], "'from'")]
         else:
-            toks.append(Token("self", self.where(fields["from"][0] if "from" in fields else knode)))
+            toks.append(Token.at("self", self.where(fields["from"][0] if "from" in fields else knode)))
         if "liable" in fields:
-            toks += [Token("liable", self.where(fields["liable"][0])), *self.tokens(fields["liable"][1], "'liable'")]
+            toks += [Token.at("liable", self.where(fields["liable"][0])), *self.tokens(fields["liable"][1], "'liable'")]
         if "flags" in fields:
             node = fields["flags"][1]
             if isinstance(node, yaml.SequenceNode):

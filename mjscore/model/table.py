@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from mjscore.model.errors import Location
-from mjscore.model.tiles import Tile, Wind
+from mjscore.model.tiles import FLOWER_BASE, TILES, WIND_BASE, Tile, Wind
 
 
 class SetKind(Enum):
@@ -121,8 +121,9 @@ class PlayerHand:
     name: str | None = None
     discards: tuple[Tile, ...] = ()           # `discarded 5p`: her own discards since her last draw, sorted
     where: Location = field(default_factory=Location, compare=False, repr=False)
-    # Where each tile token stood, for messages that point at a tile.
-    tile_places: tuple[tuple[Tile, Location], ...] = field(default=(), compare=False, repr=False)
+    # Where each tile stood, for messages that point at a tile: (token, the tiles it wrote), the
+    # token anything with a `where` (the reader's; its Location is made only when asked).
+    tile_places: tuple[tuple[Any, tuple[Tile, ...]], ...] = field(default=(), compare=False, repr=False)
     _hash: int | None = field(default=None, init=False, compare=False, repr=False)
 
     def __hash__(self) -> int:
@@ -160,9 +161,9 @@ class PlayerHand:
     def place_of(self, t: Tile) -> Location:
         """Where the last token of tile `t` stood on this player's line, or the line itself."""
         found = self.where
-        for tt, loc in self.tile_places:
-            if tt == t:
-                found = loc
+        for token, tiles in self.tile_places:
+            if t in tiles:
+                found = token.where
         return found
 
 
@@ -218,27 +219,37 @@ def tiles_text(tiles, *, style: str = "text", sep: str = " ") -> str:
 
     `style="unicode"` writes the glyphs instead, one per tile.
     """
-    ts = sorted(tiles)
     if style == "unicode":
-        return "".join(t.glyph for t in ts)
+        return "".join(t.glyph for t in sorted(tiles))
+    return indices_text(sorted(t.index for t in tiles), sep)
+
+
+def indices_text(indices, sep: str = " ") -> str:
+    """`tiles_text` of tile indices, sorted: what every printed breakdown calls, so it reads
+    plain integers rather than tile objects."""
     chunks: list[str] = []
     digits = ""
-    suit = None
-    for t in ts:
-        if t.suit.is_numbered:
-            if suit is not t.suit and digits:
-                chunks.append(digits + suit.value)
+    suit = -1
+    for i in indices:
+        if i < WIND_BASE:
+            if i // 9 != suit and digits:
+                chunks.append(digits + _SUIT_LETTER[suit])
                 digits = ""
-            suit = t.suit
-            digits += str(t.rank)
+            suit = i // 9
+            digits += _RANK_DIGIT[i % 9]
             continue
         if digits:
-            chunks.append(digits + suit.value)
-            digits, suit = "", None
-        if t.is_honour and chunks and chunks[-1][-1] == t.text and not chunks[-1][0].isdigit():
-            chunks[-1] += t.text
+            chunks.append(digits + _SUIT_LETTER[suit])
+            digits, suit = "", -1
+        text = TILES[i].text
+        if i < FLOWER_BASE and chunks and chunks[-1][-1] == text and not chunks[-1][0].isdigit():
+            chunks[-1] += text            # EEE: an honour's copies run together
         else:
-            chunks.append(t.text)
+            chunks.append(text)
     if digits:
-        chunks.append(digits + suit.value)
+        chunks.append(digits + _SUIT_LETTER[suit])
     return sep.join(chunks)
+
+
+_SUIT_LETTER = "mps"
+_RANK_DIGIT = "123456789"

@@ -92,9 +92,17 @@ _KIND = {"pung": SetKind.PUNG, "chow": SetKind.CHOW, "pair": SetKind.PAIR}
 
 
 def _block_of(kind: str, i: int) -> Block:
+    return _BLOCKS[kind][i]
+
+
+def _make_block(kind: str, i: int) -> Block | None:
     if kind == "chow":
-        return Block(SetKind.CHOW, (i, i + 1, i + 2))
+        return Block(SetKind.CHOW, (i, i + 1, i + 2)) if i < WIND_BASE and i % 9 <= 6 else None
     return Block(_KIND[kind], (i,) * (3 if kind == "pung" else 2))
+
+
+# Every pung, pair and chow there is, made once: arrangements share them.
+_BLOCKS = {kind: tuple(_make_block(kind, i) for i in range(KINDS)) for kind in _KIND}
 
 
 # -- special shapes ----------------------------------------------------------------------------
@@ -313,11 +321,22 @@ def losing_arrangements(hand: PlayerHand, exhaustive: bool = False) -> list[Arra
     """
     written = written_blocks(hand)
     counts = counts_of(hand.concealed)
+    if not exhaustive:
+        blocks = list(written)
+        leftovers = []
+        for i, n in enumerate(counts):
+            if n >= 2:
+                blocks.append(_block_of("pung" if n >= 3 else "pair", i))
+                n -= 3 if n >= 3 else 2
+            if n:
+                leftovers.extend((i,) * n)    # four of a kind is a pung and a single
+        if leftovers:
+            blocks.append(Block(SetKind.SINGLE, tuple(leftovers)))
+        return [Arrangement(tuple(blocks), "partial")]
     options = []
     for i, n in enumerate(counts):
         if n >= 2:
-            best = "pung" if n >= 3 else "pair"
-            opts = ([None, "pair"] + (["pung"] if n >= 3 else [])) if exhaustive else [best]
+            opts = [None, "pair"] + (["pung"] if n >= 3 else [])
             options.append([(i, o) for o in opts])
     out = []
     for choice in product(*options):

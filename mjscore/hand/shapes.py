@@ -19,9 +19,14 @@ MAJORS = tuple(i for i in range(KINDS) if i >= WIND_BASE or i % 9 in (0, 8))
 
 
 def counts_of(tiles) -> Counts:
+    """How many of each tile kind: from tiles or tile indices."""
     c = [0] * KINDS
-    for t in tiles:
-        c[t.index if isinstance(t, Tile) else t] += 1
+    if tiles and isinstance(tiles[0], Tile):
+        for t in tiles:
+            c[t.index] += 1
+    else:
+        for t in tiles:
+            c[t.index if isinstance(t, Tile) else t] += 1
     return tuple(c)
 
 

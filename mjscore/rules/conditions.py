@@ -510,12 +510,25 @@ def _hand_features(sit: Situation) -> frozenset:
     if bonus:
         f.add("bonus")
         f.update(("bonus", n) for n in range(2, bonus + 1))
-    if _suits(sit)[0] <= 1:
+    # The two features read off the whole hand's tiles are worked out only if a rule of the
+    # scheme needs them (a loser's rules seldom do).
+    wanted = _hand_needs(sit.scheme, sit.winner)
+    if "one-suit-or-honours" in wanted and _suits(sit)[0] <= 1:
         f.add("one-suit-or-honours")
     c = sit.counts
-    if not (any(c[1:8]) or any(c[10:17]) or any(c[19:26])):       # no simples: 2 to 8 of a suit
+    if "only-majors" in wanted and not (any(c[1:8]) or any(c[10:17]) or any(c[19:26])):   # no 2 to 8
         f.add("only-majors")
     return frozenset(f)
+
+
+def _hand_needs(scheme, winner: bool) -> frozenset:
+    """Every need of the scheme's rules for winners (or for losers)."""
+    key = ("hand-needs", winner)
+    wanted = scheme.memo.get(key)
+    if wanted is None:
+        rules = scheme.winner_rules if winner else scheme.loser_rules
+        wanted = scheme.memo[key] = frozenset(need for r in rules for need in r.needs)
+    return wanted
 
 
 def features(sit: Situation, arr: Arrangement) -> set:

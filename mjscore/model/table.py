@@ -61,11 +61,13 @@ class Meld:
 
     tiles: tuple[Tile, ...]
     form: Form
-    # Worked out once, when the meld is made: scoring asks a meld's kind many times.
-    kind: SetKind | None = field(default=None, init=False, compare=False, repr=False)
+    # Worked out once, when the meld is made (or given by a reader that has just worked it
+    # out): scoring asks a meld's kind many times.
+    kind: SetKind | None = field(default=None, compare=False, repr=False, kw_only=True)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", set_kind(self.tiles))
+        if self.kind is None:
+            object.__setattr__(self, "kind", set_kind(self.tiles))
 
     @property
     def tile(self) -> Tile:
@@ -121,9 +123,9 @@ class PlayerHand:
     name: str | None = None
     discards: tuple[Tile, ...] = ()           # `discarded 5p`: her own discards since her last draw, sorted
     where: Location = field(default_factory=Location, compare=False, repr=False)
-    # Where each tile stood, for messages that point at a tile: (token, the tiles it wrote), the
-    # token anything with a `where` (the reader's; its Location is made only when asked).
-    tile_places: tuple[tuple[Any, tuple[Tile, ...]], ...] = field(default=(), compare=False, repr=False)
+    # Where each tile stood, for messages that point at a tile: (tokens, i, the tiles tokens[i]
+    # wrote), the reader's tokens, whose `where` is worked out only when a message asks.
+    tile_places: tuple[tuple[Any, int, tuple[Tile, ...]], ...] = field(default=(), compare=False, repr=False)
     _hash: int | None = field(default=None, init=False, compare=False, repr=False)
 
     def __hash__(self) -> int:
@@ -161,9 +163,9 @@ class PlayerHand:
     def place_of(self, t: Tile) -> Location:
         """Where the last token of tile `t` stood on this player's line, or the line itself."""
         found = self.where
-        for token, tiles in self.tile_places:
+        for tokens, i, tiles in self.tile_places:
             if t in tiles:
-                found = token.where
+                found = tokens[i].where
         return found
 
 

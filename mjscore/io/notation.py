@@ -8,7 +8,7 @@ header (`round W`, `scheme NAME`, `draw`, `dealer-wins N`) or a player line `SEA
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from functools import lru_cache
 from operator import attrgetter
 from typing import NamedTuple
@@ -38,7 +38,6 @@ HEADERS = ("round", "scheme", "draw", "dealer-wins", "penalty", *OPTION_HEADERS)
 ON_OFF = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 _OPEN = {"[": Form.EXPOSED, "(": Form.DECLARED_KONG, "{": Form.GROUP}
 _CLOSE = {"[": "]", "(": ")", "{": "}"}
-_BRACKETS = frozenset("[](){}")
 # The words of a player's line that are not tiles.
 _KEYWORDS = frozenset({*_OPEN, ")", "]", "}", "...", "=", "score", "win", "discarded", "self", "from", *FLAGS})
 
@@ -70,6 +69,10 @@ class Token(NamedTuple):
     @property
     def where(self) -> Location:
         return Location(self.file, self.line, self.column)
+
+    @property
+    def is_bracket(self) -> bool:
+        return self.text in "[](){}" and len(self.text) == 1
 
 
 # -- tiles --------------------------------------------------------------------------------------
@@ -144,56 +147,8 @@ def parse_tile(word: str) -> Tile | None:
 
 # -- lines and tokens ---------------------------------------------------------------------------
 
-class Words(Sequence):
-    """The tokens of one line segment, made only when asked for.
-
-    A batch splits millions of words and reports a handful, so the segment is split into plain
-    strings (`texts`, which the parser reads) and a word becomes a Token, with its place worked
-    out, only when something asks for `words[i]`: a message, or a tile's place kept for one.
-    """
-
-    __slots__ = ("texts", "_all", "_offset", "_segment", "_file", "_line", "_col", "_column_of", "_starts")
-
-    def __init__(self, texts: tuple[str, ...], segment: str, file: str, line: int, col: int,
-                 column_of=None, offset: int = 0, starts: list[int] | None = None):
-        self._all, self._offset = texts, offset
-        self.texts = texts[offset:] if offset else texts
-        self._segment, self._file, self._line, self._col = segment, file, line, col
-        self._column_of = column_of
-        self._starts = [] if starts is None else starts      # shared with slices, found as needed
-
-    def __len__(self) -> int:
-        return len(self.texts)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            start, stop, step = i.indices(len(self.texts))
-            if step != 1 or stop != len(self.texts):
-                return tuple(self[k] for k in range(start, stop, step))
-            return Words(self._all, self._segment, self._file, self._line, self._col, self._column_of,
-                         self._offset + start, self._starts)
-        if i < 0:
-            i += len(self.texts)
-        if not 0 <= i < len(self.texts):
-            raise IndexError(i)
-        col = self._col + self._start(self._offset + i) + 1
-        if self._column_of is None:
-            return Token(self.texts[i], self._file, self._line, col)
-        return Token.at(self.texts[i], _loc(self._file, self._line, col, self._column_of))
-
-    def _start(self, k: int) -> int:
-        """Where word k starts in the segment.  Words are separated by white space only, so
-        each is found by searching on from the end of the one before."""
-        starts, texts = self._starts, self._all
-        while len(starts) <= k:
-            n = len(starts)
-            pos = starts[-1] + len(texts[n - 1]) if n else 0
-            starts.append(self._segment.find(texts[n], pos))
-        return starts[k]
-
-
 class Line(NamedTuple):
-    tokens: Sequence[Token]          # Words, or a tuple of Tokens made elsewhere
+    tokens: tuple[Token, ...]
 
     @property
     def where(self) -> Location:
@@ -228,9 +183,13 @@ def logical_lines(text: str, file: str = "<input>", first_line: int = 1,
         body = raw.split("#", 1)[0]
         col = 0
         for segment in body.split(";"):
-            texts = _WORD.findall(segment)
-            if texts:
-                yield Line(Words(tuple(texts), segment, file, n, col, column_of))
+            if column_of is None:
+                tokens = [Token(m[0], file, n, col + m.start() + 1) for m in _WORD.finditer(segment)]
+            else:
+                tokens = [Token.at(m[0], _loc(file, n, col + m.start() + 1, column_of))
+                          for m in _WORD.finditer(segment)]
+            if tokens:
+                yield Line(tuple(tokens))
             col += len(segment) + 1
 
 
@@ -318,7 +277,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
         tokens = line.tokens[1:]
         if len(word) > 2 and word[1] == ":" and word[0] in SEAT_NAMES:
             # `E:123m` typed without a space: the seat, then the rest of the word
-            tokens = (head._replace(text=word[2:], column=head.column + 2), *tokens)
+            tokens = (head._replace(text=word[2:], column=head.column + 2),) + tokens
             head = head._replace(text=word[:2])
             word = head.text
         if word.endswith(":") and word[:-1] in SEAT_NAMES:
@@ -425,7 +384,6 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
     win = None
     i = 0
     n = len(tokens)
-    texts = tokens.texts if isinstance(tokens, Words) else tuple(t.text for t in tokens)
 
     def take(what: str) -> Token:
         nonlocal i
@@ -437,23 +395,21 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
         return tok
 
     while i < n:
-        t = texts[i]
+        tok = tokens[i]
         i += 1
+        t = tok.text
         parts = None if t in _KEYWORDS else run_parts(t)
         if parts is not None:                   # most words are tiles: tried first
             run, playing, flowers = parts
             concealed.extend(playing)
             if flowers:
                 bonus.extend(flowers)
-            places.append((tokens, i - 1, run))
-            continue
-        tok = tokens[i - 1]
-        if t in _OPEN:
-            start = i - 1
-            meld, i = _parse_group(tok, tokens, texts, i)
+            places.append((tok, run))
+        elif t in _OPEN:
+            meld, i = _parse_group(tok, tokens, i)
             melds.append(meld)
             opened.append(tok)
-            places.append((tokens, start, meld.tiles))
+            places.append((tok, meld.tiles))
         elif t in (")", "]", "}"):
             raise NotationError(f"'{t}' closes a group that was never opened", tok.where, t)
         elif t == "...":
@@ -475,7 +431,7 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
         elif t == "discarded":
             # Her own discards since her last draw from the wall (the sacred-discard rule).
             start = i
-            while i < n and (run := parse_run(texts[i])) is not None and not any(x.is_bonus for x in run):
+            while i < n and (run := parse_run(tokens[i].text)) is not None and not any(x.is_bonus for x in run):
                 discards.extend(run)
                 i += 1
             if i == start:
@@ -544,26 +500,26 @@ def _bad_word(t: str) -> str:
     return f"'{t}' is not a tile, a group or a keyword"
 
 
-def _parse_group(open_tok: Token, tokens, texts, i: int) -> tuple[Meld, int]:
+def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
     closing = _CLOSE[open_tok.text]
     form = _OPEN[open_tok.text]
     tiles: list[Tile] = []
     while True:
-        if i >= len(texts):
+        if i >= len(tokens):
             raise NotationError(f"'{open_tok.text}' is never closed with '{closing}'",
                                 open_tok.where, open_tok.text)
-        t = texts[i]
+        tok = tokens[i]
         i += 1
-        if t == closing:
+        if tok.text == closing:
             break
-        if t in _BRACKETS:
-            raise NotationError(f"'{t}' cannot stand inside a group opened by '{open_tok.text}'",
-                                tokens[i - 1].where, t)
-        run = parse_run(t)
+        if tok.is_bracket:
+            raise NotationError(f"'{tok.text}' cannot stand inside a group opened by '{open_tok.text}'",
+                                tok.where, tok.text)
+        run = parse_run(tok.text)
         if run is None:
-            raise NotationError(_bad_word(t), tokens[i - 1].where, t)
+            raise NotationError(_bad_word(tok.text), tok.where, tok.text)
         if any(x.index >= FLOWER_BASE for x in run):
-            raise NotationError("flowers and seasons do not go in a group", tokens[i - 1].where, t)
+            raise NotationError("flowers and seasons do not go in a group", tok.where, tok.text)
         tiles.extend(run)
     tiles.sort(key=_INDEX)
     kind = set_kind(tuple(tiles)) if tiles else None

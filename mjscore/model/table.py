@@ -123,9 +123,9 @@ class PlayerHand:
     name: str | None = None
     discards: tuple[Tile, ...] = ()           # `discarded 5p`: her own discards since her last draw, sorted
     where: Location = field(default_factory=Location, compare=False, repr=False)
-    # Where each tile stood, for messages that point at a tile: (tokens, i, the tiles tokens[i]
-    # wrote), the reader's tokens, whose `where` is worked out only when a message asks.
-    tile_places: tuple[tuple[Any, int, tuple[Tile, ...]], ...] = field(default=(), compare=False, repr=False)
+    # Where each tile stood, for messages that point at a tile: (token, the tiles it wrote), the
+    # token anything with a `where` (the reader's; its Location is made only when asked).
+    tile_places: tuple[tuple[Any, tuple[Tile, ...]], ...] = field(default=(), compare=False, repr=False)
     _hash: int | None = field(default=None, init=False, compare=False, repr=False)
 
     def __hash__(self) -> int:
@@ -163,9 +163,9 @@ class PlayerHand:
     def place_of(self, t: Tile) -> Location:
         """Where the last token of tile `t` stood on this player's line, or the line itself."""
         found = self.where
-        for tokens, i, tiles in self.tile_places:
+        for token, tiles in self.tile_places:
             if t in tiles:
-                found = tokens[i].where
+                found = token.where
         return found
 
 

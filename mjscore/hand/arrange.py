@@ -44,11 +44,17 @@ class Block(NamedTuple):
         return self.kind is SetKind.PUNG or self.kind is SetKind.KONG
 
     def text(self) -> str:
-        return _block_text(self)
+        # Sets and pairs come back hand after hand and are remembered; a loser's leftovers
+        # seldom do, and would only push them out.
+        return _block_text(self) if self.kind is not SetKind.SINGLE else _write_block(self)
 
 
 @lru_cache(maxsize=8192)
 def _block_text(b: Block) -> str:
+    return _write_block(b)
+
+
+def _write_block(b: Block) -> str:
     """A block in notation: [ ] exposed, ( ) declared kong, { } the player's group, plain arranged."""
     # A leftover of several tiles is written as runs, like concealed tiles in the notation.
     body = indices_text(b.tiles, sep=" " if b.kind is SetKind.SINGLE else "")
@@ -74,10 +80,15 @@ class Arrangement(NamedTuple):
 
     def text(self) -> list[str]:
         """The blocks as the player would lay them out: written groups, sets, pairs, leftovers."""
-        def order(b: Block):
-            rank = 0 if b.form is not Form.CONCEALED else 1 if b.is_set else 2 if b.kind is SetKind.PAIR else 3
-            return (rank, b.tiles)
-        return [b.text() for b in sorted(self.blocks, key=order)]
+        return [b.text() for b in sorted(self.blocks, key=_layout_order)]
+
+
+def _layout_order(b: Block):
+    return (0 if b.form is not Form.CONCEALED else _KIND_ORDER[b.kind], b.tiles)
+
+
+_KIND_ORDER = {SetKind.CHOW: 1, SetKind.PUNG: 1, SetKind.KONG: 1, SetKind.PAIR: 2,
+               SetKind.KNITTED: 3, SetKind.SINGLE: 3}
 
 
 def written_blocks(hand: PlayerHand) -> tuple[Block, ...]:

@@ -541,7 +541,7 @@ def features(sit: Situation, arr: Arrangement) -> set:
     out.add(("shape", arr.shape))
     seat, prevailing = sit.seat, sit.round
     memo = _block_memo(sit.scheme)
-    tally: dict = {}
+    tally = None
     for b in arr.blocks:
         if b.kind is SetKind.SINGLE:
             continue                    # a loser's leftover tiles: no feature, and not remembered
@@ -551,12 +551,16 @@ def features(sit: Situation, arr: Arrangement) -> set:
             more = _block_features(b.kind, b.tile, b.exposed, seat, prevailing)
             record = memo[key] = (more, tuple(_counted_needs(sit.scheme).intersection(more)))
         out |= record[0]
-        for feature in record[1]:
-            tally[feature] = tally.get(feature, 0) + 1
-    # Two or more blocks with a feature a rule counts: (feature, 2) .. (feature, n) too.
-    for feature, n in tally.items():
-        for k in range(2, n + 1):
-            out.add((feature, k))
+        if record[1]:
+            if tally is None:
+                tally = {}
+            for feature in record[1]:
+                tally[feature] = tally.get(feature, 0) + 1
+    if tally:
+        # Two or more blocks with a feature a rule counts: (feature, 2) .. (feature, n) too.
+        for feature, n in tally.items():
+            for k in range(2, n + 1):
+                out.add((feature, k))
     if "chow" not in out:
         out.add("no-chow")
     if "exposed" not in out:

@@ -216,6 +216,16 @@ def _set_items(arr: Arrangement, scheme: Scheme, sit: Situation) -> list[Item]:
 
 
 _SCORED = frozenset({SetKind.PAIR, SetKind.PUNG, SetKind.KONG, SetKind.CHOW})
+_SETS = frozenset({SetKind.PUNG, SetKind.KONG, SetKind.CHOW})
+
+
+def _bonus_item(t, scheme: Scheme) -> Item:
+    key = ("bonus-item", t.index)
+    item = scheme.memo.get(key)
+    if item is None:
+        kind = "flower" if t.suit.value == "f" else "season"
+        item = scheme.memo[key] = Item(kind, kind.capitalize(), t.text, points=scheme.bonus_tile_points)
+    return item
 
 
 def _block_items(b: Block, scheme: Scheme, seat: Wind, prevailing: Wind) -> tuple[Item, ...]:
@@ -271,10 +281,8 @@ def value(sit: Situation, arr: Arrangement) -> Valuation:
     scheme: Scheme = sit.scheme
     found = _set_items(arr, scheme, sit)
     sit.set_points = sum(i.points for i in found)
-    if scheme.bonus_tiles:
-        for t in sit.hand.bonus:
-            kind = "flower" if t.suit.value == "f" else "season"
-            found.append(Item(kind, kind.capitalize(), t.text, points=scheme.bonus_tile_points))
+    if scheme.bonus_tiles and sit.hand.bonus:
+        found.extend(_bonus_item(t, scheme) for t in sit.hand.bonus)
     rule_items: list[tuple[Rule, Item]] = []
     present = features(sit, arr)
     for r in (scheme.winner_rules if sit.winner else scheme.loser_rules):
@@ -282,7 +290,7 @@ def value(sit: Situation, arr: Arrangement) -> Valuation:
             continue
         if r.per_set:
             for b in arr.blocks:
-                if b.is_set and block_matches(sit, b, r.when):
+                if b.kind in _SETS and block_matches(sit, b, r.when):
                     rule_items.append((r, _rule_item(r, b.text())))
         else:
             for test, param in r.tests:

@@ -94,8 +94,7 @@ _KIND_ORDER = {SetKind.CHOW: 1, SetKind.PUNG: 1, SetKind.KONG: 1, SetKind.PAIR: 
 def written_blocks(hand: PlayerHand) -> tuple[Block, ...]:
     out = []
     for m in hand.melds:
-        kind = m.kind
-        out.append(Block(kind, tuple(t.index for t in m.tiles), exposed=m.form is Form.EXPOSED, form=m.form))
+        out.append(Block(m.kind, tuple([t.index for t in m.tiles]), m.form is Form.EXPOSED, m.form))
     return tuple(out)
 
 

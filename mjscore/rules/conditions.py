@@ -210,7 +210,7 @@ def _suits(sit: Situation):
     key = "suits"
     if key not in sit.cache:
         c = sit.counts
-        numbered = sum(1 for s in range(3) if any(c[s * 9:(s + 1) * 9]))
+        numbered = any(c[0:9]) + any(c[9:18]) + any(c[18:27])
         sit.cache[key] = (numbered, any(c[WIND_BASE:KINDS]))
     return sit.cache[key]
 

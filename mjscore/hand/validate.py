@@ -64,18 +64,24 @@ def _check_flags_fit(p: PlayerHand, table: Table) -> None:
                                  p.where, "robbed")
 
 
+def _tiles_shown(p) -> tuple:
+    # A discard lies on the table: it is one of the four too.
+    return p.all_tiles() + p.bonus + p.discards
+
+
 def _check_tile_counts(table: Table) -> None:
-    per_seat = []
     total = [0] * ALL_TILES
     for p in table.players:
+        for t in _tiles_shown(p):
+            total[t.index] += 1
+    if max(total[:KINDS]) <= 4 and max(total[KINDS:]) <= 1:
+        return                                   # the usual case: said without counting seat by seat
+    per_seat = []
+    for p in table.players:
         counts = [0] * ALL_TILES
-        for t in p.all_tiles():
-            counts[t.index] += 1
-        for t in p.bonus + p.discards:           # a discard lies on the table: it is one of the four too
+        for t in _tiles_shown(p):
             counts[t.index] += 1
         per_seat.append((p, counts))
-        for i, n in enumerate(counts):
-            total[i] += n
     for i, n in enumerate(total):
         limit = 1 if i >= KINDS else 4
         if n <= limit:

@@ -107,3 +107,32 @@ def test_process_exit_codes_and_streams(tmp_path):
         "<stdin>:1:4: error: '1x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)")
     usage = mjscore("show", "--bogus")
     assert usage.returncode == 2 and b"Traceback" not in usage.stderr
+
+
+# -- the app a command line gets ---------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["score", "--help"], ["batch", "--help"], ["waits", "--help"], ["check", "--help"], ["show", "--help"],
+    ["session", "--help"], ["add", "--help"], ["undo", "--help"], ["schemes", "--help"],
+    ["schemes", "show", "dmjl"], ["schemes", "diff", "dmjl", "bmja"],
+    ["score", "-e", "E: [111p] 222s 333m EEE 99s win 9s self; S: 123m ...; W: 456p ...; N: 789s ..."],
+    ["score", "--format", "json", "sample_hands/win-on-discard.mj"],
+    ["score", "--bogus"], ["score", "--format", "nonsense", "sample_hands/win-on-discard.mj"],
+])
+def test_the_app_with_one_command_answers_as_the_whole_app(argv):
+    """main() hands Typer only the command the line names (start-up); nothing else changes."""
+    from mjscore.cli.app import _app_for, app
+
+    one = _app_for(["mjscore", *argv])
+    assert one is not app
+    assert len(one.registered_commands) + len(one.registered_groups) == 1
+    whole = CliRunner().invoke(app, argv, prog_name="mjscore")
+    alone = CliRunner().invoke(one, argv, prog_name="mjscore")
+    assert (alone.exit_code, alone.stdout, alone.stderr) == (whole.exit_code, whole.stdout, whole.stderr)
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["--version"], ["scor"], ["-e", "x"]])
+def test_anything_but_a_command_name_gets_the_whole_app(argv):
+    from mjscore.cli.app import _app_for, app
+
+    assert _app_for(["mjscore", *argv]) is app

@@ -158,6 +158,10 @@ def standard_waits(counts: Counts, max_chows: int) -> tuple[int, ...]:
     """The tiles that turn `counts` (3n+1 loose tiles) into sets and one pair with at most
     `max_chows` chows.  Only the suit of the added tile changes, so the other three suits are
     combined once per suit, not once per tile."""
+    if _isolated(counts) >= 2:
+        # A lone tile with no neighbour can only become a pair, with the added tile; a second
+        # one would be left over.  Most losers stop here.
+        return ()
     parts = [_part(counts, s) for s in range(4)]
     out = []
     for s in range(4):
@@ -194,3 +198,15 @@ def _suit_waits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, tupl
         if part:
             out.append((r, part))
     return tuple(out)
+
+
+def _isolated(counts: Counts) -> int:
+    """Single tiles with no tile of their suit within two ranks (an honour: no second copy)."""
+    n = 0
+    for i in range(WIND_BASE):
+        if counts[i] == 1:
+            r = i % 9
+            lo, hi = i - min(r, 2), i + min(8 - r, 2)
+            if sum(counts[lo:hi + 1]) == 1:
+                n += 1
+    return n + sum(1 for i in range(WIND_BASE, KINDS) if counts[i] == 1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from mjscore.hand.arrange import SPECIAL_NEAR, is_special, written_blocks
+from mjscore.hand.arrange import SPECIAL_NEAR, is_special
 from mjscore.hand.shapes import Counts, counts_of, standard_waits
 from mjscore.model.table import Form, PlayerHand, SetKind
 from mjscore.model.tiles import KINDS, TILES
@@ -24,21 +24,26 @@ def waiting_hand(hand: PlayerHand) -> PlayerHand:
                                melds=tuple(m for m in hand.melds if m.form is not Form.GROUP))
 
 
-def waits_of(hand: PlayerHand, scheme) -> list[int]:
+def waits_of(hand: PlayerHand, scheme, held: Counts | None = None) -> list[int]:
     """Tile indices (sorted) that complete `hand` under the scheme, as a self-drawn tile.
 
     A tile the player already holds four of is no wait; copies visible elsewhere at the table
-    do not matter here (the caller may name them as dead).
+    do not matter here (the caller may name them as dead).  `held`: the counts of every
+    playing tile of the hand, melds included, when the caller has them.
     """
     if hand.incomplete or hand.score is not None:
         return []
-    if hand.tile_count != 13 + hand.kongs:
+    chows = kongs = written_tiles = 0
+    for m in hand.melds:
+        kind = m.kind
+        chows += kind is SetKind.CHOW
+        kongs += kind is SetKind.KONG
+        written_tiles += len(m.tiles)
+    if len(hand.concealed) + written_tiles != 13 + kongs:
         return []
-    written = written_blocks(hand)
-    held = counts_of(hand.all_tiles())
-    loose = counts_of(hand.concealed)
-    chows = sum(1 for b in written if b.kind.value == "chow")
-    return list(_waits(loose, len(written), chows, held, scheme.shapes, scheme.max_chows))
+    if held is None:
+        held = counts_of(hand.all_tiles())
+    return list(_waits(counts_of(hand.concealed), len(hand.melds), chows, held, scheme.shapes, scheme.max_chows))
 
 
 def waits_before_win(hand: PlayerHand, scheme, held: Counts | None = None) -> list[int]:

@@ -14,7 +14,7 @@ from typing import Any, Callable, NamedTuple
 
 from mjscore.hand.arrange import SHAPES, Arrangement, Block
 from mjscore.hand.shapes import Counts, counts_of
-from mjscore.hand.waits import waits_before_win
+from mjscore.hand.waits import waits_before_win, waits_of
 from mjscore.io.notation import parse_tile
 from mjscore.model.table import Form, PlayerHand, SetKind, WinFlag
 from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, KINDS, SEASON_BASE, WIND_BASE, Wind
@@ -518,7 +518,17 @@ def _hand_features(sit: Situation) -> frozenset:
     c = sit.counts
     if "only-majors" in wanted and not (any(c[1:8]) or any(c[10:17]) or any(c[19:26])):   # no 2 to 8
         f.add("only-majors")
+    if "waiting" in wanted and not sit.winner and not sit.hand.incomplete and waits(sit):
+        f.add("waiting")
     return frozenset(f)
+
+
+def waits(sit: Situation) -> list[int]:
+    """The tiles that would complete this player's hand as it stands (worked out once)."""
+    found = sit.cache.get("waits")
+    if found is None:
+        found = sit.cache["waits"] = waits_of(sit.hand, sit.scheme, sit.counts)
+    return found
 
 
 def _hand_needs(scheme, winner: bool) -> frozenset:
@@ -673,7 +683,8 @@ CONDITIONS: dict[str, Condition] = {
                                        _needs_if_true(("bonus", 2))),
     "all_flowers": Condition(_bool, c_all_flowers, "holds all four flowers", _needs_if_true(("bonus", 4))),
     "all_seasons": Condition(_bool, c_all_seasons, "holds all four seasons", _needs_if_true(("bonus", 4))),
-    "calling": Condition(_rule_id, c_calling, "a loser one tile away from a hand that rule ID rewards"),
+    "calling": Condition(_rule_id, c_calling, "a loser one tile away from a hand that rule ID rewards",
+                         _needs("waiting")),
 }
 
 # Conditions of a per-set rule: they look at one block, not the hand.

@@ -26,11 +26,10 @@ from mjscore.hand.arrange import (
     written_blocks,
 )
 from mjscore.hand.shapes import counts_of
-from mjscore.hand.waits import waits_of
 from mjscore.model.errors import IncompleteHandError
 from mjscore.model.table import PlayerHand, SetKind, Table, Win
 from mjscore.model.tiles import DRAGON_BASE, KINDS, TILES, WIND_BASE, Wind
-from mjscore.rules.conditions import Situation, block_matches, features
+from mjscore.rules.conditions import Situation, block_matches, features, waits
 from mjscore.rules.scheme import Rule, Scheme
 
 
@@ -347,12 +346,10 @@ def calling_for(sit: Situation, rule_id: str) -> bool:
     if key in sit.cache:
         return sit.cache[key]
     scheme: Scheme = sit.scheme
-    hand = sit.hand
-    if "waits" not in sit.cache:
-        sit.cache["waits"] = waits_of(hand, scheme)
+    found = waits(sit)
     result = False
-    if sit.cache["waits"]:
-        result = _calling_for(sit, scheme.rule(rule_id), sit.cache["waits"])
+    if found:
+        result = _calling_for(sit, scheme.rule(rule_id), found)
     sit.cache[key] = result
     return result
 

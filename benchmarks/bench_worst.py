@@ -47,15 +47,16 @@ def _one_suit(n: int):
             yield "".join(str(i + 1) * c for i, c in enumerate(counts)) + "m"
 
 
-def _cold() -> None:
+def _cold(scheme) -> None:
     for module in (arrange, shapes, waits):
         for value in vars(module).values():
             if hasattr(value, "cache_clear"):
                 value.cache_clear()
+    scheme.memo.clear()          # what the engine remembered of the scheme: set items, block features
 
 
 def _time(hand, table, scheme) -> int:
-    _cold()
+    _cold(scheme)
     t0 = time.process_time_ns()
     score_player(hand, table, scheme)
     return time.process_time_ns() - t0

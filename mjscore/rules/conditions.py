@@ -4,7 +4,9 @@ A rule in a scheme file says *when* it applies with a mapping of condition names
 parameters (`when: {sets: {tiles: dragon, count: 3}}`).  This module is that vocabulary: each
 condition is a small pure function of the player's situation and one arrangement of the
 player's tiles.  Rule values (points, doubles, limits) never live here; only what the words
-mean.  Adding a condition here and to `schemes/README.md` is how the format grows.
+mean.  Adding a condition here and to `schemes/README.md` is how the format grows; a new
+condition may also say which hand features its test cannot pass without (`needs`), so that
+the engine skips it on hands that lack them (none is always safe, only slower).
 """
 
 from __future__ import annotations

@@ -268,3 +268,41 @@ def test_18_the_record_round_trips_and_counts_among_the_four():
     assert mjscore.parse(yaml_form, name="t.yaml") == [t]
     with pytest.raises(mjscore.TableError, match="five 5p"):
         mjscore.score("S: 5555p ... discarded 5p; E: score 10 win self", paying="winner-only")
+
+
+# Items 8-13: the figures KDE Kajongg's own engine gives for these hands (run headless on the
+# development machine, 2026-11-30: points, doubles, total, and the limit hand if one decides).
+
+KAJONGG_FIGURES = [
+    # 8: Nine Gates on a discard is Kajongg's Squirming Snake; self-drawn it is Nine Gates
+    ("kajongg-dmjl", "E: 1112345678999p 5p win 5p from S", "E", (0, 0, 500, "Squirming Snake")),
+    ("kajongg-dmjl", "E: 1112345678999p 5p win 5p self", "E", (0, 0, 500, "Nine Gates")),
+    # 13: Wriggling Snake self-drawn (on a discard Kajongg finds no winning hand: refused above)
+    ("kajongg-bmja", "E: 11m 23456789m ESWN win N self", "E", (0, 0, 1000, "Wriggling Snake")),
+    # 9: a loose tile of the group spoils Little Three Dragons / Little Four Joys
+    ("kajongg-dmjl", f"{WINNER}; S: [CCC] [FFF] PP C 123m 4m", "S", (10, 2, 40, None)),
+    ("kajongg-dmjl", f"{WINNER}; S: [CCC] [FFF] PP 123m 45m", "S", (10, 3, 80, None)),
+    ("kajongg-dmjl", f"{WINNER}; S: [EEE] [SSS] [WWW] NN E 1m", "S", (12, 2, 48, None)),
+    ("kajongg-dmjl", f"{WINNER}; S: [EEE] [SSS] [WWW] NN 12m", "S", (12, 3, 96, None)),
+    # 10: Original Call with fewer than three exposed sets, the discard's set counted
+    ("kajongg-dmjl", "E: [123m] [456m] 789p 11s 234s win 4s self original-call", "E", (22, 2, 88, None)),
+    ("kajongg-dmjl", "E: [123m] [456m] [789p] 11s 234s win 4s self original-call", "E", (22, 1, 44, None)),
+    ("kajongg-dmjl", "E: [123m] [456m] 789p 11s 234s win 4s from S original-call", "E", (20, 1, 40, None)),
+    ("kajongg-bmja", "E: [111m] [444m] 999p 11s 234s win 4s self original-call", "E", (36, 1, 72, None)),
+    ("kajongg-bmja", "E: [111m] [444m] [999p] 11s 234s win 4s self original-call", "E", (32, 0, 32, None)),
+    ("kajongg-bmja", "E: [111m] [444m] 999p 11s 234s win 4s from S original-call", "E", (34, 0, 34, None)),
+    # 11: a half-limit hand scores its points when they are worth more
+    ("kajongg-bmja", "E: 1m1p 2m2p 3m3p 4m4p 5m5p 6m6p 7m 7p 1f 2f 3f 4f win 7p self", "E", (18, 5, 576, None)),
+    ("kajongg-bmja", "E: 1m1p 2m2p 3m3p 4m4p 5m5p 6m6p 7m 7p win 7p self", "E", (0, 0, 500, "Knitting")),
+    # 12: the calling limit hand alone; Calling for Purity alone when no limit hand is in reach
+    ("kajongg-bmja", "E: [111p] 222s 666p EEE 99s win 9s self; S: 111m 999m 222m 333m 4m 1f 2f 3f 4f", "S",
+     (0, 0, 400, "Calling for Buried Treasure")),
+    ("kajongg-bmja", "E: [111p] 222s 666p EEE 99s win 9s self; S: [111m] 222m 333m 4445m", "S", (16, 3, 128, None)),
+]
+
+
+@pytest.mark.parametrize("scheme,table,seat,expected", KAJONGG_FIGURES,
+                         ids=[f"{s}:{t[:40]}" for s, t, _, _ in KAJONGG_FIGURES])
+def test_kajongg_parity_figures_from_kajongg_itself(scheme, table, seat, expected):
+    p = mjscore.score(table, scheme=scheme, paying="winner-only").player(seat)
+    assert (p.points, p.doubles, p.score, p.limit) == expected

@@ -90,3 +90,22 @@ def _is_child_of(pid: int, parent: int) -> bool:
             return int(f.read().rsplit(")", 1)[1].split()[1]) == parent
     except (OSError, ValueError, IndexError):
         return False
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_encode_writes_each_item_where_it_was_scored(mixed, jobs):
+    """`score_files(..., encode=)`: every item carries its text, the same for any number of jobs;
+    with workers only the text comes back (not the result's plain form)."""
+    import functools
+    import json
+
+    from mjscore.cli.render import batch_line
+    from mjscore.evening.batch import score_files
+
+    plain = list(score_files(mixed, jobs=1))
+    encoded = list(score_files(mixed, jobs=jobs, encode=functools.partial(batch_line, fmt="json")))
+    assert [i.text for i in encoded] == [batch_line(i.to_dict(), "json") for i in plain]
+    assert all(json.loads(i.text)["table"] == n for n, i in enumerate(encoded, start=1))
+    assert len(encoded) > 300 and any(not i.ok for i in encoded)          # error rows are written too
+    if jobs > 1:
+        assert all(i.data is None and i.result is None for i in encoded)

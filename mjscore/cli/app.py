@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import errno
+import functools
 import os
 import sys
 from enum import Enum
@@ -333,10 +334,11 @@ def batch(
         out.write(batch_line(None, "csv", header=True))
     n = errors = 0
     try:
-        for item in score_files(files, choices, jobs or usable_cores()):
+        encode = functools.partial(batch_line, fmt=format.value)
+        for item in score_files(files, choices, jobs or usable_cores(), encode=encode):
             n += 1
             errors += not item.ok
-            out.write(batch_line(item.to_dict(), format.value))
+            out.write(item.text)
             if progress is not None and n % 500 == 0:
                 progress.write(f"\r  {n:,} tables, {errors:,} with errors")
                 progress.flush()

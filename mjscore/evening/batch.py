@@ -6,7 +6,7 @@ import itertools
 import multiprocessing
 import signal
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from mjscore.io.reader import TableText, stream_tables
@@ -27,6 +27,7 @@ class BatchItem(NamedTuple):
     result: TableResult | None
     error: MjError | None = None
     data: dict | None = None          # the result in its plain form, where it was scored in another process
+    text: str | None = None           # the item as written out, where `score_files` was given `encode`
 
     @property
     def ok(self) -> bool:
@@ -56,30 +57,35 @@ def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], choices: Ch
             yield BatchItem(n, name, line, None, e)
 
 
-def score_files(files: Iterable[str], choices: Choices = Choices(), jobs: int = 1) -> Iterator[BatchItem]:
+def score_files(files: Iterable[str], choices: Choices = Choices(), jobs: int = 1,
+                encode: Callable[[dict], str] | None = None) -> Iterator[BatchItem]:
     """Each table of each file (`-`: standard input) scored as it is read.
 
     Compact files are read a table at a time, so memory does not grow with the number of tables.
     With `jobs` above 1 the tables are parsed and scored in that many worker processes and come
     back in input order, each with its plain result (`data`) rather than the typed one.
+    `encode` (a module-level function, or a partial of one) turns an item's plain form
+    (`BatchItem.to_dict`) into the text to write; each item then carries it as `text`. It runs
+    where the table was scored, so with workers the main process only writes.
     """
     if jobs <= 1:
-        return score_stream((row for path in files for row in stream_tables(path)), choices)
+        items = score_stream((row for path in files for row in stream_tables(path)), choices)
+        return items if encode is None else (item._replace(text=encode(item.to_dict())) for item in items)
     return _score_in_workers(((n, *row) for n, row in enumerate(
-        (row for path in files for row in stream_tables(path, parse=False)), start=1)), choices, jobs)
+        (row for path in files for row in stream_tables(path, parse=False)), start=1)), choices, jobs, encode)
 
 
 CHUNK = 64                # tables a worker takes at a time: few enough to keep the order moving
 WINDOW = 4                # chunks in flight for each worker: enough to keep them busy, memory flat
 
 
-def _score_in_workers(rows, choices: Choices, jobs: int) -> Iterator[BatchItem]:
+def _score_in_workers(rows, choices: Choices, jobs: int, encode=None) -> Iterator[BatchItem]:
     # Workers are forked from this process, so they start with its loaded schemes; they leave
     # Ctrl-C to this one, which stops them and writes no half line.
     source = iter(rows)
     first = list(itertools.islice(source, CHUNK))
     if len(first) < CHUNK:
-        yield from _score_chunk(first, choices)           # too few tables to be worth a worker
+        yield from _score_chunk(first, choices, encode)   # too few tables to be worth a worker
         return
     chunks = itertools.chain([first], iter(lambda: list(itertools.islice(source, CHUNK)), []))
     context = multiprocessing.get_context("fork")
@@ -88,15 +94,16 @@ def _score_in_workers(rows, choices: Choices, jobs: int) -> Iterator[BatchItem]:
         while True:
             chunk = next(chunks, [])
             if chunk:
-                pending.append(pool.apply_async(_score_chunk, (chunk, choices)))
+                pending.append(pool.apply_async(_score_chunk, (chunk, choices, encode)))
             if pending and (not chunk or len(pending) >= jobs * WINDOW):
                 yield from pending.popleft().get()
             elif not chunk:
                 return
 
 
-def _score_chunk(chunk, choices: Choices) -> list[BatchItem]:
-    """In a worker: each (number, file, line, table or its text or an error) parsed and scored."""
+def _score_chunk(chunk, choices: Choices, encode=None) -> list[BatchItem]:
+    """In a worker: each (number, file, line, table or its text or an error) parsed and scored,
+    and written out by `encode` when given (then only the text travels back, not the result)."""
     out = []
     for n, name, line, item in chunk:
         try:
@@ -105,7 +112,10 @@ def _score_chunk(chunk, choices: Choices) -> list[BatchItem]:
             if isinstance(item, TableText):
                 item = item.parse()
                 line = item.where.line
-            out.append(BatchItem(n, name, line, None, None, evaluate(item, choices).to_dict()))
+            done = BatchItem(n, name, line, None, None, evaluate(item, choices).to_dict())
         except MjError as e:
-            out.append(BatchItem(n, name, line, None, e))
+            done = BatchItem(n, name, line, None, e)
+        if encode is not None:
+            done = done._replace(data=None, text=encode(done.to_dict()))
+        out.append(done)
     return out

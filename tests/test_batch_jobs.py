@@ -13,7 +13,6 @@ import pytest
 from typer.testing import CliRunner
 
 import mjscore
-from mjscore.cli import app
 from mjscore.io.notation import print_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))

@@ -332,33 +332,21 @@ def losing_arrangements(hand: PlayerHand, exhaustive: bool = False) -> list[Arra
     written = written_blocks(hand)
     counts = counts_of(hand.concealed)
     if not exhaustive:
-        blocks = list(written)
-        leftovers = []
-        for i, n in enumerate(counts):
-            if n >= 2:
-                blocks.append(_block_of("pung" if n >= 3 else "pair", i))
-                n -= 3 if n >= 3 else 2
-            if n:
-                leftovers.extend((i,) * n)    # four of a kind is a pung and a single
-        if leftovers:
-            blocks.append(Block(SetKind.SINGLE, tuple(leftovers)))
-        return [Arrangement(tuple(blocks), "partial")]
-    options = []
-    for i, n in enumerate(counts):
-        if n >= 2:
-            opts = [None, "pair"] + (["pung"] if n >= 3 else [])
-            options.append([(i, o) for o in opts])
-    out = []
-    for choice in product(*options):
-        rest = list(counts)
-        blocks = list(written)
-        for i, o in choice:
-            if o is None:
-                continue
-            blocks.append(_block_of(o, i))
-            rest[i] -= 3 if o == "pung" else 2
-        leftovers = tuple(i for i in range(KINDS) for _ in range(rest[i]))
-        if leftovers:
-            blocks.append(Block(SetKind.SINGLE, leftovers))
-        out.append(Arrangement(tuple(blocks), "partial"))
-    return out
+        best = [(i, "pung" if n >= 3 else "pair") for i, n in enumerate(counts) if n >= 2]
+        return [_partial(written, counts, best)]
+    options = [[None, (i, "pair")] + ([(i, "pung")] if n >= 3 else []) for i, n in enumerate(counts) if n >= 2]
+    return [_partial(written, counts, [c for c in choice if c is not None]) for choice in product(*options)]
+
+
+def _partial(written: tuple[Block, ...], counts: Counts, formed) -> Arrangement:
+    """A loser's arrangement: the written groups, the pungs and pairs `formed` ((tile, "pung" or
+    "pair"), in tile order) and the tiles left over as one leftover block."""
+    rest = list(counts)
+    blocks = list(written)
+    for i, kind in formed:
+        blocks.append(_block_of(kind, i))
+        rest[i] -= 3 if kind == "pung" else 2
+    leftovers = tuple(i for i, n in enumerate(rest) if n for _ in range(n))
+    if leftovers:
+        blocks.append(Block(SetKind.SINGLE, leftovers))
+    return Arrangement(tuple(blocks), "partial")

@@ -33,17 +33,22 @@ def waits_of(hand: PlayerHand, scheme, held: Counts | None = None) -> list[int]:
     """
     if hand.incomplete or hand.score is not None:
         return []
-    chows = kongs = written_tiles = 0
-    for m in hand.melds:
-        kind = m.kind
-        chows += kind is SetKind.CHOW
-        kongs += kind is SetKind.KONG
-        written_tiles += len(m.tiles)
+    chows, kongs, written_tiles = _written(hand.melds)
     if len(hand.concealed) + written_tiles != 13 + kongs:
         return []
     if held is None:
         held = counts_of(hand.all_tiles())
     return list(_waits(counts_of(hand.concealed), len(hand.melds), chows, held, scheme.shapes, scheme.max_chows))
+
+
+def _written(melds) -> tuple[int, int, int]:
+    """(chows, kongs, tiles) of the groups a player wrote."""
+    chows = kongs = tiles = 0
+    for m in melds:
+        chows += m.kind is SetKind.CHOW
+        kongs += m.kind is SetKind.KONG
+        tiles += len(m.tiles)
+    return chows, kongs, tiles
 
 
 def waits_before_win(hand: PlayerHand, scheme, held: Counts | None = None) -> list[int]:
@@ -54,16 +59,11 @@ def waits_before_win(hand: PlayerHand, scheme, held: Counts | None = None) -> li
         return []
     held = list(held if held is not None else counts_of(hand.all_tiles()))
     loose = held[:]
-    written = chows = kongs = written_tiles = 0
-    for m in hand.melds:
-        if m.form is not Form.GROUP:
-            written += 1
-            kind = m.kind
-            chows += kind is SetKind.CHOW
-            kongs += kind is SetKind.KONG
-            written_tiles += len(m.tiles)
-            for t in m.tiles:
-                loose[t.index] -= 1
+    written = [m for m in hand.melds if m.form is not Form.GROUP]      # `{ }` groups go back among the loose
+    chows, kongs, written_tiles = _written(written)
+    for m in written:
+        for t in m.tiles:
+            loose[t.index] -= 1
     win = hand.win.tile.index
     if not loose[win]:
         return []                 # the winning tile is in no loose group: the hand is not as written
@@ -71,7 +71,7 @@ def waits_before_win(hand: PlayerHand, scheme, held: Counts | None = None) -> li
     held[win] -= 1
     if sum(loose) + written_tiles != 13 + kongs:
         return []
-    return list(_waits(tuple(loose), written, chows, held, scheme.shapes, scheme.max_chows))
+    return list(_waits(tuple(loose), len(written), chows, held, scheme.shapes, scheme.max_chows))
 
 
 def _waits(loose, written, written_chows, held, shapes, max_chows) -> tuple[int, ...]:

@@ -78,16 +78,28 @@ class Token(NamedTuple):
 # -- tiles --------------------------------------------------------------------------------------
 
 def parse_run(word: str) -> tuple[Tile, ...] | None:
-    """The tiles of one run (`123m`, `EEE`, `1z`, `Rd`, `2f`), or None if it is not one.
+    """The tiles of one run (`123m`, `EEE`, `1z`, `Rd`, `2f`), or None if it is not one."""
+    parts = run_parts(word)
+    return parts[0] if parts is not None else None
+
+
+def run_parts(word: str) -> tuple[tuple[Tile, ...], tuple[Tile, ...], tuple[Tile, ...]] | None:
+    """A run's tiles, its playing tiles and its flowers and seasons; None if it is no run.
 
     Short runs are remembered: the same ones come back table after table in a batch.
     """
-    return _parse_short_run(word) if len(word) <= 24 else _parse_run(word)
+    return _short_run_parts(word) if len(word) <= 24 else _parts(_parse_run(word))
 
 
 @lru_cache(maxsize=4096)
-def _parse_short_run(word: str) -> tuple[Tile, ...] | None:
-    return _parse_run(word)
+def _short_run_parts(word: str):
+    return _parts(_parse_run(word))
+
+
+def _parts(run):
+    if run is None:
+        return None
+    return run, tuple(x for x in run if not x.is_bonus), tuple(x for x in run if x.is_bonus)
 
 
 def _parse_run(word: str) -> tuple[Tile, ...] | None:
@@ -122,22 +134,6 @@ def _parse_run(word: str) -> tuple[Tile, ...] | None:
         else:
             out.append(TILES[_HONOUR[m["honour"]]])
     return tuple(out) or None
-
-
-def run_parts(word: str) -> tuple[tuple[Tile, ...], tuple[Tile, ...], tuple[Tile, ...]] | None:
-    """A run's tiles, its playing tiles and its flowers and seasons; None if it is no run."""
-    return _short_run_parts(word) if len(word) <= 24 else _parts(_parse_run(word))
-
-
-@lru_cache(maxsize=4096)
-def _short_run_parts(word: str):
-    return _parts(_parse_run(word))
-
-
-def _parts(run):
-    if run is None:
-        return None
-    return run, tuple(x for x in run if not x.is_bonus), tuple(x for x in run if x.is_bonus)
 
 
 def parse_tile(word: str) -> Tile | None:
@@ -431,8 +427,8 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
         elif t == "discarded":
             # Her own discards since her last draw from the wall (the sacred-discard rule).
             start = i
-            while i < n and (run := parse_run(tokens[i].text)) is not None and not any(x.is_bonus for x in run):
-                discards.extend(run)
+            while i < n and (parts := run_parts(tokens[i].text)) is not None and not parts[2]:
+                discards.extend(parts[0])
                 i += 1
             if i == start:
                 raise NotationError("'discarded' takes the tiles the player discarded since her last draw",
@@ -515,10 +511,11 @@ def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
         if tok.is_bracket:
             raise NotationError(f"'{tok.text}' cannot stand inside a group opened by '{open_tok.text}'",
                                 tok.where, tok.text)
-        run = parse_run(tok.text)
-        if run is None:
+        parts = run_parts(tok.text)
+        if parts is None:
             raise NotationError(_bad_word(tok.text), tok.where, tok.text)
-        if any(x.index >= FLOWER_BASE for x in run):
+        run, _, flowers = parts
+        if flowers:
             raise NotationError("flowers and seasons do not go in a group", tok.where, tok.text)
         tiles.extend(run)
     tiles.sort(key=_INDEX)

@@ -7,7 +7,7 @@ table read from YAML equals the same table read from the compact form.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -132,8 +132,7 @@ class PlayerHand:
         # Remembered: the arrangement search is memoised on the hand, which hashes every tile.
         h = self._hash
         if h is None:
-            h = hash((self.seat, self.concealed, self.melds, self.bonus, self.incomplete, self.claim,
-                      self.score, self.win, self.name, self.discards))
+            h = hash(tuple(getattr(self, name) for name in _COMPARED))
             object.__setattr__(self, "_hash", h)
         return h
 
@@ -167,6 +166,10 @@ class PlayerHand:
             if t in tiles:
                 found = token.where
         return found
+
+
+# The fields that make two hands equal, and so their hash.
+_COMPARED = tuple(f.name for f in fields(PlayerHand) if f.compare)
 
 
 class Penalty(NamedTuple):

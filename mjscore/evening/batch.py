@@ -70,7 +70,7 @@ def score_files(files: Iterable[str], choices: Choices = Choices(), jobs: int = 
     """
     if jobs <= 1:
         items = score_stream((row for path in files for row in stream_tables(path)), choices)
-        return items if encode is None else (item._replace(text=encode(item.to_dict())) for item in items)
+        return items if encode is None else (_encoded(item, encode) for item in items)
     return _score_in_workers(((n, *row) for n, row in enumerate(
         (row for path in files for row in stream_tables(path, parse=False)), start=1)), choices, jobs, encode)
 
@@ -115,7 +115,11 @@ def _score_chunk(chunk, choices: Choices, encode=None) -> list[BatchItem]:
             done = BatchItem(n, name, line, None, None, evaluate(item, choices).to_dict())
         except MjError as e:
             done = BatchItem(n, name, line, None, e)
-        if encode is not None:
-            done = done._replace(data=None, text=encode(done.to_dict()))
-        out.append(done)
+        out.append(done if encode is None else _encoded(done, encode))
     return out
+
+
+def _encoded(item: BatchItem, encode: Callable[[dict], str]) -> BatchItem:
+    """The item as written out; the plain result it was written from is not kept (from a worker,
+    only the text then travels back)."""
+    return item._replace(data=None, text=encode(item.to_dict()))

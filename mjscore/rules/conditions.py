@@ -603,11 +603,13 @@ def _counted_needs(scheme) -> frozenset:
     if counted is None:
         counted = scheme.memo["counted-needs"] = frozenset(
             need[0] for r in scheme.rules for need in r.needs
-            if isinstance(need, tuple) and len(need) == 2 and isinstance(need[1], int) and need[0] != "bonus")
+            if isinstance(need, tuple) and need[0] in _BLOCK_FEATURE_NAMES)
     return counted
 
 
 def _block_features(kind: SetKind, tile: int, exposed: bool, seat: Wind, prevailing: Wind) -> frozenset:
+    """The features one set or pair gives an arrangement (the seat and round name the own and
+    prevailing winds)."""
     out = {"exposed"} if exposed else set()
     if kind is SetKind.CHOW:
         out.add("chow")
@@ -623,6 +625,11 @@ def _block_features(kind: SetKind, tile: int, exposed: bool, seat: Wind, prevail
         if name == "set" and not exposed:
             out.add("concealed-pung")
     return frozenset(out)
+
+
+# Every feature a block can give (what the engine counts, block by block).
+_BLOCK_FEATURE_NAMES = frozenset({"exposed", "chow", "kong", "concealed-pung"}
+                                 | {(name, c) for name in ("set", "pair") for c in TILE_CLASSES})
 
 
 class Condition(NamedTuple):

@@ -49,9 +49,11 @@ def _take_loose(rng: random.Random, pool: list[int], n: int):
     return out
 
 
-def random_table(rng: random.Random, max_chows: int = 4) -> Table:
+def random_table(rng: random.Random, max_chows: int = 4, claimed_kongs: bool = False) -> Table:
     """A full table; the winner holds at most `max_chows` chows (a scheme's own limit, so that
-    the scheme accepts the hand)."""
+    the scheme accepts the hand).  With `claimed_kongs`, a kong may also be a concealed pung
+    completed by a claimed tile (off by default: the benchmarks' tables stay as they were)."""
+    kong_forms = [Form.EXPOSED, Form.DECLARED_KONG] + ([Form.CLAIMED_KONG] if claimed_kongs else [])
     pool = [4] * KINDS
     bonus = list(range(34, 42))
     rng.shuffle(bonus)
@@ -67,7 +69,7 @@ def random_table(rng: random.Random, max_chows: int = 4) -> Table:
                     tiles = _take_set(rng, pool, ("pung", "chow") if chows < max_chows else ("pung",))
                 chows += len(tiles) == 3 and tiles[0] != tiles[1]
                 if len(tiles) == 4:
-                    form = rng.choice([Form.EXPOSED, Form.DECLARED_KONG])
+                    form = rng.choice(kong_forms)
                     melds.append(Meld(tuple(TILES[t] for t in tiles), form))
                 elif rng.random() < 0.4:
                     melds.append(Meld(tuple(TILES[t] for t in sorted(tiles)), Form.EXPOSED))

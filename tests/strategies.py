@@ -11,9 +11,9 @@ bonus_tiles = st.sampled_from(TILES[KINDS:])
 
 @st.composite
 def melds(draw):
-    form = draw(st.sampled_from([Form.EXPOSED, Form.DECLARED_KONG, Form.GROUP]))
+    form = draw(st.sampled_from([Form.EXPOSED, Form.DECLARED_KONG, Form.CLAIMED_KONG, Form.GROUP]))
     t = draw(playing)
-    if form is Form.DECLARED_KONG:
+    if form is Form.DECLARED_KONG or form is Form.CLAIMED_KONG:
         return Meld((t,) * 4, form)
     kinds = ["pung"] + (["kong"] if form is Form.EXPOSED else [])
     if t.suit.is_numbered and t.rank <= 7:

@@ -3,7 +3,7 @@
 import pytest
 
 from mjscore.io.notation import parse_run, parse_table, parse_tables, print_table
-from mjscore.model.errors import GroupError, NotationError
+from mjscore.model.errors import GroupError, MjError, NotationError
 from mjscore.model.table import Form, SetKind, WinFlag
 from mjscore.model.tiles import Wind
 
@@ -91,14 +91,28 @@ def test_heaven_and_earth_flags():
 
 
 def test_group_forms_and_kinds():
-    p = parse_table("E: [123m] (5555p) {EEE} [999s] 11s").players[0]
+    p = parse_table("E: [123m] (5555p) {EEE} [999s] <FFFF> 11s").players[0]
     forms = {m.text(): (m.form, m.kind) for m in p.melds}
     assert forms == {
         "[123m]": (Form.EXPOSED, SetKind.CHOW),
         "[999s]": (Form.EXPOSED, SetKind.PUNG),
         "(5555p)": (Form.DECLARED_KONG, SetKind.KONG),
+        "<FFFF>": (Form.CLAIMED_KONG, SetKind.KONG),
         "{EEE}": (Form.GROUP, SetKind.PUNG),
     }
+
+
+@pytest.mark.parametrize("text,message", [
+    ("E: <555p> 11s", "<555p> is not a kong: < > holds four identical tiles"),
+    ("E: <5556p> 11s", "<5556p> is not a kong"),
+    ("E: <5555p 11s", "'<' is never closed with '>'"),
+    ("E: 5555p> 11s", "'>' closes a group that was never opened"),
+    ("E: <55p [55p]> 11s", "'[' cannot stand inside a group opened by '<'"),
+])
+def test_claimed_kong_is_four_identical_tiles(text, message):
+    with pytest.raises(MjError) as info:
+        parse_table(text)
+    assert message in info.value.message
 
 
 @pytest.mark.parametrize("header,attr,value", [

@@ -34,7 +34,7 @@ def test_unicode_printing_shows_every_tile(table):
     assert glyphs == sorted(expected)
 
 
-NOTATION_ALPHABET = st.sampled_from(list("0123456789mpsczbdyfESWNCFPRGW []{}()=.;#:-\nwinselfromscore") + [
+NOTATION_ALPHABET = st.sampled_from(list("0123456789mpsczbdyfESWNCFPRGW []{}()<>=.;#:-\nwinselfromscore") + [
     "win ", "self", "from ", "score ", "...", "round ", "draw", "---\n", "E: ", "S: ", "dealer-wins ",
     "loose", "robbed", "heaven", "earth", "\t", "é", "\x00", "🀄"])
 

@@ -96,7 +96,18 @@ def parameters(s: Scheme) -> list[list]:
         ["East double", "yes" if s.settlement.get("east_double", True) else "no"],
         ["draw passes the deal", "yes" if s.rotation.get("draw_passes_deal") else "no"],
         ["East's win streak limit", s.rotation.get("dealer_streak_limit") or "none"],
+        ["claimed kong < >", claimed_kong_text(s)],
     ]
+
+
+def claimed_kong_text(s: Scheme) -> str:
+    ck = s.claimed_kong
+    parts = ["exposed points" if ck.exposed_points else "concealed points"]
+    if ck.concealed_hand:
+        parts.append("keeps the hand concealed")
+    if ck.concealed_pung:
+        parts.append("counts among concealed pungs")
+    return ", ".join(parts)
 
 
 def set_rows(s: Scheme) -> list[list]:

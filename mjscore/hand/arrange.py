@@ -14,7 +14,7 @@ from itertools import product
 from typing import NamedTuple
 
 from mjscore.hand.shapes import MAJORS, Counts, counts_of, decompositions
-from mjscore.model.table import Form, PlayerHand, SetKind, indices_text
+from mjscore.model.table import CLAIMED_FORMS, Form, PlayerHand, SetKind, indices_text
 from mjscore.model.tiles import KINDS, WIND_BASE
 
 
@@ -27,7 +27,9 @@ class Block(NamedTuple):
 
     kind: SetKind
     tiles: tuple[int, ...]        # tile indices, sorted
-    exposed: bool = False         # counts as exposed (claimed, or completed by a discarded winning tile)
+    # Made with a claimed tile (a claimed discard, or the discarded winning tile): the scheme
+    # decides what that means for a claimed kong (`Scheme.claimed_kong`).
+    exposed: bool = False
     form: Form = Form.CONCEALED   # how the player wrote it, or CONCEALED when mjscore arranged it
     won: bool = False             # the winning tile completed this block
 
@@ -55,11 +57,14 @@ def _block_text(b: Block) -> str:
 
 
 def _write_block(b: Block) -> str:
-    """A block in notation: [ ] exposed, ( ) declared kong, { } the player's group, plain arranged."""
+    """A block in notation: [ ] exposed, < > claimed kong, ( ) declared kong, { } the player's
+    group, plain arranged."""
     # A leftover of several tiles is written as runs, like concealed tiles in the notation.
     body = indices_text(b.tiles, sep=" " if b.kind is SetKind.SINGLE else "")
     if b.form is Form.DECLARED_KONG:
         return f"({body})"
+    if b.form is Form.CLAIMED_KONG:
+        return f"<{body}>"
     if b.exposed:
         return f"[{body}]"
     if b.form is Form.GROUP:
@@ -94,7 +99,7 @@ _KIND_ORDER = {SetKind.CHOW: 1, SetKind.PUNG: 1, SetKind.KONG: 1, SetKind.PAIR: 
 def written_blocks(hand: PlayerHand) -> tuple[Block, ...]:
     out = []
     for m in hand.melds:
-        out.append(Block(m.kind, tuple([t.index for t in m.tiles]), m.form is Form.EXPOSED, m.form))
+        out.append(Block(m.kind, tuple([t.index for t in m.tiles]), m.form in CLAIMED_FORMS, m.form))
     return tuple(out)
 
 
@@ -299,6 +304,10 @@ def winning_arrangements(written: tuple[Block, ...], counts: Counts, win_tile: i
     return out
 
 
+# Written sets the winning tile cannot have completed: they were on the table before it.
+_LAID_DOWN = frozenset({Form.EXPOSED, Form.CLAIMED_KONG, Form.DECLARED_KONG})
+
+
 def _mark_winning_block(blocks: tuple[Block, ...], shape: str, win_tile, discard: bool):
     """One arrangement per concealed block that holds the winning tile (duplicates once)."""
     if win_tile is None:
@@ -306,7 +315,7 @@ def _mark_winning_block(blocks: tuple[Block, ...], shape: str, win_tile, discard
     seen = set()
     out = []
     for n, b in enumerate(blocks):
-        if win_tile not in b.tiles or b.form in (Form.EXPOSED, Form.DECLARED_KONG):
+        if win_tile not in b.tiles or b.form in _LAID_DOWN:
             continue
         key = (b.kind, b.tiles, b.form)
         if key in seen:

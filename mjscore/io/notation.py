@@ -36,13 +36,13 @@ SEAT_NAMES = {w.value: w for w in Wind}
 FLAGS = {f.value: f for f in WinFlag}
 HEADERS = ("round", "scheme", "draw", "dealer-wins", "penalty", *OPTION_HEADERS)
 ON_OFF = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
-_OPEN = {"[": Form.EXPOSED, "(": Form.DECLARED_KONG, "{": Form.GROUP}
-_CLOSE = {"[": "]", "(": ")", "{": "}"}
+_OPEN = {"[": Form.EXPOSED, "(": Form.DECLARED_KONG, "<": Form.CLAIMED_KONG, "{": Form.GROUP}
+_CLOSE = {"[": "]", "(": ")", "<": ">", "{": "}"}
 # The words of a player's line that are not tiles.
-_KEYWORDS = frozenset({*_OPEN, ")", "]", "}", "...", "=", "score", "win", "discarded", "self", "from", *FLAGS})
+_KEYWORDS = frozenset({*_OPEN, *_CLOSE.values(), "...", "=", "score", "win", "discarded", "self", "from", *FLAGS})
 
 # One token: a bracket, `=`, `...`, or a word (anything else up to white space or a bracket).
-_WORD = re.compile(r"[\[\](){}]|\.\.\.|=|[^\s\[\](){}=]+")
+_WORD = re.compile(r"[\[\](){}<>]|\.\.\.|=|[^\s\[\](){}<>=]+")
 
 # One unit of a tile run: digits with their suit letter, an honour alias, or an honour letter.
 _UNIT = re.compile(r"(?P<digits>[0-9]+)(?P<suit>[mpscdbzfy])|(?P<alias>Rd|Gd|Wd)|(?P<honour>[ESWNCFP])")
@@ -72,7 +72,7 @@ class Token(NamedTuple):
 
     @property
     def is_bracket(self) -> bool:
-        return self.text in "[](){}" and len(self.text) == 1
+        return self.text in "[](){}<>" and len(self.text) == 1
 
 
 # -- tiles --------------------------------------------------------------------------------------
@@ -406,7 +406,7 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
             melds.append(meld)
             opened.append(tok)
             places.append((tok, meld.tiles))
-        elif t in (")", "]", "}"):
+        elif t in (")", "]", ">", "}"):
             raise NotationError(f"'{t}' closes a group that was never opened", tok.where, t)
         elif t == "...":
             if incomplete:
@@ -524,6 +524,10 @@ def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
     if form is Form.DECLARED_KONG:
         if kind is None or kind.value != "kong":
             raise GroupError(f"{text} is not a kong: ( ) holds four identical tiles", open_tok.where, text)
+    elif form is Form.CLAIMED_KONG:
+        if kind is None or kind.value != "kong":
+            raise GroupError(f"{text} is not a kong: < > holds four identical tiles, a concealed pung "
+                             "and the discard claimed to make it a kong", open_tok.where, text)
     elif form is Form.EXPOSED:
         # A pair in [ ] is a set the winner completed with a discard, as the breakdown prints it;
         # the player's line decides (`_parse_player`), knowing the win clause.
@@ -543,7 +547,7 @@ def _not_a_set(text: str) -> str:
 def _bad_group(form: Form, kind) -> bool:
     if kind is None:
         return True
-    if form is Form.DECLARED_KONG:
+    if form is Form.DECLARED_KONG or form is Form.CLAIMED_KONG:
         return kind.value != "kong"
     if form is Form.EXPOSED:
         return kind.value == "pair"
@@ -608,11 +612,12 @@ def _parse_win(seat: Wind, win_tok: Token, tokens, i: int) -> tuple[Win, int]:
 # -- the printer --------------------------------------------------------------------------------
 
 _FLAG_ORDER = list(WinFlag)
-_FORM_ORDER = (Form.EXPOSED, Form.DECLARED_KONG, Form.GROUP)
+_FORM_ORDER = (Form.EXPOSED, Form.CLAIMED_KONG, Form.DECLARED_KONG, Form.GROUP)
 
 
 def meld_order(m: Meld):
-    """Canonical order of written groups: exposed, declared kongs, concealed groups; by tiles."""
+    """Canonical order of written groups: exposed, claimed kongs, declared kongs, concealed
+    groups; by tiles."""
     return (_FORM_ORDER.index(m.form), m.tiles)
 
 

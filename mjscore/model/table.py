@@ -34,12 +34,16 @@ class Form(Enum):
 
     EXPOSED = "exposed"              # [ ]  claimed from a discard
     DECLARED_KONG = "declared kong"  # ( )  a concealed kong declared during play
+    CLAIMED_KONG = "claimed kong"    # < >  a concealed pung completed by a claimed fourth tile
     GROUP = "group"                  # { }  concealed, laid out by the player, never regrouped
     CONCEALED = "concealed"          # arranged by mjscore from the concealed tiles
 
 
-BRACKETS = {Form.EXPOSED: ("[", "]"), Form.DECLARED_KONG: ("(", ")"), Form.GROUP: ("{", "}"),
-            Form.CONCEALED: ("", "")}
+BRACKETS = {Form.EXPOSED: ("[", "]"), Form.DECLARED_KONG: ("(", ")"), Form.CLAIMED_KONG: ("<", ">"),
+            Form.GROUP: ("{", "}"), Form.CONCEALED: ("", "")}
+# Written sets that stand on the table, made with a claimed discard: scored as exposed, unless
+# the scheme says otherwise for a claimed kong.
+CLAIMED_FORMS = frozenset({Form.EXPOSED, Form.CLAIMED_KONG})
 
 
 @lru_cache(maxsize=4096)
@@ -73,10 +77,6 @@ class Meld:
     def tile(self) -> Tile:
         """The set's lowest tile: the tile of a pung or kong, the start of a chow."""
         return self.tiles[0]
-
-    @property
-    def concealed(self) -> bool:
-        return self.form is not Form.EXPOSED
 
     def text(self, *, style: str = "text") -> str:
         left, right = BRACKETS[self.form]

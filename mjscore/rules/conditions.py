@@ -263,8 +263,10 @@ def c_chows(sit, arr, bounds):
 
 
 def c_concealed(sit, arr, v):
-    """No set claimed from a discard, nor completed by a discarded winning tile."""
-    return (not any(b.exposed for b in arr.blocks)) == v
+    """No set claimed from a discard, nor completed by a discarded winning tile (a claimed kong
+    as the scheme says)."""
+    keeps = sit.scheme.claimed_kong.concealed_hand
+    return (not any(b.exposed and not (keeps and b.form is Form.CLAIMED_KONG) for b in arr.blocks)) == v
 
 
 def c_one_suit(sit, arr, v):
@@ -324,7 +326,9 @@ def c_exposed_sets(sit, arr, bounds):
 
 
 def c_concealed_pungs(sit, arr, bounds):
-    return _in(sum(1 for b in arr.blocks if b.is_pung_or_kong and not b.exposed), bounds)
+    counts = sit.scheme.claimed_kong.concealed_pung
+    return _in(sum(1 for b in arr.blocks if b.is_pung_or_kong
+                   and (not b.exposed or (counts and b.form is Form.CLAIMED_KONG))), bounds)
 
 
 def c_kongs(sit, arr, bounds):
@@ -560,7 +564,7 @@ def features(sit: Situation, arr: Arrangement) -> set:
         key = (b, seat, prevailing)
         record = memo.get(key)
         if record is None:
-            more = _block_features(b.kind, b.tile, b.exposed, seat, prevailing)
+            more = _block_features(b, seat, prevailing, sit.scheme.claimed_kong)
             record = memo[key] = (more, tuple(_counted_needs(sit.scheme).intersection(more)))
         out |= record[0]
         if record[1]:
@@ -575,7 +579,7 @@ def features(sit: Situation, arr: Arrangement) -> set:
                 out.add((feature, k))
     if "chow" not in out:
         out.add("no-chow")
-    if "exposed" not in out:
+    if "open" not in out:
         out.add("concealed")
     won = arr.won_block
     if won is not None:
@@ -607,10 +611,21 @@ def _counted_needs(scheme) -> frozenset:
     return counted
 
 
-def _block_features(kind: SetKind, tile: int, exposed: bool, seat: Wind, prevailing: Wind) -> frozenset:
+def _block_features(b: Block, seat: Wind, prevailing: Wind, claimed_kong) -> frozenset:
     """The features one set or pair gives an arrangement (the seat and round name the own and
-    prevailing winds)."""
-    out = {"exposed"} if exposed else set()
+    prevailing winds): "exposed" for a set made with a claimed tile, "open" when that makes the
+    hand no longer concealed (a claimed kong may not, as the scheme says)."""
+    kind, tile, exposed = b.kind, b.tile, b.exposed
+    out = set()
+    hidden = False          # counts as a concealed pung though made with a claimed tile
+    if exposed:
+        out.add("exposed")
+        if b.form is Form.CLAIMED_KONG:
+            hidden = claimed_kong.concealed_pung
+            if not claimed_kong.concealed_hand:
+                out.add("open")
+        else:
+            out.add("open")
     if kind is SetKind.CHOW:
         out.add("chow")
     elif kind is SetKind.PAIR or kind is SetKind.PUNG or kind is SetKind.KONG:
@@ -622,13 +637,13 @@ def _block_features(kind: SetKind, tile: int, exposed: bool, seat: Wind, prevail
             out.add((name, "prevailing-wind"))
         if kind is SetKind.KONG:
             out.add("kong")
-        if name == "set" and not exposed:
+        if name == "set" and (not exposed or hidden):
             out.add("concealed-pung")
     return frozenset(out)
 
 
 # Every feature a block can give (what the engine counts, block by block).
-_BLOCK_FEATURE_NAMES = frozenset({"exposed", "chow", "kong", "concealed-pung"}
+_BLOCK_FEATURE_NAMES = frozenset({"exposed", "open", "chow", "kong", "concealed-pung"}
                                  | {(name, c) for name in ("set", "pair") for c in TILE_CLASSES})
 
 
@@ -656,7 +671,7 @@ CONDITIONS: dict[str, Condition] = {
                           lambda v: frozenset({"no-chow" if v else "chow"})),
     "chows": Condition(_count, c_chows, "how many chows the arrangement has", _needs_at_least_one("chow")),
     "concealed": Condition(_bool, c_concealed, "no set exposed, not even by the winning discard",
-                           lambda v: frozenset({"concealed" if v else "exposed"})),
+                           lambda v: frozenset({"concealed" if v else "open"})),
     "one_suit": Condition(_choice("with-honours", "without-honours", "any", "at-most-one"), c_one_suit,
                           "one numbered suit, with honours, without, either; at-most-one: one suit and/or honours",
                           _needs("one-suit-or-honours")),

@@ -86,6 +86,15 @@ class Rounding(NamedTuple):
         return (value + self.unit // 2) // self.unit * self.unit   # nearest, halves up (65 -> 70)
 
 
+class ClaimedKong(NamedTuple):
+    """How a concealed pung completed by a claimed fourth tile counts, scheme by scheme: the
+    associations score it as exposed but let it keep the hand concealed."""
+
+    exposed_points: bool = True      # scores the exposed column of `sets.kong`
+    concealed_hand: bool = False     # leaves the hand concealed, for the concealed-hand rules
+    concealed_pung: bool = False     # counts among concealed pungs (three concealed pungs)
+
+
 @dataclass(frozen=True)
 class Scheme:
     name: str
@@ -103,6 +112,7 @@ class Scheme:
     set_points: dict = field(hash=False, compare=False)       # (kind, class, exposed) -> points
     pair_points: dict = field(hash=False, compare=False)      # pair kind -> points
     rules: tuple[Rule, ...] = ()
+    claimed_kong: ClaimedKong = field(default_factory=ClaimedKong)
     settlement: dict = field(default_factory=dict, hash=False, compare=False)
     rotation: dict = field(default_factory=dict, hash=False, compare=False)
     data: dict = field(default_factory=dict, hash=False, compare=False, repr=False)   # the flat table
@@ -378,6 +388,7 @@ def _build(data: dict, path: str) -> Scheme:
             ck.fail(f"shapes[{n}]", f"'{excerpt(s)}' is not a shape; known: {', '.join(sorted(SHAPES))}")
     rounding = _rounding(ck, data.get("rounding", "none"))
     set_points = _sets(ck, data.get("sets"))
+    claimed_kong = _claimed_kong(ck, data["sets"].get("claimed_kong", {}))
     pair_points = _pairs(ck, data.get("pairs", {}))
     rules = tuple(_rule(ck, r, n) for n, r in enumerate(_list(ck, data.get("rules", []), "rules")))
     if unknown_rules:
@@ -422,7 +433,7 @@ def _build(data: dict, path: str) -> Scheme:
         bonus_tiles=ck.bool(data, "bonus_tiles", "bonus_tiles", default=True),
         bonus_tile_points=ck.int(data, "bonus_tile_points", "bonus_tile_points", default=4, maximum=MAX_POINTS),
         shapes=frozenset(shapes), rounding=rounding, set_points=set_points, pair_points=pair_points,
-        rules=rules, settlement=dict(settlement), rotation=dict(rotation), data=data)
+        rules=rules, claimed_kong=claimed_kong, settlement=dict(settlement), rotation=dict(rotation), data=data)
 
 
 SETTLEMENT_KEYS = {"paying", "payoff", "east_double", "east_double_losers", "east_penalty_double",
@@ -512,8 +523,20 @@ def _sets(ck, v) -> dict:
                                                                     for x in pair)):
                 ck.fail(f"sets.{kind}.{cls}", f"takes [EXPOSED, CONCEALED] points, each from 0 to {MAX_POINTS:,}")
             out[(kind, cls, True)], out[(kind, cls, False)] = pair
-    ck.keys(v, "sets.", ("pung", "kong", "chow"))
+    ck.keys(v, "sets.", ("pung", "kong", "chow", "claimed_kong"))
     return out
+
+
+def _claimed_kong(ck, v) -> ClaimedKong:
+    if not isinstance(v, dict):
+        ck.fail("sets.claimed_kong", "takes {points: exposed|concealed, concealed_hand: BOOL, concealed_pung: BOOL}")
+    ck.keys(v, "sets.claimed_kong.", ("points", "concealed_hand", "concealed_pung"))
+    points = v.get("points", "exposed")
+    if points not in ("exposed", "concealed"):
+        ck.fail("sets.claimed_kong.points", f"takes exposed or concealed, not {excerpt(points)}")
+    return ClaimedKong(points == "exposed",
+                       ck.bool(v, "concealed_hand", "sets.claimed_kong.concealed_hand", default=False),
+                       ck.bool(v, "concealed_pung", "sets.claimed_kong.concealed_pung", default=False))
 
 
 def _pairs(ck, v) -> dict:

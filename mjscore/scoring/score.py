@@ -27,7 +27,7 @@ from mjscore.hand.arrange import (
 )
 from mjscore.hand.shapes import counts_of
 from mjscore.model.errors import IncompleteHandError
-from mjscore.model.table import PlayerHand, SetKind, Table, Win
+from mjscore.model.table import Form, PlayerHand, SetKind, Table, Win
 from mjscore.model.tiles import DRAGON_BASE, KINDS, TILES, WIND_BASE, Wind
 from mjscore.rules.conditions import Situation, block_matches, features, waits
 from mjscore.rules.scheme import Rule, Scheme
@@ -235,10 +235,14 @@ def _block_items(b: Block, scheme: Scheme, seat: Wind, prevailing: Wind) -> tupl
         return ()
     kind = _KIND_NAME[b.kind]
     cls = _set_class(b.tile)
-    pts = scheme.set_points[(kind, cls, b.exposed)]
-    if not pts and b.kind is SetKind.CHOW:
-        return ()
-    state = "exposed" if b.exposed else "concealed"
+    if b.form is Form.CLAIMED_KONG:
+        pts = scheme.set_points[(kind, cls, scheme.claimed_kong.exposed_points)]
+        state = "claimed"
+    else:
+        pts = scheme.set_points[(kind, cls, b.exposed)]
+        if not pts and b.kind is SetKind.CHOW:
+            return ()
+        state = "exposed" if b.exposed else "concealed"
     return (Item(f"{state}-{kind}", f"{state.capitalize()} {kind}{_CLASS_TEXT[cls]}", b.text(), points=pts),)
 
 

@@ -69,9 +69,19 @@ def east(text, scheme):
 
 
 def test_european_classical_four_winds_example_1_figures():
-    # East self-drawn, 68 points and 1 double = 136, rounded off to 140 (4W-EX1)
-    p = east("round E\nE: [9999m] [3333s] [888s] (8888p) NN win N self", "european-classical")
+    # Four Winds' worked example 1 (issue 11, item 1): East goes out on a self-drawn East wind,
+    # round East.  Its items: winning 20, concealed kong of terminals 32, melded pung of honours
+    # 4, concealed simples 4, pair of own wind and wind of the round 4, going out on a pair 2,
+    # self-drawn 2 = 68; pung of dragons 1 double; 136, rounded off to 140.  The fourth set
+    # scores nothing: a chow.  The single wait on the pair earns "going out on a pair" and not
+    # "only possible tile" too (that is for a one-chance chow).
+    p = east("round E\nE: [CCC] (1111m) 555p 234s EE win E self", "european-classical")
+    assert sorted(i.points for i in p.items if i.points) == [2, 2, 4, 4, 4, 20, 32]
+    assert "only-possible" not in {i.rule for i in p.items}
     assert (p.points, p.doubles, p.score) == (68, 1, 140)
+    # A one-chance chow still earns it: 3s alone completes 1-2-3 (the edge wait).
+    q = east("round E\nE: [CCC] (1111m) 555p 123s EE win 3s self", "european-classical")
+    assert "only-possible" in {i.rule for i in q.items}
 
 
 @pytest.mark.parametrize("value,rounded", [(64, 60), (65, 70), (136, 140), (124, 120), (500, 500)])

@@ -31,11 +31,13 @@ __all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "lo
 def _choices(scheme: str | os.PathLike | None = None, *, paying: str | None = None, payoff: str | None = None,
              east_double: bool | None = None, round_payments_up: int | None = None,
              loser_difference_limit: int | None = None, explain: bool = False,
-             east_penalty_double: bool | None = None) -> Choices:
+             east_penalty_double: bool | None = None, kitty: int | None = None, kitty_hand: str | None = None,
+             extra_hand_bonus: int | None = None) -> Choices:
     return Choices(scheme=os.fspath(scheme) if scheme is not None else None, paying=paying, payoff=payoff,
                    east_double=east_double, round_payments_up=round_payments_up,
                    loser_difference_limit=loser_difference_limit, explain=explain,
-                   east_penalty_double=east_penalty_double)
+                   east_penalty_double=east_penalty_double, kitty=kitty, kitty_hand=kitty_hand,
+                   extra_hand_bonus=extra_hand_bonus)
 
 
 def _source(text_or_path: str | os.PathLike, name: str | None = None) -> tuple[str, str]:
@@ -62,7 +64,8 @@ def parse(text: str, *, name: str = "<input>") -> list[Table]:
 def score(text: str | Table, *, scheme: str | os.PathLike | None = None, paying: str | None = None,
           payoff: str | None = None, east_double: bool | None = None, round_payments_up: int | None = None,
           loser_difference_limit: int | None = None, explain: bool = False,
-          east_penalty_double: bool | None = None) -> TableResult:
+          east_penalty_double: bool | None = None, kitty: int | None = None, kitty_hand: str | None = None,
+          extra_hand_bonus: int | None = None) -> TableResult:
     """Score and settle one table, given as text (compact or YAML) or as a parsed `Table`.
 
     The options are those of `mjscore score`; None leaves the choice to the table's header,
@@ -74,7 +77,8 @@ def score(text: str | Table, *, scheme: str | os.PathLike | None = None, paying:
     """
     choices = _choices(scheme, paying=paying, payoff=payoff, east_double=east_double,
                        round_payments_up=round_payments_up, loser_difference_limit=loser_difference_limit,
-                       explain=explain, east_penalty_double=east_penalty_double)
+                       explain=explain, east_penalty_double=east_penalty_double, kitty=kitty,
+                       kitty_hand=kitty_hand, extra_hand_bonus=extra_hand_bonus)
     if isinstance(text, Table):
         return evaluate(text, choices)
     tables = parse_any(text, "<input>")

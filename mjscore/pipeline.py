@@ -33,6 +33,9 @@ class Choices(NamedTuple):
     loser_difference_limit: int | None = None
     explain: bool = False
     east_penalty_double: bool | None = None
+    kitty: int | None = None
+    kitty_hand: str | None = None
+    extra_hand_bonus: int | None = None
 
 
 def scheme_for(table: Table, choices: Choices):
@@ -70,7 +73,9 @@ def options_for(table: Table, scheme, choices: Choices):
                    east_double=east_double, east_double_losers=losers,
                    round_payments_up=pick("round_payments_up", 0) or 0,
                    loser_difference_limit=pick("loser_difference_limit", None),
-                   east_penalty_double=pick("east_penalty_double", False))
+                   east_penalty_double=pick("east_penalty_double", False),
+                   kitty=pick("kitty", 0) or 0, kitty_hand=pick("kitty_hand", None),
+                   extra_hand_bonus=pick("extra_hand_bonus", 0) or 0)
 
 
 class TableResult(NamedTuple):
@@ -168,10 +173,26 @@ def evaluate(table: Table, choices: Choices = Choices()) -> TableResult:
     options = options_for(table, scheme, choices)
     settlement, error = None, None
     try:
-        settlement = settle(table, {p.seat: p.score for p in scored.players}, options, scheme.payoffs)
+        settlement = settle(table, {p.seat: p.score for p in scored.players}, options, scheme.payoffs,
+                            kitty_earned=_kitty_earned(table, options, scheme, scored.players))
     except SettlementError as e:
         error = str(e)
     return TableResult(table, scheme, scored.players, settlement, error, choices.explain, ruling)
+
+
+def _kitty_earned(table: Table, options: Options, scheme: Scheme, players) -> bool:
+    """Whether the winner's hand earns the rule the kitty asks for (`kitty-hand`), counted or
+    left out under a limit hand; any winner takes it when no rule is asked for."""
+    if not options.kitty or options.kitty_hand is None or table.draw or table.winner is None:
+        return True
+    if scheme.rule(options.kitty_hand) is None:
+        raise SettlementError(f"kitty-hand names no rule of scheme '{scheme.name}': '{options.kitty_hand}' "
+                              "(the id of one of its rules, as the scheme file writes it)")
+    won = next(p for p in players if p.winner)
+    if won.counted:
+        raise SettlementError(f"the kitty goes to a hand that earns '{options.kitty_hand}', and "
+                              f"{won.seat.value}'s score was counted at the table: list the tiles")
+    return any(i.rule == options.kitty_hand for i in won.best.items + won.best.ignored)
 
 
 # -- the plain form ----------------------------------------------------------------------------

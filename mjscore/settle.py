@@ -27,16 +27,38 @@ class Options(NamedTuple):
     round_payments_up: int = 0                 # 0: no rounding
     loser_difference_limit: int | None = None  # cut a loser-to-loser difference to this, before East's double
     east_penalty_double: bool = False          # add-up: a penalty East incurs is taken off twice
+    kitty: int = 0                             # each player's stake in the kitty, every deal (0: no kitty)
+    kitty_hand: str | None = None              # the rule a winner's hand must earn to take it (None: any winner)
+    extra_hand_bonus: int = 0                  # paid to the winner for each of East's extra hands in a row
 
 
 class Payment(NamedTuple):
     payer: Wind
     payee: Wind
     amount: int
-    reason: str                                # winner | difference | pays-for-all | penalty
+    reason: str                                # winner | difference | pays-for-all | penalty | kitty | extra-hands
 
     def as_dict(self) -> dict:
         return {"from": self.payer.value, "to": self.payee.value, "amount": self.amount}
+
+
+class Special(NamedTuple):
+    """A special payment of the hand, beside the score: the kitty, or the bonus for East's extra
+    hands.  `amount` is what the winner receives in all (0: nothing paid this hand)."""
+
+    kind: str                                  # kitty | extra-hands
+    count: int                                 # deals in the kitty / East's extra hands
+    unit: int                                  # the stake per deal / the bonus per extra hand
+    amount: int
+    to: Wind | None                            # the winner, when it was paid
+    why: str = ""                              # why it was not paid, when it was not
+
+    def as_dict(self) -> dict:
+        d = {"kind": self.kind, "count": self.count, "unit": self.unit, "amount": self.amount,
+             "to": self.to.value if self.to else None}
+        if self.why:
+            d["why"] = self.why
+        return d
 
 
 class Settlement(NamedTuple):
@@ -44,16 +66,20 @@ class Settlement(NamedTuple):
     payments: tuple[Payment, ...]
     net: dict                                  # seat -> gain (negative: loss)
     east_double_applies: bool = False          # whether the East-double switch changed, or could change, a figure
+    specials: tuple[Special, ...] = ()
 
     def as_dict(self) -> dict:
-        return {"paying": self.options.paying,
-                "payoff": self.options.payoff if self.options.paying != "add-up" else None,
-                "east_double": self.options.east_double,
-                "east_double_applies": self.east_double_applies,
-                "payments": [p.as_dict() for p in self.payments],
-                # Penalties are among the payments too; listed here so that a reader can tell them apart.
-                "penalties": [p.as_dict() for p in self.payments if p.reason == "penalty"],
-                "net": {s.value: self.net.get(s, 0) for s in SEATS if s in self.net}}
+        d = {"paying": self.options.paying,
+             "payoff": self.options.payoff if self.options.paying != "add-up" else None,
+             "east_double": self.options.east_double,
+             "east_double_applies": self.east_double_applies,
+             "payments": [p.as_dict() for p in self.payments],
+             # Penalties are among the payments too; listed here so that a reader can tell them apart.
+             "penalties": [p.as_dict() for p in self.payments if p.reason == "penalty"],
+             "net": {s.value: self.net.get(s, 0) for s in SEATS if s in self.net}}
+        if self.specials:
+            d["specials"] = [x.as_dict() for x in self.specials]
+        return d
 
 
 # -- finding a payoff ----------------------------------------------------------------------------
@@ -97,8 +123,10 @@ def winner_shares(winner: Wind, discarder: Wind | None, score: int, payoff: Payo
     return out
 
 
-def settle(table: Table, scores: dict[Wind, int], options: Options, scheme_payoffs: dict | None = None) -> Settlement:
-    """Payments for one table. `scores` holds the final hand score of every player present."""
+def settle(table: Table, scores: dict[Wind, int], options: Options, scheme_payoffs: dict | None = None,
+           kitty_earned: bool = True) -> Settlement:
+    """Payments for one table. `scores` holds the final hand score of every player present;
+    `kitty_earned` says whether the winner's hand earns the rule the kitty asks for."""
     if options.paying not in PAYING:
         raise SettlementError(f"no paying method '{options.paying}'; known: {', '.join(PAYING)}")
     unit = options.round_payments_up or 0
@@ -123,9 +151,15 @@ def settle(table: Table, scores: dict[Wind, int], options: Options, scheme_payof
             # "Penalties"), doubled for East where the table plays it so.
             double = 2 if pen.payer is Wind.EAST and options.east_penalty_double else 1
             net[pen.payer] = net.get(pen.payer, 0) - pen.amount * double
-        return Settlement(options, (), net, east_double_applies=not table.draw)
+        specials = _specials(table, options, kitty_earned, None)
+        for x in specials:
+            # The stated sum, not multiplied by the number of payers (docs/rules.md, "Add-up").
+            if x.to is not None:
+                net[x.to] = net.get(x.to, 0) + x.amount
+        return Settlement(options, (), net, east_double_applies=not table.draw, specials=specials)
 
     applies = False
+    payoff = None
     if not table.draw:
         if winner is None:
             raise SettlementError("there is no winner and the table is not marked 'draw'")
@@ -148,6 +182,9 @@ def settle(table: Table, scores: dict[Wind, int], options: Options, scheme_payof
                     payments.append(Payment(loser, winner.seat, _round_up(amount, unit), "winner"))
             if options.paying == "between-all":
                 payments.extend(_between_losers(winner.seat, scores, options, unit))
+    specials = _specials(table, options, kitty_earned, payoff)
+    for x in specials:
+        payments.extend(_special_payments(x, table, payoff))
     for pen in table.penalties:
         payees = [pen.payee] if pen.payee else [s for s in SEATS if s is not pen.payer]
         for payee in payees:
@@ -157,7 +194,68 @@ def settle(table: Table, scores: dict[Wind, int], options: Options, scheme_payof
         net[p.payee] = net.get(p.payee, 0) + p.amount
     for seat in SEATS:
         net.setdefault(seat, 0)
-    return Settlement(options, tuple(payments), net, east_double_applies=applies)
+    return Settlement(options, tuple(payments), net, east_double_applies=applies, specials=specials)
+
+
+# -- special payments ----------------------------------------------------------------------------
+
+def _specials(table: Table, options: Options, kitty_earned: bool, payoff: Payoff | None) -> tuple[Special, ...]:
+    """The kitty and the extra-hand bonus of this hand, paid or not (docs/rules.md, "Special
+    payments").  Never capped by the limit, never doubled for East."""
+    out = []
+    winner = table.winner
+    if options.kitty:
+        deals = table.kitty_deals + 1                  # this deal's stakes are in it too
+        if table.draw or winner is None:
+            out.append(Special("kitty", deals, options.kitty, 0, None, "a draw: the kitty stays"))
+        elif not kitty_earned:
+            out.append(Special("kitty", deals, options.kitty, 0, None,
+                               f"the winner's hand does not earn '{options.kitty_hand}': the kitty stays"))
+        else:
+            # Each player put the stake in for every deal; the winner takes the others' stakes
+            # (her own come back to her).
+            stakes = options.kitty * deals
+            amount = stakes if options.paying == "add-up" else stakes * (len(SEATS) - 1)
+            out.append(Special("kitty", deals, options.kitty, amount, winner.seat))
+    if options.extra_hand_bonus and table.extra_hands:
+        bonus = options.extra_hand_bonus * table.extra_hands
+        if table.draw or winner is None:
+            out.append(Special("extra-hands", table.extra_hands, options.extra_hand_bonus, 0, None,
+                               "a draw: nothing is paid"))
+        else:
+            amount = bonus if options.paying == "add-up" else sum(
+                a for _, a in _bonus_shares(bonus, winner.seat, winner.win.discarder, winner.win.liable, payoff))
+            out.append(Special("extra-hands", table.extra_hands, options.extra_hand_bonus, amount, winner.seat))
+    return tuple(out)
+
+
+def _special_payments(x: Special, table: Table, payoff: Payoff | None) -> list[Payment]:
+    if x.to is None:
+        return []
+    if x.kind == "kitty":
+        share = x.amount // (len(SEATS) - 1)
+        return [Payment(s, x.to, share, "kitty") for s in SEATS if s is not x.to]
+    win = table.winner.win
+    bonus = x.unit * x.count
+    shares = _bonus_shares(bonus, x.to, win.discarder, win.liable, payoff)
+    return [Payment(s, x.to, a, "extra-hands") for s, a in shares]
+
+
+def _bonus_shares(bonus: int, winner: Wind, discarder: Wind | None, liable: Wind | None,
+                  payoff: Payoff) -> list[tuple[Wind, int]]:
+    """Who pays the extra-hand bonus, and how much: each loser the payoff scheme has pay in this
+    situation pays it once; a loser who pays for others (the discarder under `japanese`, a
+    liable player) pays their bonus too (docs/rules.md, "Special payments")."""
+    row = payoff.table[_situation(winner, discarder)]
+    losers = [s for s in SEATS if s is not winner]
+    roles = {s: "discarder" if s is discarder else "east" if s is Wind.EAST else "others" for s in losers}
+    counted = [s for s in losers if roles[s] in row]           # the losers this situation has pay
+    payers = [liable] if liable is not None else [s for s in counted if row[roles[s]] > 0]
+    if not payers:
+        return []
+    total = bonus * len(counted)
+    each, extra = divmod(total, len(payers))
+    return [(s, each + (1 if n < extra else 0)) for n, s in enumerate(payers)]
 
 
 def _between_losers(winner: Wind, scores: dict[Wind, int], options: Options, unit: int) -> list[Payment]:

@@ -58,10 +58,12 @@ def tables(draw):
     values = {"paying": st.sampled_from(["winner-only", "between-all", "add-up"]),
               "payoff": st.sampled_from(["chinese-classical", "japanese", "house"]),
               "east_double": st.booleans(), "east_penalty_double": st.booleans(), "round_payments_up": st.integers(1, 1000),
-              "loser_difference_limit": st.integers(1, 1000)}
+              "loser_difference_limit": st.integers(1, 1000), "kitty": st.integers(1, 1000),
+              "kitty_hand": st.sampled_from(["no-chow", "concealed-hand"]), "extra_hand_bonus": st.integers(1, 1000)}
     chosen = draw(st.sets(st.sampled_from(list(OPTION_HEADERS.values()))))
     options = tuple((k, draw(values[k])) for k in OPTION_HEADERS.values() if k in chosen)
     return Table(players=ps, round=draw(st.sampled_from(list(Wind))),
                  scheme=draw(st.none() | st.sampled_from(["classical", "dmjl", "house/rules.yaml"])),
                  draw=draw(st.booleans()), dealer_wins=draw(st.integers(0, 20)),
+                 kitty_deals=draw(st.integers(0, 20)), extra_hands=draw(st.integers(0, 20)),
                  penalties=penalties, options=options)

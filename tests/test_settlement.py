@@ -1,5 +1,6 @@
 """Settlement: paying methods, payoff schemes, East's double, penalties, pays-for-all, draws."""
 
+import dataclasses
 import json
 
 import pytest
@@ -185,11 +186,23 @@ METHODS = st.sampled_from(["winner-only", "between-all"])
 PAYOFFS = st.sampled_from(["chinese-classical", "chinese-modern", "japanese"])
 
 
+SPECIALS = st.tuples(st.sampled_from([0, 1, 100]), st.integers(0, 5), st.sampled_from([0, 1, 30]), st.integers(0, 5),
+                     st.booleans())
+
+
 @settings(max_examples=300)
-@given(counted_tables(), METHODS, PAYOFFS, st.booleans(), st.sampled_from([0, 10, 100]))
-def test_payments_sum_to_zero_and_the_winner_never_pays(table, paying, payoff, east_double, round_up):
-    s = settle(table, scores(table), Options(paying, payoff, east_double, round_payments_up=round_up))
+@given(counted_tables(), METHODS, st.sampled_from(["chinese-classical", "chinese-modern", "japanese", "official",
+                                                   "korean"]),
+       st.booleans(), st.sampled_from([0, 10, 100]), SPECIALS)
+def test_payments_sum_to_zero_and_the_winner_never_pays(table, paying, payoff, east_double, round_up, specials):
+    kitty, deals, bonus, extra, earned = specials
+    table = dataclasses.replace(table, kitty_deals=deals, extra_hands=extra)
+    s = settle(table, scores(table), Options(paying, payoff, east_double, round_payments_up=round_up, kitty=kitty,
+                                             extra_hand_bonus=bonus), kitty_earned=earned)
     assert sum(s.net.values()) == 0
+    # The special payments are payments like the others: what the lines say the winner got.
+    for x in s.specials:
+        assert x.amount == sum(p.amount for p in s.payments if p.reason == x.kind)
     winner = table.winner.seat
     assert all(p.amount > 0 for p in s.payments)
     assert not any(p.payer is winner and p.reason != "penalty" for p in s.payments)

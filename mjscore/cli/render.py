@@ -114,14 +114,15 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
         return _words(["No payments:", result.get("settlement_error", "not computed")], width, indent="  ")
     names = table_names(result)
     net = s.get("net", {})
+    specials = [_special_line(x, s["paying"], names) for x in s.get("specials", [])]
     if s["paying"] == "add-up":
         grows = ", ".join(f"{label(seat, names)} {net.get(seat, 0):+d}" for seat in SEATS if seat in net)
         what = "the hand was a draw: nothing is added" if result.get("draw") and not s.get("penalties") \
             else f"each total grows by the player's score{' (East double)' if s.get('east_double') else ''}"
-        return _words([f"Add-up: nobody pays; {what}:", grows], width, indent="  ")
+        return _words([f"Add-up: nobody pays; {what}:", grows], width, indent="  ") + specials
     if not s.get("payments"):
         why = "the hand was a draw" if result.get("draw") else "every amount is 0"
-        return [f"No payments: {why}."]
+        return [f"No payments: {why}."] + specials
     east = f", East double {'on' if s.get('east_double') else 'off'}" if s.get("east_double_applies") else ""
     lines = _words([f"Payments ({s['paying']}, {s.get('payoff') or 'no payoff'}{east}):", "rows pay, columns receive"],
                    width)
@@ -135,7 +136,22 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
     lines.append(fit(rows, ["pays \\ receives"] + heads + ["in all"], grid, width, wrap=(0, 1, 2, 3, 4)))
     for pen in s.get("penalties", []):
         lines.append(f"Penalty: {label(pen['from'], names)} pays {pen['amount']} to {label(pen['to'], names)}")
-    return lines
+    return lines + specials
+
+
+def _special_line(x: dict, paying: str, names: dict[str, str]) -> str:
+    """The kitty or the extra-hand bonus, on a line of its own: what it was and where it went."""
+    n, unit = x["count"], x["unit"]
+    if x["kind"] == "kitty":
+        what = f"Kitty: {n} deal{'s' if n != 1 else ''} x {unit} from each player"
+    else:
+        what = f"Extra hands: East's {n} extra hand{'s' if n != 1 else ''} in a row x {unit}"
+    if x["to"] is None:
+        return f"{what}; {x.get('why', 'not paid')}"
+    who = label(x["to"], names)
+    if paying == "add-up":
+        return f"{what}: {who}'s total grows by {x['amount']}"
+    return f"{what}: {who} receives {x['amount']} (in the payments above)"
 
 
 def payment_lines(result: dict) -> list[str]:

@@ -30,6 +30,8 @@ class Seating:
     round: int = 0           # 0 = East round ... 3 = North round; beyond: the game goes on round the winds
     passes: int = 0          # deals passed in this round
     streak: int = 0          # East's wins in a row
+    extra: int = 0           # deals East has kept in a row: this dealer's extra hands so far
+    kitty_deals: int = 0     # deals whose stakes lie in the kitty, untaken
 
     def player_at(self, seat: Wind) -> int:
         return (self.dealer + seat.number - 1) % 4
@@ -37,6 +39,7 @@ class Seating:
     def pass_deal(self) -> None:
         self.dealer = (self.dealer + 1) % 4
         self.streak = 0
+        self.extra = 0
         self.passes += 1
         if self.passes == 4:
             self.passes = 0
@@ -160,6 +163,9 @@ def play(session: Session, choices: Choices = Choices(), keep_going: bool = Fals
         for s in SEATS:
             totals[by_seat[s]] += result.settlement.net.get(s, 0)
         played.append(PlayedHand(number, by_seat, result, dict(totals)))
+        kitty = next((x for x in result.settlement.specials if x.kind == "kitty"), None)
+        # The kitty grows deal by deal until a winner takes it.
+        seating.kitty_deals = kitty.count if kitty is not None and kitty.to is None else 0
         _rotate(seating, table, result.scheme)
     balance = {n: totals[n] - h.start for n in names}
     # add-up: the totals only grow, so there is nothing to hand over at the end
@@ -175,6 +181,12 @@ def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating:
     if "dealer-wins" in hand.stated and hand.dealer_wins != seating.streak:
         raise SessionError(f"hand {number} says dealer-wins {hand.dealer_wins}, but East has won "
                            f"{seating.streak} in a row", hand.where, "dealer-wins")
+    if "extra-hands" in hand.stated and hand.extra_hands != seating.extra:
+        raise SessionError(f"hand {number} says extra-hands {hand.extra_hands}, but East has kept the deal "
+                           f"{seating.extra} times in a row", hand.where, "extra-hands")
+    if "kitty-deals" in hand.stated and hand.kitty_deals != seating.kitty_deals:
+        raise SessionError(f"hand {number} says kitty-deals {hand.kitty_deals}, but the kitty holds the stakes "
+                           f"of {seating.kitty_deals} deals before it", hand.where, "kitty-deals")
     for p in hand.players:
         if p.name is not None:
             expected = names[seating.player_at(p.seat)]
@@ -187,7 +199,8 @@ def _with_session_values(hand: Table, h: SessionHeader, prevailing: Wind, seatin
     options = dict(h.options)
     options.update(dict(hand.options))           # the hand's own header wins over the session's
     order = list(OPTION_HEADERS.values())
-    return dataclasses.replace(hand, round=prevailing, dealer_wins=seating.streak,
+    return dataclasses.replace(hand, round=prevailing, dealer_wins=seating.streak, extra_hands=seating.extra,
+                               kitty_deals=seating.kitty_deals,
                                scheme=hand.scheme or h.scheme,
                                options=tuple((k, options[k]) for k in order if k in options))
 
@@ -200,9 +213,11 @@ def _rotate(seating: Seating, table: Table, scheme) -> None:
             seating.pass_deal()
         else:
             seating.streak = 0          # a draw breaks East's run of wins; East deals again
+            seating.extra += 1          # ... an extra hand all the same
         return
     if winner.seat is Wind.EAST:
         seating.streak += 1
+        seating.extra += 1
         limit = rotation.get("dealer_streak_limit")
         if limit and seating.streak >= limit:
             seating.pass_deal()         # the limit-hand win ends East's deal

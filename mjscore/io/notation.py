@@ -1,8 +1,8 @@
 """The compact notation, both ways: text -> `Table` (parse) and `Table` -> canonical text (print).
 
-Grammar (see ../shared/spec/notation.md and docs/notation.md): a table is a run of lines; `#`
+Grammar (see docs/notation.md): a table is a run of lines; `#`
 starts a comment, `;` stands for a line break, a line `---` separates tables.  A line is a
-header (`round W`, `scheme NAME`, `draw`, `dealer-wins N`) or a player line `SEAT: item...`.
+header (`round W`, `scheme NAME`, `draw`, `dealer-wins N`, a settlement option...) or a player line `SEAT: item...`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import NamedTuple
 from mjscore.io.text import MAX_LINE, too_long
 from mjscore.model.errors import GroupError, Location, NotationError
 from mjscore.model.table import (
+    COUNTERS,
     OPTION_HEADERS,
     PAYING,
     Form,
@@ -34,7 +35,7 @@ MAX_SCORE = 10**9
 
 SEAT_NAMES = {w.value: w for w in Wind}
 FLAGS = {f.value: f for f in WinFlag}
-HEADERS = ("round", "scheme", "draw", "dealer-wins", "penalty", *OPTION_HEADERS)
+HEADERS = ("round", "scheme", "draw", *COUNTERS, "penalty", *OPTION_HEADERS)
 ON_OFF = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 _OPEN = {"[": Form.EXPOSED, "(": Form.DECLARED_KONG, "<": Form.CLAIMED_KONG, "{": Form.GROUP}
 _CLOSE = {"[": "]", "(": ")", "<": ">", "{": "}"}
@@ -228,7 +229,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
     round_wind = Wind.EAST
     scheme = None
     draw = False
-    dealer_wins = 0
+    counters: dict[str, int] = {}
     seen_headers: dict[str, Token] = {}
     players: dict[Wind, PlayerHand] = {}
     penalties: list[Penalty] = []
@@ -268,7 +269,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
                 scheme = args[0].text
             else:
                 _expect_args(head, args, 1, "a whole number")
-                dealer_wins = _number(args[0], "'dealer-wins'")
+                counters[COUNTERS[word]] = _number(args[0], f"'{word}'")
             continue
         tokens = line.tokens[1:]
         if len(word) > 2 and word[1] == ":" and word[0] in SEAT_NAMES:
@@ -288,8 +289,8 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
     if not players and not draw and not allow_empty:
         raise NotationError("the table lists no players", where or Location(file, first_line, 1))
     ordered = tuple(players[w] for w in Wind if w in players)
-    return Table(players=ordered, round=round_wind, scheme=scheme, draw=draw, dealer_wins=dealer_wins,
-                 penalties=tuple(penalties), stated=frozenset(k for k in ("round", "dealer-wins") if k in seen_headers),
+    return Table(players=ordered, round=round_wind, scheme=scheme, draw=draw, **counters,
+                 penalties=tuple(penalties), stated=frozenset(k for k in ("round", *COUNTERS) if k in seen_headers),
                  options=tuple((k, options[k]) for k in OPTION_HEADERS.values() if k in options),
                  where=where or Location(file, first_line, 1))
 
@@ -326,7 +327,7 @@ def _parse_option(head: Token, args):
         if v.text not in PAYING:
             raise NotationError(f"'paying' takes one of {', '.join(PAYING)}, not '{v.text}'", v.where, v.text)
         return v.text
-    if word == "payoff":
+    if word == "payoff" or word == "kitty-hand":
         return v.text
     if word in ("east-double", "east-penalty-double"):
         if v.text not in ON_OFF:
@@ -657,8 +658,9 @@ def print_table(table: Table, *, style: str = "text") -> str:
         lines.append(f"round {table.round.value}")
     if table.scheme is not None:
         lines.append(f"scheme {table.scheme}")
-    if table.dealer_wins:
-        lines.append(f"dealer-wins {table.dealer_wins}")
+    for word, name in COUNTERS.items():
+        if getattr(table, name):
+            lines.append(f"{word} {getattr(table, name)}")
     if table.draw:
         lines.append("draw")
     words = {v: k for k, v in OPTION_HEADERS.items()}

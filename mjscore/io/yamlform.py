@@ -13,16 +13,14 @@ import dataclasses
 from mjscore.io.notation import SEAT_NAMES, Token, parse_player_tokens, parse_table, resolve_names, tokens_of
 from mjscore.io.yamlsafe import load_nodes, mark_location
 from mjscore.model.errors import Location, MjError, NotationError, YamlFormError
-from mjscore.model.table import OPTION_HEADERS, PlayerHand, Table
+from mjscore.model.table import COUNTERS, OPTION_HEADERS, PlayerHand, Table
 from mjscore.model.tiles import Wind
 
-TABLE_KEYS = {"round", "scheme", "draw", "dealer-wins", "dealer_wins", "players", "name", "id", "penalties",
-              "paying", "payoff", "east_double", "east_penalty_double", "round_payments_up", "loser_difference_limit"}
+TABLE_KEYS = {"round", "scheme", "draw", "players", "name", "id", "penalties", *OPTION_HEADERS.values(),
+              *COUNTERS, *COUNTERS.values()}
 PLAYER_KEYS = {"tiles", "bonus", "win", "claim", "name", "score", "incomplete", "discarded"}
 WIN_KEYS = {"tile", "from", "self", "flags", "liable"}
-SESSION_KEYS = {"players", "scheme", "paying", "payoff", "east_double", "east_penalty_double", "start", "hands",
-                "round_payments_up",
-                "loser_difference_limit"}
+SESSION_KEYS = {"players", "scheme", "start", "hands", *OPTION_HEADERS.values()}
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
@@ -174,13 +172,14 @@ class NodeReader:
             if not isinstance(d, bool):
                 raise YamlFormError("'draw' takes true or false", self.where(fields["draw"][1]))
             draw = d
-        dealer_wins = 0
-        dw = fields.get("dealer-wins") or fields.get("dealer_wins")
-        if dw is not None:
-            n = self.scalar(dw[1], "'dealer-wins'")
-            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 1000:
-                raise YamlFormError("'dealer-wins' takes a whole number", self.where(dw[1]))
-            dealer_wins = n
+        counters = {}
+        for word, name in COUNTERS.items():
+            given = fields.get(word) or fields.get(name)
+            if given is not None:
+                n = self.scalar(given[1], f"'{word}'")
+                if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 1000:
+                    raise YamlFormError(f"'{word}' takes a whole number from 0 to 1000", self.where(given[1]))
+                counters[name] = n
         headers = self.header_values(fields)
         players: dict[Wind, PlayerHand] = {}
         if "players" in fields:
@@ -194,10 +193,9 @@ class NodeReader:
         if not players and not draw:
             raise YamlFormError("the table lists no players", self.where(node))
         return Table(players=tuple(players[w] for w in Wind if w in players), round=round_wind,
-                     scheme=scheme, draw=draw, dealer_wins=dealer_wins, penalties=headers.penalties,
+                     scheme=scheme, draw=draw, **counters, penalties=headers.penalties,
                      options=headers.options, where=self.where(node),
-                     stated=frozenset(k for k in ("round", "dealer-wins") if k in fields
-                                      or (k == "dealer-wins" and "dealer_wins" in fields)))
+                     stated=frozenset(k for k in ("round", *COUNTERS) if k in fields or COUNTERS.get(k) in fields))
 
     def header_values(self, fields: dict) -> Table:
         """The settlement options and penalties among a table's or session's YAML keys, as a table

@@ -186,7 +186,12 @@ PAYING = ("winner-only", "between-all", "add-up")      # the paying methods
 # the scheme): header word -> option name.
 OPTION_HEADERS = {"paying": "paying", "payoff": "payoff", "east-double": "east_double",
                   "east-penalty-double": "east_penalty_double",
-                  "round-payments-up": "round_payments_up", "loser-difference-limit": "loser_difference_limit"}
+                  "round-payments-up": "round_payments_up", "loser-difference-limit": "loser_difference_limit",
+                  "kitty": "kitty", "kitty-hand": "kitty_hand", "extra-hand-bonus": "extra_hand_bonus"}
+
+# What a table carries over from the hands before it (a session counts these itself): header
+# word -> Table field.
+COUNTERS = {"dealer-wins": "dealer_wins", "kitty-deals": "kitty_deals", "extra-hands": "extra_hands"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,10 +201,12 @@ class Table:
     scheme: str | None = None
     draw: bool = False
     dealer_wins: int = 0                      # East's wins in a row before this hand
+    kitty_deals: int = 0                      # deals whose stakes lie in the kitty, this one not counted
+    extra_hands: int = 0                      # East's extra hands before this one: deals kept in a row
     penalties: tuple[Penalty, ...] = ()
     options: tuple[tuple[str, object], ...] = ()   # settlement options from the header, in OPTION_HEADERS order
     where: Location = field(default_factory=Location, compare=False, repr=False)
-    # Which of `round` and `dealer-wins` the text stated (a session checks them against its count).
+    # Which of `round` and the COUNTERS the text stated (a session checks them against its count).
     stated: frozenset = field(default=frozenset(), compare=False, repr=False)
 
     def option(self, name: str):

@@ -414,7 +414,7 @@ def _build(data: dict, path: str) -> Scheme:
                 if target.scope == "loser" or any(c == "calling" for c, _ in target.when):
                     ck.fail(f"rules[{n}].when.calling", f"'{param}' must be a rule a winner can earn")
     settlement = data.get("settlement", {}) or {}
-    data["_payoffs"] = _settlement(ck, settlement)
+    data["_payoffs"] = _settlement(ck, settlement, by_id)
     rotation = _rotation(ck, data.get("rotation", {}) or {})
     sources = data.get("sources", [])
     if isinstance(sources, str):
@@ -437,10 +437,11 @@ def _build(data: dict, path: str) -> Scheme:
 
 
 SETTLEMENT_KEYS = {"paying", "payoff", "east_double", "east_double_losers", "east_penalty_double",
-                   "round_payments_up", "loser_difference_limit", "payoffs"}
+                   "round_payments_up", "loser_difference_limit", "payoffs", "kitty", "kitty_hand",
+                   "extra_hand_bonus"}
 
 
-def _settlement(ck, s) -> dict:
+def _settlement(ck, s, rule_ids) -> dict:
     """Check the settlement defaults; return the scheme's own payoff tables, parsed."""
     if not isinstance(s, dict):
         ck.fail("settlement", "takes a mapping")
@@ -454,6 +455,13 @@ def _settlement(ck, s) -> dict:
         ck.int(s, "round_payments_up", "settlement.round_payments_up", maximum=MAX_PAYMENT)
     if s.get("loser_difference_limit") is not None:
         ck.int(s, "loser_difference_limit", "settlement.loser_difference_limit", minimum=1, maximum=MAX_PAYMENT)
+    for k in ("kitty", "extra_hand_bonus"):
+        if s.get(k) is not None:
+            ck.int(s, k, f"settlement.{k}", maximum=MAX_PAYMENT)
+    if s.get("kitty_hand") is not None:
+        hand = ck.str(s, "kitty_hand", "settlement.kitty_hand")
+        if hand not in rule_ids:
+            ck.fail("settlement.kitty_hand", f"no rule '{excerpt(hand)}' in this scheme")
     payoffs = {}
     if "payoffs" in s:
         try:

@@ -407,6 +407,10 @@ def test_16_a_session_carries_the_kitty_and_the_extra_hands():
         [("kitty", 1, 300, "S"), ("extra-hands", 1, 30, "S")],       # Bob's extra hand; Cy, South, wins
     ]
     assert sum(s.totals.values()) == 4 * 2000
+    # Under dmjl a draw does not pass the deal: after a win and a draw, Ann deals her second
+    # extra hand, and the kitty holds the draw's stakes.
+    two = mjscore.play_session(SESSION16.rsplit("---\nE: [123p]", 1)[0], scheme="dmjl").to_dict()["next"]
+    assert (two["dealer"], two["extra_hands"], two["kitty_deals"]) == ("Ann", 2, 1)
     with pytest.raises(mjscore.MjError, match="says extra-hands 3"):
         mjscore.play_session(SESSION16.replace("---\ndraw", "---\nextra-hands 3\ndraw"), scheme="classical")
 

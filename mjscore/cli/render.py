@@ -343,8 +343,20 @@ def _closing(result: dict, grid: str, width: int | None, title: str = "Final sta
     elif result.get("next"):
         nxt = result["next"]
         out.append("")
-        out.append(f"Next: {nxt['dealer']} deals — {SEAT_NAMES[nxt['round']]} round, hand {nxt['hand']}")
+        out.append(next_line(nxt))
     return out
+
+
+def next_line(nxt: dict) -> str:
+    """Who deals the next hand, and what it carries: East's extra hands, the kitty."""
+    more = []
+    if nxt.get("extra_hands"):
+        more.append(f"extra hand {nxt['extra_hands']}")
+    if nxt.get("kitty_deals"):
+        n = nxt["kitty_deals"]
+        more.append("the kitty holds 1 deal's stakes" if n == 1 else f"the kitty holds {n} deals' stakes")
+    return (f"Next: {nxt['dealer']} deals — {SEAT_NAMES[nxt['round']]} round, hand {nxt['hand']}"
+            + (f" ({'; '.join(more)})" if more else ""))
 
 
 def render_hand(result: dict, width: int | None = None) -> str:
@@ -374,7 +386,7 @@ def render_hand(result: dict, width: int | None = None) -> str:
     out.extend(_words(["Totals:"] + [f"{n} {t}" for n, t in hand["totals"].items()], width, sep="  ", indent="        "))
     nxt = result.get("next")
     if nxt:
-        out.append(f"Next: {nxt['dealer']} deals — {SEAT_NAMES[nxt['round']]} round, hand {nxt['hand']}")
+        out.append(next_line(nxt))
     return "\n".join(out) + "\n"
 
 

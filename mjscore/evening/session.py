@@ -85,12 +85,12 @@ class NextDeal(NamedTuple):
     dealer: str
     round: Wind
     hand: int
+    extra_hands: int = 0        # deals the dealer has kept in a row
+    kitty_deals: int = 0        # deals whose stakes lie in the kitty
 
     def as_dict(self) -> dict:
-        return {"dealer": self.dealer, "round": self.round.value, "hand": self.hand}
-
-    def text(self) -> str:
-        return f"Next: {self.dealer} deals — {self.round.name.capitalize()} round, hand {self.hand}"
+        return {"dealer": self.dealer, "round": self.round.value, "hand": self.hand,
+                "extra_hands": self.extra_hands, "kitty_deals": self.kitty_deals}
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,8 @@ def play(session: Session, choices: Choices = Choices(), keep_going: bool = Fals
     balance = {n: totals[n] - h.start for n in names}
     # add-up: the totals only grow, so there is nothing to hand over at the end
     transfers = tuple(settle_up(balance)) if sum(balance.values()) == 0 else None
-    coming = NextDeal(names[seating.player_at(Wind.EAST)], SEATS[seating.round % 4], len(played) + 1)
+    coming = NextDeal(names[seating.player_at(Wind.EAST)], SEATS[seating.round % 4], len(played) + 1,
+                      seating.extra, seating.kitty_deals)
     return SessionResult(tuple(names), h.start, tuple(played), totals, transfers, coming, tuple(errors))
 
 

@@ -54,6 +54,9 @@ _HONOUR = {"E": WIND_BASE, "S": WIND_BASE + 1, "W": WIND_BASE + 2, "N": WIND_BAS
 _ALIAS = {"Rd": "C", "Gd": "F", "Wd": "P"}
 
 
+_tuple_new = tuple.__new__
+
+
 class Token(NamedTuple):
     """One word of the input and where it stood.  The place is kept as plain fields and made a
     Location only when a message asks for it: a batch splits millions of words and reports few."""
@@ -181,7 +184,10 @@ def logical_lines(text: str, file: str = "<input>", first_line: int = 1,
         col = 0
         for segment in body.split(";"):
             if column_of is None:
-                tokens = [Token(m[0], file, n, col + m.start() + 1) for m in _WORD.finditer(segment)]
+                # Built as plain tuples: a named tuple's own constructor is a Python call, and a
+                # batch makes one token for every word it reads.
+                base = col + 1
+                tokens = [_tuple_new(Token, (m[0], file, n, base + m.start())) for m in _WORD.finditer(segment)]
             else:
                 tokens = [Token.at(m[0], _loc(file, n, col + m.start() + 1, column_of))
                           for m in _WORD.finditer(segment)]

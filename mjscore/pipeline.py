@@ -119,14 +119,14 @@ class TableResult(NamedTuple):
         w = t.winner
         d = {
             "scheme": self.scheme.name,
-            "round": t.round.value,
-            "winner": w.seat.value if w else None,
+            "round": t.round.letter,
+            "winner": w.seat.letter if w else None,
             "draw": t.draw,
             "players": [player_dict(p, self.explain) for p in self.players],
         }
         if w is not None and w.win is not None:
             d["win"] = {"tile": w.win.tile.text if w.win.tile else None,
-                        "from": w.win.discarder.value if w.win.discarder else None,
+                        "from": w.win.discarder.letter if w.win.discarder else None,
                         "flags": sorted(f.value for f in w.win.flags)}
         if self.ruling:
             d["ruling"] = self.ruling
@@ -209,7 +209,7 @@ def _valuation(v: Valuation) -> dict:
 
 
 def player_dict(p: PlayerScore, explain: bool = False) -> dict:
-    d = {"seat": p.seat.value, "winner": p.winner}
+    d = {"seat": p.seat.letter, "winner": p.winner}
     if p.name:
         d["name"] = p.name
     d.update(_valuation(p.best))

@@ -39,7 +39,7 @@ class Payment(NamedTuple):
     reason: str                                # winner | difference | pays-for-all | penalty | kitty | extra-hands
 
     def as_dict(self) -> dict:
-        return {"from": self.payer.value, "to": self.payee.value, "amount": self.amount}
+        return {"from": self.payer.letter, "to": self.payee.letter, "amount": self.amount}
 
 
 class Special(NamedTuple):
@@ -55,7 +55,7 @@ class Special(NamedTuple):
 
     def as_dict(self) -> dict:
         d = {"kind": self.kind, "count": self.count, "unit": self.unit, "amount": self.amount,
-             "to": self.to.value if self.to else None}
+             "to": self.to.letter if self.to else None}
         if self.why:
             d["why"] = self.why
         return d
@@ -76,7 +76,7 @@ class Settlement(NamedTuple):
              "payments": [p.as_dict() for p in self.payments],
              # Penalties are among the payments too; listed here so that a reader can tell them apart.
              "penalties": [p.as_dict() for p in self.payments if p.reason == "penalty"],
-             "net": {s.value: self.net.get(s, 0) for s in SEATS if s in self.net}}
+             "net": {s.letter: self.net.get(s, 0) for s in SEATS if s in self.net}}
         if self.specials:
             d["specials"] = [x.as_dict() for x in self.specials]
         return d

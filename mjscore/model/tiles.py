@@ -47,10 +47,10 @@ class Wind(Enum):
     WEST = "W"
     NORTH = "N"
 
-    @property
-    def number(self) -> int:
-        """1 for East ... 4 for North: the number of the flower and season that belong to it."""
-        return _WIND_ORDER.index(self) + 1
+    # Plain attributes, set once below: scoring asks a seat's number for every set and pair,
+    # and an enum property is a Python call each time.
+    number: int          # 1 for East ... 4 for North: the number of its flower and season
+    letter: str          # E S W N, its value: what every result and payment writes
 
     @property
     def tile(self) -> Tile:
@@ -69,6 +69,9 @@ class Wind(Enum):
 
 _WIND_ORDER = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
 SEATS = _WIND_ORDER
+for _n, _w in enumerate(_WIND_ORDER, start=1):
+    _w.number, _w.letter = _n, _w.value
+del _n, _w
 
 
 class Dragon(Enum):

@@ -72,7 +72,7 @@ class Token(NamedTuple):
 
     @property
     def where(self) -> Location:
-        return Location(self.file, self.line, self.column)
+        return _tuple_new(Location, (self.file, self.line, self.column))
 
     @property
     def is_bracket(self) -> bool:

@@ -118,6 +118,7 @@ def _make_block(kind: str, i: int) -> Block | None:
 
 # Every pung, pair and chow there is, made once: arrangements share them.
 _BLOCKS = {kind: tuple(_make_block(kind, i) for i in range(KINDS)) for kind in _KIND}
+_PUNGS, _PAIRS = _BLOCKS["pung"], _BLOCKS["pair"]
 
 
 # -- special shapes ----------------------------------------------------------------------------
@@ -339,12 +340,37 @@ def losing_arrangements(hand: PlayerHand, exhaustive: bool = False) -> list[Arra
     pair formed is the best, and it is the only one returned.
     """
     written = written_blocks(hand)
-    counts = counts_of(hand.concealed)
     if not exhaustive:
-        best = [(i, "pung" if n >= 3 else "pair") for i, n in enumerate(counts) if n >= 2]
-        return [_partial(written, counts, best)]
+        return [_every_pung_and_pair(written, hand.concealed)]
+    counts = counts_of(hand.concealed)
     options = [[None, (i, "pair")] + ([(i, "pung")] if n >= 3 else []) for i, n in enumerate(counts) if n >= 2]
     return [_partial(written, counts, [c for c in choice if c is not None]) for choice in product(*options)]
+
+
+def _every_pung_and_pair(written: tuple[Block, ...], concealed) -> Arrangement:
+    """A loser's one best arrangement: every run of equal tiles a pung (four: a pung and a
+    single) or a pair, the rest one leftover block; `_partial` of every pung and pair, found in
+    one pass over the loose tiles rather than over all 34 kinds."""
+    blocks = list(written)
+    left = []
+    idx = sorted([t.index for t in concealed])
+    n, k = len(idx), 0
+    while k < n:
+        i, j = idx[k], k + 1
+        while j < n and idx[j] == i:
+            j += 1
+        if j - k >= 3:
+            blocks.append(_PUNGS[i])
+            if j - k == 4:
+                left.append(i)
+        elif j - k == 2:
+            blocks.append(_PAIRS[i])
+        else:
+            left.append(i)
+        k = j
+    if left:
+        blocks.append(Block(SetKind.SINGLE, tuple(left)))
+    return Arrangement(tuple(blocks), "partial")
 
 
 def _partial(written: tuple[Block, ...], counts: Counts, formed) -> Arrangement:

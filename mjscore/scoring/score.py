@@ -15,6 +15,7 @@ larger uncapped base, more doubles, more points, then the arrangement's text in 
 from __future__ import annotations
 
 import dataclasses
+from operator import itemgetter
 from typing import NamedTuple
 
 from mjscore.hand.arrange import (
@@ -199,19 +200,47 @@ def _set_class(i: int) -> str:
 
 def _set_items(arr: Arrangement, scheme: Scheme, sit: Situation) -> list[Item]:
     """The points of the arrangement's sets and pairs, an item each."""
+    return _block_scores(arr, scheme, sit)[0]
+
+
+def _block_scores(arr: Arrangement, scheme: Scheme, sit: Situation) -> tuple[list[Item], list]:
+    """The points of the arrangement's sets and pairs, an item each; and the items of the
+    per-set rules its sets earn, as (the rule's place in the scheme, rule, item)."""
     # Remembered per scheme: the same sets and pairs come back in hand after hand.  Only sets
-    # and pairs are keys (a loser's leftovers are not), so the memo stays small.
+    # and pairs are keys (a loser's leftovers are not), so the memo stays small.  What a set
+    # earns under a per-set rule depends on the set, the seat and the round alone.
     memo = scheme.memo
-    seat, prevailing = sit.seat, sit.round
-    out = []
+    seat, prevailing, winner = sit.seat, sit.round, sit.winner
+    items: list[Item] = []
+    earned: list = []
     for b in arr.blocks:
         if b.kind in _SCORED:
-            key = (b, seat, prevailing)
-            items = memo.get(key)
-            if items is None:
-                items = memo[key] = _block_items(b, scheme, seat, prevailing)
-            out.extend(items)
-    return out
+            key = (b, seat, prevailing, winner)
+            scores = memo.get(key)
+            if scores is None:
+                scores = memo[key] = (_block_items(b, scheme, seat, prevailing), _per_set_items(b, scheme, sit))
+            items.extend(scores[0])
+            if scores[1]:
+                earned.extend(scores[1])
+    return items, earned
+
+
+def _per_set_items(b: Block, scheme: Scheme, sit: Situation) -> tuple:
+    if b.kind not in _SETS:
+        return ()
+    return tuple((n, r, _rule_item(r, b.text())) for n, r in _rules_of(scheme, sit.winner, True)
+                 if block_matches(sit, b, r.when))
+
+
+def _rules_of(scheme: Scheme, winner: bool, per_set: bool) -> tuple:
+    """The per-set (or the other) rules a winner (or a loser) can earn, with their places in
+    the scheme's order, which is the order of the breakdown."""
+    key = ("rules-of", winner, per_set)
+    found = scheme.memo.get(key)
+    if found is None:
+        rules = scheme.winner_rules if winner else scheme.loser_rules
+        found = scheme.memo[key] = tuple((n, r) for n, r in enumerate(rules) if r.per_set == per_set)
+    return found
 
 
 _SCORED = frozenset({SetKind.PAIR, SetKind.PUNG, SetKind.KONG, SetKind.CHOW})
@@ -282,20 +311,16 @@ def _rule_applies(r: Rule, sit: Situation, arr: Arrangement) -> bool:
 
 def value(sit: Situation, arr: Arrangement) -> Valuation:
     scheme: Scheme = sit.scheme
-    found = _set_items(arr, scheme, sit)
+    found, rule_items = _block_scores(arr, scheme, sit)
     sit.set_points = sum(i.points for i in found)
     if scheme.bonus_tiles and sit.hand.bonus:
         found.extend(_bonus_item(t, scheme) for t in sit.hand.bonus)
-    rule_items: list[tuple[Rule, Item]] = []
-    present = features(sit, arr)
-    for r in (scheme.winner_rules if sit.winner else scheme.loser_rules):
-        if not r.needs <= present:
-            continue
-        if r.per_set:
-            for b in arr.blocks:
-                if b.kind in _SETS and block_matches(sit, b, r.when):
-                    rule_items.append((r, _rule_item(r, b.text())))
-        else:
+    hand_rules = _rules_of(scheme, sit.winner, False)
+    if hand_rules:
+        present = features(sit, arr)
+        for n, r in hand_rules:
+            if not r.needs <= present:
+                continue
             for test, param in r.tests:
                 if not test(sit, arr, param):
                     break
@@ -304,12 +329,17 @@ def value(sit: Situation, arr: Arrangement) -> Valuation:
                 item = scheme.memo.get(key)
                 if item is None:
                     item = scheme.memo[key] = _rule_item(r, None)
-                rule_items.append((r, item))
-    if any(r.excludes for r, _ in rule_items):
-        excluded = {x for r, _ in rule_items for x in r.excludes}
-        rule_items = [(r, item) for r, item in rule_items if r.id not in excluded]
-    found.extend(item for _, item in rule_items)
-    return _total(scheme, arr, found, [r for r, _ in rule_items])
+                rule_items.append((n, r, item))
+    if len(rule_items) > 1:
+        rule_items.sort(key=_PLACE)             # the scheme's order; a rule's sets in the hand's order
+    if any(r.excludes for _, r, _ in rule_items):
+        excluded = {x for _, r, _ in rule_items for x in r.excludes}
+        rule_items = [e for e in rule_items if e[1].id not in excluded]
+    found.extend(item for _, _, item in rule_items)
+    return _total(scheme, arr, found, [r for _, r, _ in rule_items])
+
+
+_PLACE = itemgetter(0)
 
 
 def _total(scheme: Scheme, arr: Arrangement, found: list[Item], rules: list[Rule]) -> Valuation:

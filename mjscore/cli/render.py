@@ -16,8 +16,14 @@ SEATS = ("E", "S", "W", "N")
 SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
+# One encoder for every line.  A result's plain form is a tree made fresh for each table, never
+# a structure that refers to itself, so the encoder's check for cycles (a dictionary of every
+# container it enters) is skipped.
+_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
 def to_json(result: dict) -> str:
-    return json.dumps(result, ensure_ascii=False)
+    return _ENCODE(result)
 
 
 def _fmt_item(item: dict) -> list:
@@ -266,7 +272,7 @@ def batch_line(row: dict | None, fmt: str, header: bool = False) -> str:
         if "error" in row:
             return render_csv([{k: row[k] for k in ("table", "file", "line", "error")}], header=False)
         return render_csv(csv_rows(row, row["table"], row["file"], row["line"]), header=False)
-    return json.dumps(row, ensure_ascii=False) + "\n"
+    return _ENCODE(row) + "\n"
 
 
 # -- sessions ----------------------------------------------------------------------------------

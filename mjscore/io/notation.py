@@ -23,13 +23,14 @@ from mjscore.model.table import (
     Meld,
     Penalty,
     PlayerHand,
+    SetKind,
     Table,
     Win,
     WinFlag,
     set_kind,
     tiles_text,
 )
-from mjscore.model.tiles import BY_GLYPH, DRAGON_BASE, FLOWER_BASE, SEASON_BASE, TILES, WIND_BASE, Tile, Wind
+from mjscore.model.tiles import BY_GLYPH, DRAGON_BASE, FLOWER_BASE, SEASON_BASE, SEATS, TILES, WIND_BASE, Tile, Wind
 
 MAX_SCORE = 10**9
 
@@ -294,7 +295,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
         raise NotationError(_unknown_line(word), head.where, word)
     if not players and not draw and not allow_empty:
         raise NotationError("the table lists no players", where or Location(file, first_line, 1))
-    ordered = tuple(players[w] for w in Wind if w in players)
+    ordered = tuple(players[w] for w in SEATS if w in players)
     return Table(players=ordered, round=round_wind, scheme=scheme, draw=draw, **counters,
                  penalties=tuple(penalties), stated=frozenset(k for k in ("round", *COUNTERS) if k in seen_headers),
                  options=tuple((k, options[k]) for k in OPTION_HEADERS.values() if k in options),
@@ -526,39 +527,36 @@ def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
             raise NotationError("flowers and seasons do not go in a group", tok.where, tok.text)
         tiles.extend(run)
     tiles.sort(key=_INDEX)
-    kind = set_kind(tuple(tiles)) if tiles else None
-    text = f"{open_tok.text}{tiles_text(tiles, sep='')}{closing}" if _bad_group(form, kind) else ""
-    if form is Form.DECLARED_KONG:
-        if kind is None or kind.value != "kong":
-            raise GroupError(f"{text} is not a kong: ( ) holds four identical tiles", open_tok.where, text)
-    elif form is Form.CLAIMED_KONG:
-        if kind is None or kind.value != "kong":
-            raise GroupError(f"{text} is not a kong: < > holds four identical tiles, a concealed pung "
-                             "and the discard claimed to make it a kong", open_tok.where, text)
-    elif form is Form.EXPOSED:
+    run = tuple(tiles)
+    kind = set_kind(run) if run else None
+    if form is Form.EXPOSED:
         # A pair in [ ] is a set the winner completed with a discard, as the breakdown prints it;
         # the player's line decides (`_parse_player`), knowing the win clause.
-        if kind is None:
-            raise GroupError(_not_a_set(text), open_tok.where, text)
+        fits = kind is not None
+    elif form is Form.GROUP:
+        fits = kind is SetKind.CHOW or kind is SetKind.PUNG
     else:
-        if kind is None or kind.value in ("pair", "kong"):
-            why = (" (declare a concealed kong with ( ))" if kind is not None and kind.value == "kong" else "")
-            raise GroupError(f"{text} is not a set: {{ }} holds a chow or a pung{why}", open_tok.where, text)
-    return Meld(tuple(tiles), form, kind=kind), i
+        fits = kind is SetKind.KONG
+    if not fits:
+        raise _group_error(open_tok, form, kind, run, closing)
+    return Meld(run, form, kind=kind), i
+
+
+def _group_error(open_tok: Token, form: Form, kind, tiles, closing: str) -> GroupError:
+    text = f"{open_tok.text}{tiles_text(tiles, sep='')}{closing}"
+    if form is Form.DECLARED_KONG:
+        return GroupError(f"{text} is not a kong: ( ) holds four identical tiles", open_tok.where, text)
+    if form is Form.CLAIMED_KONG:
+        return GroupError(f"{text} is not a kong: < > holds four identical tiles, a concealed pung "
+                          "and the discard claimed to make it a kong", open_tok.where, text)
+    if form is Form.EXPOSED:
+        return GroupError(_not_a_set(text), open_tok.where, text)
+    why = " (declare a concealed kong with ( ))" if kind is SetKind.KONG else ""
+    return GroupError(f"{text} is not a set: {{ }} holds a chow or a pung{why}", open_tok.where, text)
 
 
 def _not_a_set(text: str) -> str:
     return f"{text} is not a set: [ ] holds a chow (three in sequence), a pung or a kong"
-
-
-def _bad_group(form: Form, kind) -> bool:
-    if kind is None:
-        return True
-    if form is Form.DECLARED_KONG or form is Form.CLAIMED_KONG:
-        return kind.value != "kong"
-    if form is Form.EXPOSED:
-        return kind.value == "pair"
-    return kind.value in ("pair", "kong")
 
 
 def _parse_win(seat: Wind, win_tok: Token, tokens, i: int) -> tuple[Win, int]:

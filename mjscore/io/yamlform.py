@@ -14,7 +14,7 @@ from mjscore.io.notation import SEAT_NAMES, Token, parse_player_tokens, parse_ta
 from mjscore.io.yamlsafe import load_nodes, mark_location
 from mjscore.model.errors import Location, MjError, NotationError, YamlFormError
 from mjscore.model.table import COUNTERS, OPTION_HEADERS, PlayerHand, Table
-from mjscore.model.tiles import Wind
+from mjscore.model.tiles import SEATS, Wind
 
 TABLE_KEYS = {"round", "scheme", "draw", "players", "name", "id", "penalties", *OPTION_HEADERS.values(),
               *COUNTERS, *COUNTERS.values()}
@@ -192,7 +192,7 @@ class NodeReader:
                 players[seat] = self.player(seat, knode, vnode)
         if not players and not draw:
             raise YamlFormError("the table lists no players", self.where(node))
-        return Table(players=tuple(players[w] for w in Wind if w in players), round=round_wind,
+        return Table(players=tuple(players[w] for w in SEATS if w in players), round=round_wind,
                      scheme=scheme, draw=draw, **counters, penalties=headers.penalties,
                      options=headers.options, where=self.where(node),
                      stated=frozenset(k for k in ("round", *COUNTERS) if k in fields or COUNTERS.get(k) in fields))

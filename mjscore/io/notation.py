@@ -402,8 +402,9 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
         tok = tokens[i]
         i += 1
         t = tok.text
-        parts = None if t in _KEYWORDS else run_parts(t)
-        if parts is not None:                   # most words are tiles: tried first
+        # run_parts(t), written out: most words are tiles, tried first, once per word read.
+        parts = None if t in _KEYWORDS else _short_run_parts(t) if len(t) <= 24 else run_parts(t)
+        if parts is not None:
             run, playing, flowers = parts
             concealed.extend(playing)
             if flowers:
@@ -519,9 +520,10 @@ def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
         if tok.is_bracket:
             raise NotationError(f"'{tok.text}' cannot stand inside a group opened by '{open_tok.text}'",
                                 tok.where, tok.text)
-        parts = run_parts(tok.text)
+        t = tok.text
+        parts = _short_run_parts(t) if len(t) <= 24 else run_parts(t)
         if parts is None:
-            raise NotationError(_bad_word(tok.text), tok.where, tok.text)
+            raise NotationError(_bad_word(t), tok.where, t)
         run, _, flowers = parts
         if flowers:
             raise NotationError("flowers and seasons do not go in a group", tok.where, tok.text)

@@ -296,10 +296,16 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
     if not players and not draw and not allow_empty:
         raise NotationError("the table lists no players", where or Location(file, first_line, 1))
     ordered = tuple(players[w] for w in SEATS if w in players)
+    # Most tables have no headers but `round`: nothing more to gather then.
+    stated = frozenset(k for k in _STATED if k in seen_headers) if seen_headers else frozenset()
+    if options:
+        options = tuple((k, options[k]) for k in OPTION_HEADERS.values() if k in options)
     return Table(players=ordered, round=round_wind, scheme=scheme, draw=draw, **counters,
-                 penalties=tuple(penalties), stated=frozenset(k for k in ("round", *COUNTERS) if k in seen_headers),
-                 options=tuple((k, options[k]) for k in OPTION_HEADERS.values() if k in options),
+                 penalties=tuple(penalties), stated=stated, options=options or (),
                  where=where or Location(file, first_line, 1))
+
+
+_STATED = ("round", *COUNTERS)        # the headers a session checks against its own count
 
 
 def _parse_penalty(head: Token, args) -> Penalty:

@@ -29,7 +29,6 @@ class Situation:
     hand: PlayerHand
     round: Wind
     dealer_wins: int
-    counts: Counts                  # every playing tile the player holds, melds included
     scheme: Any                     # the Scheme (for shapes, chow limit, rule look-ups)
     win_tile: int | None = None
     self_drawn: bool = False
@@ -40,6 +39,16 @@ class Situation:
     # calling(sit, rule_id): is this loser one tile from a hand the rule rewards?  Handed in by
     # the scoring engine, which alone can value the completed hands.
     calling: Callable[[Situation, str], bool] | None = None
+    # `counts`, worked out when a condition first asks (a loser's rules often never do).
+    tile_counts: Counts | None = None
+
+    @property
+    def counts(self) -> Counts:
+        """Every playing tile the player holds, melds included, counted by kind."""
+        c = self.tile_counts
+        if c is None:
+            c = self.tile_counts = counts_of(self.hand.all_tiles())
+        return c
 
     def exposed_elsewhere(self) -> Counts:
         """Tiles face up in the other players' exposed sets and declared kongs (worked out once,

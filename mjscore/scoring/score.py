@@ -152,8 +152,7 @@ def completeness(hand: PlayerHand, scheme: Scheme, table: Table | None = None) -
 
 def situation(hand: PlayerHand, table: Table, scheme: Scheme) -> Situation:
     win = hand.win
-    return Situation(hand=hand, round=table.round, dealer_wins=table.dealer_wins, table=table,
-                     counts=counts_of(hand.all_tiles()), scheme=scheme,
+    return Situation(hand=hand, round=table.round, dealer_wins=table.dealer_wins, table=table, scheme=scheme,
                      win_tile=win.tile.index if win is not None and win.tile is not None else None,
                      self_drawn=bool(win is not None and win.self_drawn),
                      flags=win.flags if win is not None else frozenset(), calling=calling_for)
@@ -422,7 +421,7 @@ def _completions(sit: Situation, waits):
         tile = TILES[t]
         full = dataclasses.replace(hand, concealed=tuple(sorted(hand.concealed + (tile,))),
                                    win=Win(tile, None, frozenset()))
-        wsit = dataclasses.replace(sit, hand=full, counts=counts_of(full.all_tiles()), win_tile=t,
+        wsit = dataclasses.replace(sit, hand=full, tile_counts=None, win_tile=t,
                                    self_drawn=True, flags=frozenset(), cache={})
         arrangements = [(arr, sum(i.points for i in _set_items(arr, scheme, wsit)))
                         for arr in winning_arrangements(written, tuple(counts), t, False, scheme.shapes,

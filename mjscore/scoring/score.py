@@ -311,7 +311,7 @@ def _rule_applies(r: Rule, sit: Situation, arr: Arrangement) -> bool:
 def value(sit: Situation, arr: Arrangement) -> Valuation:
     scheme: Scheme = sit.scheme
     found, rule_items = _block_scores(arr, scheme, sit)
-    sit.set_points = sum(i.points for i in found)
+    sit.set_points = sum([i.points for i in found])
     if scheme.bonus_tiles and sit.hand.bonus:
         found.extend(_bonus_item(t, scheme) for t in sit.hand.bonus)
     hand_rules = _rules_of(scheme, sit.winner, False)
@@ -329,12 +329,14 @@ def value(sit: Situation, arr: Arrangement) -> Valuation:
                 if item is None:
                     item = scheme.memo[key] = _rule_item(r, None)
                 rule_items.append((n, r, item))
+    if not rule_items:
+        return _total(scheme, arr, found, ())
     if len(rule_items) > 1:
         rule_items.sort(key=_PLACE)             # the scheme's order; a rule's sets in the hand's order
-    if any(r.excludes for _, r, _ in rule_items):
+    if any([r.excludes for _, r, _ in rule_items]):
         excluded = {x for _, r, _ in rule_items for x in r.excludes}
         rule_items = [e for e in rule_items if e[1].id not in excluded]
-    found.extend(item for _, _, item in rule_items)
+    found.extend([item for _, _, item in rule_items])
     return _total(scheme, arr, found, [r for _, r, _ in rule_items])
 
 

@@ -395,15 +395,6 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
     i = 0
     n = len(tokens)
 
-    def take(what: str) -> Token:
-        nonlocal i
-        if i >= n:
-            last = tokens[i - 1] if i else head
-            raise NotationError(f"{what} is missing at the end of the line", last.where, last.text)
-        tok = tokens[i]
-        i += 1
-        return tok
-
     while i < n:
         tok = tokens[i]
         i += 1
@@ -430,11 +421,13 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
         elif t == "=":
             if claim is not None:
                 raise NotationError("a claim '= N' is given twice", tok.where, t)
-            claim = _number(take("the claimed score after '='"), "'='")
+            claim = _number(_next(tokens, i, head, "the claimed score after '='"), "'='")
+            i += 1
         elif t == "score":
             if score is not None:
                 raise NotationError("'score' is given twice", tok.where, t)
-            score = _number(take("the score after 'score'"), "'score'")
+            score = _number(_next(tokens, i, head, "the score after 'score'"), "'score'")
+            i += 1
         elif t == "win":
             if win is not None:
                 raise NotationError("a player has one win clause", tok.where, t)
@@ -480,6 +473,15 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
 
 
 _INDEX = attrgetter("index")      # tiles sort by index; the key is read in C, not compared in Python
+
+
+def _next(tokens, i: int, head: Token, what: str) -> Token:
+    """The word at `i`, which the word before it needs (a plain function, not a closure over
+    the parser's position: that would make every step of its loop slower)."""
+    if i >= len(tokens):
+        last = tokens[i - 1] if i else head
+        raise NotationError(f"{what} is missing at the end of the line", last.where, last.text)
+    return tokens[i]
 
 
 def parse_player_tokens(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerHand:

@@ -238,3 +238,25 @@ def test_column_counts_after_semicolon_and_comment():
 def test_overlong_line_is_refused():
     with pytest.raises(NotationError, match="characters long"):
         parse_table("E: " + "1m" * 10_000)
+
+
+@pytest.mark.parametrize("compact,spaced", [
+    ("E: [777p] (5555s) <NNNN> {123m} 99s ...", "E: [ 777p ] ( 5555s ) < NNNN > { 123m } 99s ..."),
+    ("E: [234m] 567p 789s EEE 5p win 5p from S", "E: [ 234m ] 567p 789s EEE 5p win 5p from S"),
+    ("E: [55p] 234m 567m 789m 111s win 5p from S", "E: [ 55p ] 234m 567m 789m 111s win 5p from S"),
+])
+def test_a_group_written_without_spaces_reads_the_same(compact, spaced):
+    assert parse_table(compact) == parse_table(spaced)
+
+
+@pytest.mark.parametrize("text,column,token", [
+    ("E: [77p] ...", 4, "[77p]"),                 # not a set: at its bracket
+    ("E: [7x7p] ...", 5, "7x7p"),                 # not a tile: at the word inside
+    ("E: [1f] ...", 5, "1f"),                     # no flowers in a group
+    ("E: {5555p} ...", 4, "{5555p}"),
+    ("E: [123m [456m]] ...", 10, "["),            # a group inside a group
+])
+def test_a_group_written_without_spaces_is_faulted_where_it_is_wrong(text, column, token):
+    with pytest.raises(MjError) as info:
+        parse_table(text)
+    assert (info.value.location.column, info.value.token) == (column, token)

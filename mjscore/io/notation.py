@@ -14,7 +14,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from mjscore.io.text import MAX_LINE, too_long
-from mjscore.model.errors import GroupError, Location, NotationError
+from mjscore.model.errors import GroupError, Location, MjError, NotationError
 from mjscore.model.table import (
     COUNTERS,
     OPTION_HEADERS,
@@ -45,6 +45,10 @@ _KEYWORDS = frozenset({*_OPEN, *_CLOSE.values(), "...", "=", "score", "win", "di
 
 # One token: a bracket, `=`, `...`, or a word (anything else up to white space or a bracket).
 _WORD = re.compile(r"[\[\](){}<>]|\.\.\.|=|[^\s\[\](){}<>=]+")
+# The same, but a group written without spaces (`[777p]`, `(5555p)`) is one token: the same
+# groups come back table after table, and each is read once (`_compact_meld`).
+_TOKEN = re.compile(r"\[[^\s\[\](){}<>=]+\]|\([^\s\[\](){}<>=]+\)|<[^\s\[\](){}<>=]+>|\{[^\s\[\](){}<>=]+\}"
+                    r"|[\[\](){}<>]|\.\.\.|=|[^\s\[\](){}<>=]+")
 
 # One unit of a tile run: digits with their suit letter, an honour alias, or an honour letter.
 _UNIT = re.compile(r"(?P<digits>[0-9]+)(?P<suit>[mpscdbzfy])|(?P<alias>Rd|Gd|Wd)|(?P<honour>[ESWNCFP])")
@@ -188,10 +192,10 @@ def logical_lines(text: str, file: str = "<input>", first_line: int = 1,
                 # Built as plain tuples: a named tuple's own constructor is a Python call, and a
                 # batch makes one token for every word it reads.
                 base = col + 1
-                tokens = [_tuple_new(Token, (m[0], file, n, base + m.start())) for m in _WORD.finditer(segment)]
+                tokens = [_tuple_new(Token, (m[0], file, n, base + m.start())) for m in _TOKEN.finditer(segment)]
             else:
                 tokens = [Token.at(m[0], _loc(file, n, col + m.start() + 1, column_of))
-                          for m in _WORD.finditer(segment)]
+                          for m in _TOKEN.finditer(segment)]
             if tokens:
                 yield Line(tuple(tokens))
             col += len(segment) + 1
@@ -399,6 +403,12 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
         tok = tokens[i]
         i += 1
         t = tok.text
+        if t[0] in _OPEN and len(t) > 1:        # a whole group: [777p]
+            meld = _compact_meld(t) or _parse_compact_group(tok)
+            melds.append(meld)
+            opened.append(tok)
+            places.append((tok, meld.tiles))
+            continue
         # run_parts(t), written out: most words are tiles, tried first, once per word read.
         parts = None if t in _KEYWORDS else _short_run_parts(t) if len(t) <= 24 else run_parts(t)
         if parts is not None:
@@ -525,9 +535,9 @@ def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
         i += 1
         if tok.text == closing:
             break
-        if tok.is_bracket:
-            raise NotationError(f"'{tok.text}' cannot stand inside a group opened by '{open_tok.text}'",
-                                tok.where, tok.text)
+        if tok.is_bracket or tok.text[0] in _OPEN:      # `[`, or a whole group `[456m]`
+            raise NotationError(f"'{tok.text[0]}' cannot stand inside a group opened by '{open_tok.text}'",
+                                tok.where, tok.text[0])
         t = tok.text
         parts = _short_run_parts(t) if len(t) <= 24 else run_parts(t)
         if parts is None:
@@ -550,6 +560,25 @@ def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
     if not fits:
         raise _group_error(open_tok, form, kind, run, closing)
     return Meld(run, form, kind=kind), i
+
+
+@lru_cache(maxsize=4096)
+def _compact_meld(word: str) -> Meld | None:
+    """The group a token like `[777p]` writes, or None when it is no group (the caller then
+    reads it bracket by bracket, to say what is wrong and where)."""
+    try:
+        tokens = tuple(Token(m[0], "", 0, m.start() + 1) for m in _WORD.finditer(word))
+        meld, end = _parse_group(tokens[0], tokens, 1)
+    except MjError:
+        return None
+    return meld if end == len(tokens) else None
+
+
+def _parse_compact_group(tok: Token) -> Meld:
+    """A whole-group token that is no group, read bracket by bracket: its error, at its place."""
+    tokens = tuple(_tuple_new(Token, (m[0], tok.file, tok.line, tok.column + m.start()))
+                   for m in _WORD.finditer(tok.text))
+    return _parse_group(tokens[0], tokens, 1)[0]
 
 
 def _group_error(open_tok: Token, form: Form, kind, tiles, closing: str) -> GroupError:

@@ -12,6 +12,7 @@ the engine skips it on hands that lack them (none is always safe, only slower).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable, NamedTuple
 
 from mjscore.hand.arrange import SHAPES, Arrangement, Block
@@ -39,16 +40,12 @@ class Situation:
     # calling(sit, rule_id): is this loser one tile from a hand the rule rewards?  Handed in by
     # the scoring engine, which alone can value the completed hands.
     calling: Callable[[Situation, str], bool] | None = None
-    # `counts`, worked out when a condition first asks (a loser's rules often never do).
-    tile_counts: Counts | None = None
 
-    @property
+    @cached_property
     def counts(self) -> Counts:
-        """Every playing tile the player holds, melds included, counted by kind."""
-        c = self.tile_counts
-        if c is None:
-            c = self.tile_counts = counts_of(self.hand.all_tiles())
-        return c
+        """Every playing tile the player holds, melds included, counted by kind: worked out
+        when a condition first asks (a loser's rules often never do), then a plain attribute."""
+        return counts_of(self.hand.all_tiles())
 
     def exposed_elsewhere(self) -> Counts:
         """Tiles face up in the other players' exposed sets and declared kongs (worked out once,

@@ -423,7 +423,7 @@ def _completions(sit: Situation, waits):
         tile = TILES[t]
         full = dataclasses.replace(hand, concealed=tuple(sorted(hand.concealed + (tile,))),
                                    win=Win(tile, None, frozenset()))
-        wsit = dataclasses.replace(sit, hand=full, tile_counts=None, win_tile=t,
+        wsit = dataclasses.replace(sit, hand=full, win_tile=t,
                                    self_drawn=True, flags=frozenset(), cache={})
         arrangements = [(arr, sum(i.points for i in _set_items(arr, scheme, wsit)))
                         for arr in winning_arrangements(written, tuple(counts), t, False, scheme.shapes,

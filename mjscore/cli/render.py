@@ -120,7 +120,8 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
         return _words(["No payments:", result.get("settlement_error", "not computed")], width, indent="  ")
     names = table_names(result)
     net = s.get("net", {})
-    specials = [_special_line(x, s["paying"], names) for x in s.get("specials", [])]
+    specials = [line for x in s.get("specials", [])
+                for line in _words(_special_line(x, s["paying"], names).split(" "), width)]
     if s["paying"] == "add-up":
         grows = ", ".join(f"{label(seat, names)} {net.get(seat, 0):+d}" for seat in SEATS if seat in net)
         what = "the hand was a draw: nothing is added" if result.get("draw") and not s.get("penalties") \
@@ -349,7 +350,7 @@ def _closing(result: dict, grid: str, width: int | None, title: str = "Final sta
     elif result.get("next"):
         nxt = result["next"]
         out.append("")
-        out.append(next_line(nxt))
+        out.extend(_words(next_line(nxt).split(" "), width, indent="      "))
     return out
 
 
@@ -392,7 +393,7 @@ def render_hand(result: dict, width: int | None = None) -> str:
     out.extend(_words(["Totals:"] + [f"{n} {t}" for n, t in hand["totals"].items()], width, sep="  ", indent="        "))
     nxt = result.get("next")
     if nxt:
-        out.append(next_line(nxt))
+        out.extend(_words(next_line(nxt).split(" "), width, indent="      "))
     return "\n".join(out) + "\n"
 
 

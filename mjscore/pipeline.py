@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from mjscore.hand.validate import validate_table
 from mjscore.hand.waits import table_waits as waits_at_table
-from mjscore.model.errors import SchemeError
+from mjscore.model.errors import SchemeError, TableError
 from mjscore.model.table import Table
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.rules.scheme import Scheme, load_scheme
@@ -186,8 +186,9 @@ def _kitty_earned(table: Table, options: Options, scheme: Scheme, players) -> bo
     if not options.kitty or options.kitty_hand is None or table.draw or table.winner is None:
         return True
     if scheme.rule(options.kitty_hand) is None:
-        raise SettlementError(f"kitty-hand names no rule of scheme '{scheme.name}': '{options.kitty_hand}' "
-                              "(the id of one of its rules, as the scheme file writes it)")
+        # A misspelt rule would silently keep the kitty from every winner: refused, not settled.
+        raise TableError(f"kitty-hand names no rule of scheme '{scheme.name}': '{options.kitty_hand}' "
+                         "(the id of one of its rules, as the scheme file writes it)", table.where, "kitty-hand")
     won = next(p for p in players if p.winner)
     if won.counted:
         raise SettlementError(f"the kitty goes to a hand that earns '{options.kitty_hand}', and "

@@ -362,8 +362,8 @@ def test_16_the_kitty_goes_only_to_the_hand_it_asks_for():
     assert got == {("kitty", "S"): 100, ("kitty", "W"): 100, ("kitty", "N"): 100}
     got, s = _specials(chows)
     assert got == {} and s.specials[0].to is None and "does not earn 'no-chow'" in s.specials[0].why
-    r = mjscore.score("kitty 100; kitty-hand no-such-rule; " + COUNTED, scheme="classical")
-    assert r.settlement is None and "kitty-hand names no rule" in r.settlement_error
+    with pytest.raises(mjscore.MjError, match="kitty-hand names no rule of scheme 'classical': 'no-such-rule'"):
+        mjscore.score("kitty 100; kitty-hand no-such-rule; " + COUNTED, scheme="classical")
     r = mjscore.score("kitty 100; kitty-hand no-chow; " + COUNTED, scheme="classical")
     assert r.settlement is None and "counted at the table" in r.settlement_error
 

@@ -152,10 +152,15 @@ def completeness(hand: PlayerHand, scheme: Scheme, table: Table | None = None) -
 
 def situation(hand: PlayerHand, table: Table, scheme: Scheme) -> Situation:
     win = hand.win
-    return Situation(hand=hand, round=table.round, dealer_wins=table.dealer_wins, table=table, scheme=scheme,
-                     win_tile=win.tile.index if win is not None and win.tile is not None else None,
-                     self_drawn=bool(win is not None and win.self_drawn),
-                     flags=win.flags if win is not None else frozenset(), calling=calling_for)
+    sit = Situation(hand=hand, round=table.round, dealer_wins=table.dealer_wins, table=table, scheme=scheme,
+                    win_tile=win.tile.index if win is not None and win.tile is not None else None,
+                    self_drawn=bool(win is not None and win.self_drawn),
+                    flags=win.flags if win is not None else frozenset(), calling=calling_for)
+    if win is not None:
+        # A winner's rules always read the counts: set them now rather than through the cached
+        # property's first, locked, look-up.
+        sit.counts = counts_of(hand.all_tiles())
+    return sit
 
 
 def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
@@ -229,6 +234,16 @@ def _per_set_items(b: Block, scheme: Scheme, sit: Situation) -> tuple:
         return ()
     return tuple((n, r, _rule_item(r, b.text())) for n, r in _rules_of(scheme, sit.winner, True)
                  if block_matches(sit, b, r.when))
+
+
+def _hand_rules_of(scheme: Scheme, winner: bool) -> tuple:
+    """The rules other than per-set ones, as (place, rule, needs, tests): read in the loop of
+    every valuation, so unpacked once here."""
+    key = ("hand-rules", winner)
+    found = scheme.memo.get(key)
+    if found is None:
+        found = scheme.memo[key] = tuple((n, r, r.needs, r.tests) for n, r in _rules_of(scheme, winner, False))
+    return found
 
 
 def _rules_of(scheme: Scheme, winner: bool, per_set: bool) -> tuple:
@@ -314,13 +329,13 @@ def value(sit: Situation, arr: Arrangement) -> Valuation:
     sit.set_points = sum([i.points for i in found])
     if scheme.bonus_tiles and sit.hand.bonus:
         found.extend(_bonus_item(t, scheme) for t in sit.hand.bonus)
-    hand_rules = _rules_of(scheme, sit.winner, False)
+    hand_rules = _hand_rules_of(scheme, sit.winner)
     if hand_rules:
         present = features(sit, arr)
-        for n, r in hand_rules:
-            if not r.needs <= present:
+        for n, r, needs, tests in hand_rules:
+            if not needs <= present:
                 continue
-            for test, param in r.tests:
+            for test, param in tests:
                 if not test(sit, arr, param):
                     break
             else:

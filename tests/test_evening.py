@@ -40,6 +40,27 @@ def test_add_starts_an_evening_and_answers_by_name(tmp_path):
     assert [h["winner"] for h in played["hands"]] == ["E", "S"]
 
 
+def test_add_starts_an_evening_with_a_kitty_and_an_extra_hand_bonus(tmp_path):
+    ev = tmp_path / "ev.mj"
+    r = add(ev, "--players", "Ann", "Bob", "Cid", "Dee", "--scheme", "dmjl", "--kitty", "50", "--kitty-hand",
+            "no-chow", "--extra-hand-bonus", "20", "-e", "E: [111p] 222s 333m EEE 99s win 9s self; S: ...; W: ...; N: ...")
+    assert r.exit_code == 0, r.output
+    assert ev.read_text().startswith("players Ann Bob Cid Dee\nscheme dmjl\nkitty 50\nkitty-hand no-chow\n"
+                                     "extra-hand-bonus 20\n---\n")
+    assert "Kitty: 1 deal x 50 from each player: Ann (E) receives 150" in r.stdout
+    assert "Next: Ann deals — East round, hand 2 (extra hand 1)" in r.stdout
+    # East keeps the deal; a chow hand leaves the kitty where it is, the bonus is paid
+    r = add(ev, "-e", "Ann: [123p] 456s 333m 789m 99s win 9s from Bob; Bob: ...; Cid: ...; Dee: ...")
+    assert r.exit_code == 0, r.output
+    assert "the winner's hand does not earn 'no-chow': the kitty stays" in r.stdout
+    assert "Extra hands: East's 1 extra hand in a row x 20: Ann (E) receives 60" in r.stdout
+    assert "(extra hand 2; the kitty holds 1 deal's stakes)" in r.stdout
+    r = add(ev, "--kitty-hand", "no-such-rule", "-e", "Ann: [111p] 222s 333m FFF 99s win 9s self; Bob: ...; "
+            "Cid: ...; Dee: ...")
+    assert r.exit_code == 1 and "kitty-hand names no rule of scheme 'dmjl'" in r.output
+    assert ev.read_text().count("---") == 2                       # nothing written for the refused hand
+
+
 def test_a_wrong_hand_is_refused_before_anything_is_written(tmp_path):
     ev = tmp_path / "ev.mj"
     add(ev, "--players", "Ann", "Bob", "Cid", "Dee", "-e", HAND1)

@@ -234,6 +234,13 @@ DIFF_OPT = typer.Option(None, "--loser-difference-limit", metavar="N", min=1,
 FORMAT_OPT = typer.Option(Format.table, "--format", "-f", help="table, json, csv or markdown.")
 EAST_PENALTY_OPT = typer.Option(None, "--east-penalty-double/--no-east-penalty-double",
                                 help="Under add-up, a penalty East incurs is taken off twice.")
+KITTY_OPT = typer.Option(None, "--kitty", metavar="N", min=1,
+                         help="A kitty: each player puts N in every deal; a winner takes it (see --kitty-hand).")
+KITTY_HAND_OPT = typer.Option(None, "--kitty-hand", metavar="RULE",
+                              help="Only a winner whose hand earns this rule of the scheme takes the kitty "
+                                   "(e.g. no-chow); default: any winner.")
+BONUS_OPT = typer.Option(None, "--extra-hand-bonus", metavar="N", min=1,
+                         help="The winner is paid N for each of East's extra hands in a row (deals East kept).")
 
 
 def _choices(scheme, paying, payoff, east_double, round_up, diff_limit, explain=False, east_penalty=None):
@@ -541,6 +548,9 @@ def add(
     round_payments_up: Optional[int] = ROUND_OPT,
     loser_difference_limit: Optional[int] = DIFF_OPT,
     east_penalty_double: Optional[bool] = EAST_PENALTY_OPT,
+    kitty: Optional[int] = KITTY_OPT,
+    kitty_hand: Optional[str] = KITTY_HAND_OPT,
+    extra_hand_bonus: Optional[int] = BONUS_OPT,
 ) -> None:
     """Add one hand to an evening's file and show who pays whom, the totals and who deals next.
 
@@ -561,7 +571,8 @@ def add(
         raise typer.BadParameter("give a FILE or -e TEXT, not both")
     options = {"paying": paying.value if paying else None, "payoff": payoff, "east_double": east_double,
                "round_payments_up": round_payments_up, "loser_difference_limit": loser_difference_limit,
-               "east_penalty_double": east_penalty_double}
+               "east_penalty_double": east_penalty_double, "kitty": kitty, "kitty_hand": kitty_hand,
+               "extra_hand_bonus": extra_hand_bonus}
     try:
         if inline is not None:
             hand = inline

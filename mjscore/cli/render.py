@@ -387,7 +387,10 @@ def render_hand(result: dict, width: int | None = None) -> str:
     else:
         out.append("")
         out.append("Nobody pays.")
-    net = (hand.get("settlement") or {}).get("net", {})
+    settlement = hand.get("settlement") or {}
+    for x in settlement.get("specials", []):
+        out.extend(_words(_special_line(x, settlement["paying"], table_names(hand)).split(" "), width))
+    net = settlement.get("net", {})
     out.append("")
     out.extend(_words(["Net:"] + [f"{names[s]} {net.get(s, 0):+d}" for s in SEATS], width, sep="  ", indent="     "))
     out.extend(_words(["Totals:"] + [f"{n} {t}" for n, t in hand["totals"].items()], width, sep="  ", indent="        "))

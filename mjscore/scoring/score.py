@@ -232,28 +232,20 @@ def _block_scores(arr: Arrangement, scheme: Scheme, sit: Situation) -> tuple[lis
 def _per_set_items(b: Block, scheme: Scheme, sit: Situation) -> tuple:
     if b.kind not in _SETS:
         return ()
-    return tuple((n, r, _rule_item(r, b.text())) for n, r in _rules_of(scheme, sit.winner, True)
+    return tuple((n, r, _rule_item(r, b.text())) for n, r, _, _ in _rules_of(scheme, sit.winner, True)
                  if block_matches(sit, b, r.when))
 
 
-def _hand_rules_of(scheme: Scheme, winner: bool) -> tuple:
-    """The rules other than per-set ones, as (place, rule, needs, tests): read in the loop of
-    every valuation, so unpacked once here."""
-    key = ("hand-rules", winner)
-    found = scheme.memo.get(key)
-    if found is None:
-        found = scheme.memo[key] = tuple((n, r, r.needs, r.tests) for n, r in _rules_of(scheme, winner, False))
-    return found
-
-
 def _rules_of(scheme: Scheme, winner: bool, per_set: bool) -> tuple:
-    """The per-set (or the other) rules a winner (or a loser) can earn, with their places in
-    the scheme's order, which is the order of the breakdown."""
+    """The per-set (or the other) rules a winner (or a loser) can earn, as (place, rule, needs,
+    tests): the place is the rule's in the scheme's order, which is the breakdown's; needs and
+    tests are read in the loop of every valuation, so they are unpacked once here."""
     key = ("rules-of", winner, per_set)
     found = scheme.memo.get(key)
     if found is None:
         rules = scheme.winner_rules if winner else scheme.loser_rules
-        found = scheme.memo[key] = tuple((n, r) for n, r in enumerate(rules) if r.per_set == per_set)
+        found = scheme.memo[key] = tuple((n, r, r.needs, r.tests) for n, r in enumerate(rules)
+                                         if r.per_set == per_set)
     return found
 
 
@@ -329,13 +321,13 @@ def value(sit: Situation, arr: Arrangement) -> Valuation:
     sit.set_points = sum([i.points for i in found])
     if scheme.bonus_tiles and sit.hand.bonus:
         found.extend(_bonus_item(t, scheme) for t in sit.hand.bonus)
-    hand_rules = _hand_rules_of(scheme, sit.winner)
+    hand_rules = _rules_of(scheme, sit.winner, False)
     if hand_rules:
         present = features(sit, arr)
         for n, r, needs, tests in hand_rules:
             if not needs <= present:
                 continue
-            for test, param in tests:
+            for test, param in tests:           # `_rule_applies`, written out: the hottest loop
                 if not test(sit, arr, param):
                     break
             else:

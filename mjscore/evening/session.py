@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from mjscore.io.sessionfile import Session, SessionHeader
 from mjscore.model.errors import MjError, SessionError
-from mjscore.model.table import OPTION_HEADERS, Table
+from mjscore.model.table import COUNTERS, OPTION_HEADERS, Table
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.pipeline import Choices, TableResult, evaluate
 
@@ -29,8 +29,9 @@ class Seating:
     dealer: int = 0          # index into the header's names of the player who is East
     round: int = 0           # 0 = East round ... 3 = North round; beyond: the game goes on round the winds
     passes: int = 0          # deals passed in this round
-    streak: int = 0          # East's wins in a row
-    extra: int = 0           # deals East has kept in a row: this dealer's extra hands so far
+    # The counts a table carries over (model.table.COUNTERS), under the same names.
+    dealer_wins: int = 0     # East's wins in a row
+    extra_hands: int = 0     # deals East has kept in a row: this dealer's extra hands so far
     kitty_deals: int = 0     # deals whose stakes lie in the kitty, untaken
 
     def player_at(self, seat: Wind) -> int:
@@ -38,8 +39,8 @@ class Seating:
 
     def pass_deal(self) -> None:
         self.dealer = (self.dealer + 1) % 4
-        self.streak = 0
-        self.extra = 0
+        self.dealer_wins = 0
+        self.extra_hands = 0
         self.passes += 1
         if self.passes == 4:
             self.passes = 0
@@ -171,7 +172,7 @@ def play(session: Session, choices: Choices = Choices(), keep_going: bool = Fals
     # add-up: the totals only grow, so there is nothing to hand over at the end
     transfers = tuple(settle_up(balance)) if sum(balance.values()) == 0 else None
     coming = NextDeal(names[seating.player_at(Wind.EAST)], SEATS[seating.round % 4], len(played) + 1,
-                      seating.extra, seating.kitty_deals)
+                      seating.extra_hands, seating.kitty_deals)
     return SessionResult(tuple(names), h.start, tuple(played), totals, transfers, coming, tuple(errors))
 
 
@@ -179,15 +180,11 @@ def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating:
     if "round" in hand.stated and hand.round is not prevailing:
         raise SessionError(f"hand {number} says round {hand.round.value}, but by the rotation it is played "
                            f"in the {prevailing.name.lower()} round", hand.where, "round")
-    if "dealer-wins" in hand.stated and hand.dealer_wins != seating.streak:
-        raise SessionError(f"hand {number} says dealer-wins {hand.dealer_wins}, but East has won "
-                           f"{seating.streak} in a row", hand.where, "dealer-wins")
-    if "extra-hands" in hand.stated and hand.extra_hands != seating.extra:
-        raise SessionError(f"hand {number} says extra-hands {hand.extra_hands}, but East has kept the deal "
-                           f"{seating.extra} times in a row", hand.where, "extra-hands")
-    if "kitty-deals" in hand.stated and hand.kitty_deals != seating.kitty_deals:
-        raise SessionError(f"hand {number} says kitty-deals {hand.kitty_deals}, but the kitty holds the stakes "
-                           f"of {seating.kitty_deals} deals before it", hand.where, "kitty-deals")
+    for word, name in COUNTERS.items():
+        said, counted = getattr(hand, name), getattr(seating, name)
+        if word in hand.stated and said != counted:
+            raise SessionError(f"hand {number} says {word} {said}, but {_COUNTED[name].format(counted)}",
+                               hand.where, word)
     for p in hand.players:
         if p.name is not None:
             expected = names[seating.player_at(p.seat)]
@@ -196,12 +193,17 @@ def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating:
                                    f"{expected} sits there", p.where, p.name)
 
 
+# A count a hand states, when the session counted otherwise: what the session counted, in words.
+_COUNTED = {"dealer_wins": "East has won {} in a row",
+            "extra_hands": "East has kept the deal {} times in a row",
+            "kitty_deals": "the kitty holds the stakes of {} deals before it"}
+
+
 def _with_session_values(hand: Table, h: SessionHeader, prevailing: Wind, seating: Seating) -> Table:
     options = dict(h.options)
     options.update(dict(hand.options))           # the hand's own header wins over the session's
     order = list(OPTION_HEADERS.values())
-    return dataclasses.replace(hand, round=prevailing, dealer_wins=seating.streak, extra_hands=seating.extra,
-                               kitty_deals=seating.kitty_deals,
+    return dataclasses.replace(hand, round=prevailing, **{name: getattr(seating, name) for name in COUNTERS.values()},
                                scheme=hand.scheme or h.scheme,
                                options=tuple((k, options[k]) for k in order if k in options))
 
@@ -213,14 +215,14 @@ def _rotate(seating: Seating, table: Table, scheme) -> None:
         if rotation.get("draw_passes_deal", True):
             seating.pass_deal()
         else:
-            seating.streak = 0          # a draw breaks East's run of wins; East deals again
-            seating.extra += 1          # ... an extra hand all the same
+            seating.dealer_wins = 0     # a draw breaks East's run of wins; East deals again
+            seating.extra_hands += 1    # ... an extra hand all the same
         return
     if winner.seat is Wind.EAST:
-        seating.streak += 1
-        seating.extra += 1
+        seating.dealer_wins += 1
+        seating.extra_hands += 1
         limit = rotation.get("dealer_streak_limit")
-        if limit and seating.streak >= limit:
+        if limit and seating.dealer_wins >= limit:
             seating.pass_deal()         # the limit-hand win ends East's deal
     else:
         seating.pass_deal()

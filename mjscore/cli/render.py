@@ -120,8 +120,7 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
         return _words(["No payments:", result.get("settlement_error", "not computed")], width, indent="  ")
     names = table_names(result)
     net = s.get("net", {})
-    specials = [line for x in s.get("specials", [])
-                for line in _words(_special_line(x, s["paying"], names).split(" "), width)]
+    specials = _special_lines(s, names, width)
     if s["paying"] == "add-up":
         grows = ", ".join(f"{label(seat, names)} {net.get(seat, 0):+d}" for seat in SEATS if seat in net)
         what = "the hand was a draw: nothing is added" if result.get("draw") and not s.get("penalties") \
@@ -133,9 +132,7 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
     east = f", East double {'on' if s.get('east_double') else 'off'}" if s.get("east_double_applies") else ""
     lines = _words([f"Payments ({s['paying']}, {s.get('payoff') or 'no payoff'}{east}):", "rows pay, columns receive"],
                    width)
-    amount: dict[tuple[str, str], int] = {}
-    for x in s["payments"]:
-        amount[x["from"], x["to"]] = amount.get((x["from"], x["to"]), 0) + x["amount"]
+    amount = _paid(s)
     heads = [names.get(b, b) for b in SEATS]
     rows = [[label(a, names)] + [amount.get((a, b), "") if a != b else "." for b in SEATS]
             + [sum(amount.get((a, b), 0) for b in SEATS)] for a in SEATS]
@@ -144,6 +141,19 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
     for pen in s.get("penalties", []):
         lines.append(f"Penalty: {label(pen['from'], names)} pays {pen['amount']} to {label(pen['to'], names)}")
     return lines + specials
+
+
+def _paid(settlement: dict) -> dict[tuple[str, str], int]:
+    """(payer, payee) -> what one pays the other in all, the payment's reason aside."""
+    paid: dict[tuple[str, str], int] = {}
+    for x in settlement.get("payments", []):
+        paid[x["from"], x["to"]] = paid.get((x["from"], x["to"]), 0) + x["amount"]
+    return paid
+
+
+def _special_lines(settlement: dict, names: dict[str, str], width: int | None) -> list[str]:
+    return [line for x in settlement.get("specials", [])
+            for line in _words(_special_line(x, settlement["paying"], names).split(" "), width)]
 
 
 def _special_line(x: dict, paying: str, names: dict[str, str]) -> str:
@@ -164,11 +174,8 @@ def _special_line(x: dict, paying: str, names: dict[str, str]) -> str:
 def payment_lines(result: dict) -> list[str]:
     """"Ann pays Bob 120": for each two players, what one owes the other once all is counted,
     largest first."""
-    s = result.get("settlement") or {}
     names = table_names(result)
-    owed: dict[tuple[str, str], int] = {}
-    for x in s.get("payments", []):
-        owed[x["from"], x["to"]] = owed.get((x["from"], x["to"]), 0) + x["amount"]
+    owed = _paid(result.get("settlement") or {})
     out = []
     for i, a in enumerate(SEATS):
         for b in SEATS[i + 1:]:
@@ -377,19 +384,18 @@ def render_hand(result: dict, width: int | None = None) -> str:
         what = p["limit"] or ("counted" if p.get("counted") else f"{p['points']} points, {p['doubles']} doubles")
         out.extend(_words([f"  {names[p['seat']]:<10} {p['seat']}  {p['score']:>6}", *what.split()], width,
                           indent="                        "))
+    settlement = hand.get("settlement") or {}
     pays = payment_lines(hand)
     if pays:
         out.append("")
         out.extend(pays)
-    elif (hand.get("settlement") or {}).get("paying") == "add-up":
+    elif settlement.get("paying") == "add-up":
         out.append("")
         out.append("Add-up: nobody pays; the scores are added to the totals.")
     else:
         out.append("")
         out.append("Nobody pays.")
-    settlement = hand.get("settlement") or {}
-    for x in settlement.get("specials", []):
-        out.extend(_words(_special_line(x, settlement["paying"], table_names(hand)).split(" "), width))
+    out.extend(_special_lines(settlement, table_names(hand), width))
     net = settlement.get("net", {})
     out.append("")
     out.extend(_words(["Net:"] + [f"{names[s]} {net.get(s, 0):+d}" for s in SEATS], width, sep="  ", indent="     "))

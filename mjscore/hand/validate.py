@@ -43,7 +43,7 @@ def _check_flags_fit(p: PlayerHand, table: Table) -> None:
     win = p.win
     if p.score is not None or win is None:
         return                                   # a counted score shows no tiles to check against
-    kongs = sum(1 for m in p.melds if len(m.tiles) == 4)
+    kongs = p.kongs
     if WinFlag.TWOFOLD in win.flags and kongs < 2:
         raise WinClauseError("'twofold' is a win on the loose tile of a second kong, declared with the first "
                              f"kong's loose tile, but the hand shows {('no', 'one')[kongs]} kong", p.where, "twofold")

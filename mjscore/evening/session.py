@@ -195,8 +195,8 @@ def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating:
 
 # A count a hand states, when the session counted otherwise: what the session counted, in words.
 _COUNTED = {"dealer_wins": "East has won {} in a row",
-            "extra_hands": "East has kept the deal {} times in a row",
-            "kitty_deals": "the kitty holds the stakes of {} deals before it"}
+            "extra_hands": "East's run of extra hands is {}",
+            "kitty_deals": "the kitty's count of deals before it is {}"}
 
 
 def _with_session_values(hand: Table, h: SessionHeader, prevailing: Wind, seating: Seating) -> Table:

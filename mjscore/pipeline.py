@@ -168,7 +168,8 @@ def evaluate(table: Table, choices: Choices = Choices()) -> TableResult:
     """Score and settle one table; raises MjError on an impossible table."""
     table, ruling = one_winner(table)
     scheme = scheme_for(table, choices)
-    validate_table(table, complete=lambda hand: completeness(hand, scheme, table))
+    validate_table(table, complete=lambda hand: completeness(hand, scheme, table),
+                   loose_needs_kong=scheme.ways_of_winning.loose_needs_kong)
     scored = score_table(table, scheme)
     options = options_for(table, scheme, choices)
     settlement, error = None, None

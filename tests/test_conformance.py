@@ -64,6 +64,22 @@ def test_scoring_case(case):
         assert sum(i.get("doubles", 0) for i in player["items"]) == player["doubles"]
 
 
+def _refused():
+    """The skipped hands that carry their table: a scheme refuses them (their `reason` says why)."""
+    data = yaml.safe_load((COPIES / "dmjl-bmja.yaml").read_text(encoding="utf-8"))
+    return [c for c in data.get("skipped", []) if "table" in c] if isinstance(data, dict) else []
+
+
+REFUSED = _refused()
+
+
+@pytest.mark.parametrize("case", REFUSED, ids=[f"{c['id']}@{c['scheme']}" for c in REFUSED])
+def test_skipped_case_is_refused(case):
+    r = runner.invoke(app, ["score", "-", "--format", "json", "--scheme", case["scheme"], "--paying", "winner-only"],
+                      input=case["table"])
+    assert r.exit_code == 1 and "error:" in r.stderr, (r.stdout, r.stderr)
+
+
 WAITS = _cases("kajongg.yaml", "waits")
 
 

@@ -45,6 +45,8 @@ def _who(p: dict, names: dict[str, str] | None = None) -> str:
 
 def _total_line(p: dict) -> str:
     if p.get("counted"):
+        if p["points"] != p["score"]:
+            return f"score {p['points']} (counted at the table), held to the limit: {p['score']}"
         return f"score {p['score']} (counted at the table)"
     if p["limit"]:
         return f"{p['limit']}: limit hand, {p['score']}"

@@ -97,6 +97,8 @@ def parameters(s: Scheme) -> list[list]:
         ["draw passes the deal", "yes" if s.rotation.get("draw_passes_deal") else "no"],
         ["East's win streak limit", s.rotation.get("dealer_streak_limit") or "none"],
         ["claimed kong < >", claimed_kong_text(s)],
+        ["a loose-tile win needs", "a kong, a flower or a season" if s.ways_of_winning.loose_needs_kong
+         else "nothing (as Kajongg)"],
     ]
 
 

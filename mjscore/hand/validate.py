@@ -15,11 +15,13 @@ from mjscore.model.tiles import ALL_TILES, KINDS, TILES, Wind
 DEFAULT_SHAPES = frozenset({"standard", "thirteen-orphans"})
 
 
-def validate_table(table: Table, shapes=DEFAULT_SHAPES, complete=None) -> None:
+def validate_table(table: Table, shapes=DEFAULT_SHAPES, complete=None, loose_needs_kong: bool = False) -> None:
     """Raise a TableError if the table is impossible.
 
     `complete(hand)` may replace the completeness check of the winner (the scoring engine
     passes the scheme's); by default the standard shape and the names in `shapes` count.
+    `loose_needs_kong`: a win on a loose tile needs a kong or a bonus tile in the winner's hand
+    (the scheme says; without one, as for `show`, it is not asked).
     """
     _check_tile_counts(table)
     winners = [p for p in table.players if p.is_winner]
@@ -32,22 +34,30 @@ def validate_table(table: Table, shapes=DEFAULT_SHAPES, complete=None) -> None:
     for p in table.players:
         _check_player(p, table, shapes, complete)
     for p in winners:
-        _check_flags_fit(p, table)
+        _check_flags_fit(p, table, loose_needs_kong)
 
 
-def _check_flags_fit(p: PlayerHand, table: Table) -> None:
-    """The win flags must fit the tiles: twofold fortune needs two kongs, and a robbed kong a
-    pung of the winning tile that the robbed player could have added to.  (A loose tile needs a
-    kong too, but published cases write loose-tile wins with the kong's fourth tile left out:
-    that check waits until they are mended.)"""
+def _check_flags_fit(p: PlayerHand, table: Table, loose_needs_kong: bool = False) -> None:
+    """The win flags must fit the tiles (docs/rules.md, "When a way of winning is possible"):
+    a loose tile is drawn after a kong or a flower or season, so a win on one needs a kong or a
+    bonus tile in the hand (where the scheme asks it: Kajongg's own hands leave it out);
+    twofold fortune needs two kongs; a robbed kong's tile is the winner's only copy of it, and
+    the robbed player shows the pung it was added to."""
     win = p.win
     if p.score is not None or win is None:
         return                                   # a counted score shows no tiles to check against
     kongs = p.kongs
+    if WinFlag.LOOSE in win.flags and loose_needs_kong and not kongs and not p.bonus:
+        raise WinClauseError("'loose' is a win on the loose tile drawn after a kong, a flower or a season, but the "
+                             "hand shows no kong and no flower or season", p.where, "loose")
     if WinFlag.TWOFOLD in win.flags and kongs < 2:
         raise WinClauseError("'twofold' is a win on the loose tile of a second kong, declared with the first "
                              f"kong's loose tile, but the hand shows {('no', 'one')[kongs]} kong", p.where, "twofold")
     if WinFlag.ROBBED in win.flags and win.tile is not None:
+        copies = sum(1 for t in p.all_tiles() if t == win.tile)
+        if copies > 1:
+            raise WinClauseError(f"'robbed' is a win on the tile added to a kong, which leaves the winner no other "
+                                 f"{win.tile.text}, but {p.seat.value} holds {copies} of it", p.where, "robbed")
         robbed = next((q for q in table.players if q.seat is win.discarder), None)
         if robbed is None or robbed.incomplete or robbed.score is not None:
             return                               # not listed in full: nothing to hold the claim against

@@ -42,7 +42,7 @@ ROUNDING_STAGES = ("before-doubles", "after-doubles")
 
 TOP_KEYS = {"scheme", "title", "description", "sources", "extends", "limit", "roof_off", "max_chows",
             "bonus_tiles", "bonus_tile_points", "shapes", "rounding", "sets", "pairs", "rules",
-            "settlement", "rotation", "notes"}
+            "settlement", "rotation", "ways_of_winning", "notes"}
 RULE_KEYS = {"id", "text", "scope", "per", "when", "points", "doubles", "limit", "excludes", "source",
              "remove", "note"}
 
@@ -95,6 +95,13 @@ class ClaimedKong(NamedTuple):
     concealed_pung: bool = False     # counts among concealed pungs (three concealed pungs)
 
 
+class WaysOfWinning(NamedTuple):
+    """When a way of winning is possible at all (docs/rules.md): a table that breaks one is
+    refused, as a typo in the win clause usually is."""
+
+    loose_needs_kong: bool = True    # a loose tile comes after a kong, a flower or a season
+
+
 @dataclass(frozen=True)
 class Scheme:
     name: str
@@ -113,6 +120,7 @@ class Scheme:
     pair_points: dict = field(hash=False, compare=False)      # pair kind -> points
     rules: tuple[Rule, ...] = ()
     claimed_kong: ClaimedKong = field(default_factory=ClaimedKong)
+    ways_of_winning: WaysOfWinning = field(default_factory=WaysOfWinning)
     settlement: dict = field(default_factory=dict, hash=False, compare=False)
     rotation: dict = field(default_factory=dict, hash=False, compare=False)
     data: dict = field(default_factory=dict, hash=False, compare=False, repr=False)   # the flat table
@@ -276,7 +284,7 @@ def _merge(base: dict, top: dict, file: str) -> dict:
             out["rules"], unknown = _merge_rules(base.get("rules", []), v, file,
                                                  str(base.get("scheme", "the base scheme")))
             out["_unknown_rules"] = base.get("_unknown_rules", []) + unknown
-        elif k in ("sets", "pairs", "settlement", "rotation") and isinstance(v, dict) and isinstance(base.get(k), dict):
+        elif k in ("sets", "pairs", "settlement", "rotation", "ways_of_winning") and isinstance(v, dict) and isinstance(base.get(k), dict):
             merged = dict(base[k])
             merged.update(v)
             out[k] = merged
@@ -416,6 +424,7 @@ def _build(data: dict, path: str) -> Scheme:
     settlement = data.get("settlement", {}) or {}
     data["_payoffs"] = _settlement(ck, settlement, by_id)
     rotation = _rotation(ck, data.get("rotation", {}) or {})
+    ways = _ways_of_winning(ck, data.get("ways_of_winning", {}) or {})
     sources = data.get("sources", [])
     if isinstance(sources, str):
         sources = [sources]
@@ -433,7 +442,7 @@ def _build(data: dict, path: str) -> Scheme:
         bonus_tiles=ck.bool(data, "bonus_tiles", "bonus_tiles", default=True),
         bonus_tile_points=ck.int(data, "bonus_tile_points", "bonus_tile_points", default=4, maximum=MAX_POINTS),
         shapes=frozenset(shapes), rounding=rounding, set_points=set_points, pair_points=pair_points,
-        rules=rules, claimed_kong=claimed_kong, settlement=dict(settlement), rotation=dict(rotation), data=data)
+        rules=rules, claimed_kong=claimed_kong, ways_of_winning=ways, settlement=dict(settlement), rotation=dict(rotation), data=data)
 
 
 SETTLEMENT_KEYS = {"paying", "payoff", "east_double", "east_double_losers", "east_penalty_double",
@@ -486,6 +495,13 @@ def _rotation(ck, r) -> dict:
     if r.get("dealer_streak_limit") is not None:
         ck.int(r, "dealer_streak_limit", "rotation.dealer_streak_limit", minimum=1, maximum=1000)
     return r
+
+
+def _ways_of_winning(ck, w) -> WaysOfWinning:
+    if not isinstance(w, dict):
+        ck.fail("ways_of_winning", "takes a mapping")
+    ck.keys(w, "ways_of_winning.", WaysOfWinning._fields)
+    return WaysOfWinning(ck.bool(w, "loose_needs_kong", "ways_of_winning.loose_needs_kong", default=True))
 
 
 def _list(ck, v, path):

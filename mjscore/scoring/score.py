@@ -165,8 +165,11 @@ def situation(hand: PlayerHand, table: Table, scheme: Scheme) -> Situation:
 
 def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
     if hand.score is not None:
+        # A counted score is held to the limit like any other hand (docs/rules.md, "The limit"):
+        # its points stay as counted, the score is what is paid on.
         item = Item("counted", "score counted at the table", None, points=hand.score)
-        v = Valuation(None, (item,), (), hand.score, 0, None, 0.0, hand.score, hand.score)
+        held = hand.score if scheme.roof_off else min(hand.score, scheme.limit)
+        v = Valuation(None, (item,), (), hand.score, 0, None, 0.0, hand.score, held)
         return PlayerScore(hand.seat, hand.is_winner, v, counted=True, name=hand.name)
     if hand.is_winner:
         valued = _winning(hand, scheme, table)

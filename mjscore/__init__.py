@@ -5,10 +5,10 @@
     >>> r.player("E").score, r.net[mjscore.Wind.EAST]
     (352, 2112)
 
-The functions (`parse`, `score`, `score_many`, `play_session`, `waits`, `check`,
-`load_scheme`, `shipped_schemes`) are documented in `mjscore.api`; the results are typed
-(`TableResult`, `SessionResult`, `BatchItem`) and each has `to_dict()`, the object the command
-line prints as JSON.  Bad input raises `MjError` (and its kinds), never prints.
+The functions (`parse`, `score`, `score_many`, `play_session`, `waits`, `check`, `Evening`,
+`load_scheme`, ...) are documented in `mjscore.api`; the results are typed (`TableResult`,
+`SessionResult`, `BatchItem`) and each has `to_dict()`, the object the command line prints as
+JSON.  Bad input raises `MjError` (and its kinds), never prints.
 """
 
 from typing import TYPE_CHECKING
@@ -20,7 +20,13 @@ from mjscore.version import __version__
 _API = {
     "parse": "mjscore.api", "score": "mjscore.api", "score_many": "mjscore.api",
     "play_session": "mjscore.api", "waits": "mjscore.api", "check": "mjscore.api",
-    "load_scheme": "mjscore.api", "shipped_schemes": "mjscore.api",
+    "load_scheme": "mjscore.api", "shipped_schemes": "mjscore.api", "tables": "mjscore.api",
+    "waits_many": "mjscore.api", "canonical": "mjscore.api", "Evening": "mjscore.api",
+    "describe_scheme": "mjscore.api", "diff_schemes": "mjscore.api", "payoff_tables": "mjscore.api",
+    "payoff_names": "mjscore.api", "Entry": "mjscore.api",
+    "Settings": "mjscore.model.settings", "Rotation": "mjscore.model.settings", "Paying": "mjscore.model.settings",
+    "SettingError": "mjscore.model.settings", "SettlementError": "mjscore.settle",
+    "NextDeal": "mjscore.evening.session", "Added": "mjscore.evening.journal", "Removed": "mjscore.evening.journal",
     "TableResult": "mjscore.pipeline", "SessionResult": "mjscore.evening.session",
     "PlayedHand": "mjscore.evening.session", "Transfer": "mjscore.evening.session",
     "BatchItem": "mjscore.evening.batch", "CheckReport": "mjscore.evening.check",
@@ -39,10 +45,29 @@ _API = {
 __all__ = ["__version__", *_API]
 
 if TYPE_CHECKING:      # what type checkers and editors see; at run time __getattr__ loads them
-    from mjscore.api import check, load_scheme, parse, play_session, score, score_many, shipped_schemes, waits
+    from mjscore.api import (
+        Entry,
+        Evening,
+        canonical,
+        check,
+        describe_scheme,
+        diff_schemes,
+        load_scheme,
+        parse,
+        payoff_names,
+        payoff_tables,
+        play_session,
+        score,
+        score_many,
+        shipped_schemes,
+        tables,
+        waits,
+        waits_many,
+    )
+    from mjscore.evening.journal import Added, Removed
     from mjscore.evening.batch import BatchItem
     from mjscore.evening.check import CheckReport
-    from mjscore.evening.session import PlayedHand, SessionResult, Transfer
+    from mjscore.evening.session import NextDeal, PlayedHand, SessionResult, Transfer
     from mjscore.model.errors import (
         InputError,
         Location,
@@ -52,12 +77,13 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
         TableError,
         YamlFormError,
     )
+    from mjscore.model.settings import Paying, Rotation, SettingError, Settings
     from mjscore.model.table import Meld, PlayerHand, Table, Win, WinFlag
     from mjscore.model.tiles import Tile, Wind
     from mjscore.pipeline import TableResult
     from mjscore.rules.scheme import Rule, Scheme
     from mjscore.scoring.score import Item, PlayerScore
-    from mjscore.settle import Payment, Settlement
+    from mjscore.settle import Payment, Settlement, SettlementError
 
 
 def __getattr__(name: str):

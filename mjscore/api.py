@@ -1,59 +1,110 @@
 """mjscore as a library: the same pipeline the command line runs, as plain function calls.
 
-Everything here is also importable straight from the package (`import mjscore`).  Errors in
-the input are raised as the `MjError` family (`mjscore.MjError`), never printed: each carries
-the file, line, column and token at fault, and `str(error)` is the one-line message the
-command line would print.
+Everything here is also importable straight from the package (`import mjscore`).  The command
+line and the table page are shells over this module: whatever they print, a function here
+returns as data.  Errors in the input are raised as the `MjError` family (`mjscore.MjError`),
+never printed: each carries the file, line, column and token at fault, and `str(error)` is the
+one-line message the command line would print.
+
+A source of tables is, for every function alike, a path (`pathlib.Path` or any `os.PathLike`;
+`Path("-")` is standard input), a `str` (always the text itself, never a file's name), or for
+the streaming functions an iterable of compact-notation lines (an open file, a generator).
 """
 
 from __future__ import annotations
 
+import inspect
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any, NamedTuple, TypeVar
 
-from mjscore.evening.batch import BatchItem, score_files, score_stream
+from mjscore.evening.batch import BatchItem, encoded, score_files, score_stream
 from mjscore.evening.check import CheckReport, check_text
-from mjscore.evening.session import SessionResult, play
-from mjscore.io.reader import parse_any, stream_lines
+from mjscore.evening.journal import Added, Removed, add_hand, print_session, remove_last_hand
+from mjscore.evening.session import NextDeal, SessionResult, play
+from mjscore.hand.validate import validate_table
+from mjscore.io.notation import print_table
+from mjscore.io.reader import file_is_session, parse_any, stream_lines, stream_tables, text_tables
 from mjscore.io.sessionfile import read_session
 from mjscore.io.text import read_text
-from mjscore.model.errors import InputError, Location
+from mjscore.model.errors import InputError, Location, MjError
+from mjscore.model.settings import ROTATION, SETTINGS, Setting
+from mjscore.model.settings import given as given_settings
 from mjscore.model.table import Table
-from mjscore.pipeline import Choices, TableResult, evaluate, table_waits
+from mjscore.pipeline import TableResult, evaluate, table_waits
 from mjscore.rules import scheme as _scheme
+from mjscore.rules import views as _views
 from mjscore.rules.scheme import Scheme
 
 __all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "load_scheme",
-           "shipped_schemes"]
+           "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "describe_scheme", "diff_schemes",
+           "payoff_tables", "payoff_names"]
+
+Source = str | os.PathLike[str]
+V = TypeVar("V")
 
 
-def _choices(scheme: str | os.PathLike | None = None, *, paying: str | None = None, payoff: str | None = None,
-             east_double: bool | None = None, round_payments_up: int | None = None,
-             loser_difference_limit: int | None = None, explain: bool = False,
-             east_penalty_double: bool | None = None, kitty: int | None = None, kitty_hand: str | None = None,
-             extra_hand_bonus: int | None = None) -> Choices:
-    return Choices(scheme=os.fspath(scheme) if scheme is not None else None, paying=paying, payoff=payoff,
-                   east_double=east_double, round_payments_up=round_payments_up,
-                   loser_difference_limit=loser_difference_limit, explain=explain,
-                   east_penalty_double=east_penalty_double, kitty=kitty, kitty_hand=kitty_hand,
-                   extra_hand_bonus=extra_hand_bonus)
+class Entry(NamedTuple):
+    """One table of a source, as a streaming function gives it: where it stands, and what became
+    of it (`value`) or the error that stopped it."""
+
+    file: str
+    line: int
+    value: Any = None
+    error: MjError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
 
 
-def _source(text_or_path: str | os.PathLike, name: str | None = None) -> tuple[str, str]:
-    """(text, name) of a source: a Path (`Path("-")`: standard input), or a one-line string that
-    names an existing file, is read as a file; any other string is the text itself, called
-    `name` (default `<input>`) in error messages."""
-    if isinstance(text_or_path, os.PathLike):
-        return read_text(os.fspath(text_or_path))
-    if name is None and "\n" not in text_or_path and ";" not in text_or_path and Path(text_or_path).is_file():
-        return read_text(text_or_path)
-    return text_or_path, name or "<input>"
+# -- settings as keyword arguments -------------------------------------------------------------
 
+def _takes(*declared: tuple[Setting[Any], ...]) -> Callable[[Callable[..., V]], Callable[..., V]]:
+    """Give a function that takes `**settings` a signature naming each setting it takes, so that
+    `help()` and editors list them; the names come from the declarations (model.settings)."""
+    def mark(func: Callable[..., V]) -> Callable[..., V]:
+        sig = inspect.signature(func)
+        params = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        params += [inspect.Parameter(x.name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                     annotation=f"{getattr(x.kind, '__name__', x.kind)} | None")
+                   for group in declared for x in group]
+        func.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]  # read by inspect
+        return func
+    return mark
+
+
+def _given(settings: dict[str, Any], *declared: tuple[Setting[Any], ...]) -> dict[str, Any]:
+    """Keyword arguments as settings: each checked (a wrong value raises SettingError, an MjError);
+    a name that is no setting is a TypeError, as for any function."""
+    known = {x.name for group in declared for x in group}
+    for name in settings:
+        if name not in known:
+            raise TypeError(f"unexpected keyword argument '{name}' (the settings: {', '.join(sorted(known))})")
+    return given_settings(settings)
+
+
+def _scheme_name(scheme: str | os.PathLike[str] | None) -> str | None:
+    return os.fspath(scheme) if scheme is not None else None
+
+
+def _source(source: Source, name: str | None = None) -> tuple[str, str]:
+    """(text, name) of a source read whole: a path's file (`Path("-")`: standard input), or a
+    `str`, which is the text itself, called `name` (default `<input>`) in error messages."""
+    if isinstance(source, os.PathLike):
+        return read_text(os.fspath(source))
+    if not isinstance(source, str):
+        raise TypeError(f"a source is a path (pathlib.Path) or a text (str), not {type(source).__name__}")
+    return source, name or "<input>"
+
+
+# -- tables ------------------------------------------------------------------------------------
 
 def parse(text: str, *, name: str = "<input>") -> list[Table]:
     """The tables of a text, in the compact notation or YAML (told apart by their content).
 
+    >>> import mjscore
     >>> [t] = mjscore.parse("E: [111p] 234m 567s 99s EEE win 9s self")
     >>> t.winner.seat.value, len(t.players)
     ('E', 1)
@@ -61,106 +112,298 @@ def parse(text: str, *, name: str = "<input>") -> list[Table]:
     return parse_any(text, name)
 
 
-def score(text: str | Table, *, scheme: str | os.PathLike | None = None, paying: str | None = None,
-          payoff: str | None = None, east_double: bool | None = None, round_payments_up: int | None = None,
-          loser_difference_limit: int | None = None, explain: bool = False,
-          east_penalty_double: bool | None = None, kitty: int | None = None, kitty_hand: str | None = None,
-          extra_hand_bonus: int | None = None) -> TableResult:
+def tables(source: Source | Iterable[str], *, name: str | None = None) -> Iterator[Entry]:
+    r"""Each table of a source as it is read: an `Entry` whose `value` is the `Table`, or whose
+    `error` says why it could not be read (the tables after it are still read).
+
+    >>> import mjscore
+    >>> [(e.line, e.ok) for e in mjscore.tables("E: score 10 win self\n---\nE: 12x")]
+    [(1, True), (3, False)]
+    """
+    if isinstance(source, os.PathLike):
+        rows = stream_tables(os.fspath(source))
+    elif isinstance(source, str):
+        rows = text_tables(source, name or "<input>")
+    else:
+        rows = stream_lines(source, name or "<lines>")
+    for file, line, item in rows:
+        yield Entry(file, line, None, item) if isinstance(item, MjError) else Entry(file, line, item)
+
+
+def canonical(source: Source, *, tiles: str = "text", name: str | None = None) -> Iterator[Entry]:
+    r"""Each table of a source in canonical compact notation, checked on the way (`value`: the
+    text; `tiles="unicode"` writes tile pictures).  A session file comes back whole, its header
+    and the players' names kept, so that the text plays again to the same evening.
+
+    >>> import mjscore
+    >>> [e.value for e in mjscore.canonical("S: [CCC] 234m 678m 55p 789s 1f win 5p from N")]
+    ['S: [CCC] 234678m 55p 789s 1f win 5p from N\n']
+    """
+    if isinstance(source, os.PathLike) and os.fspath(source) != "-" and file_is_session(os.fspath(source)):
+        path = os.fspath(source)
+        try:
+            yield Entry(path, 1, print_session(*read_text(path), style=tiles))
+        except MjError as e:
+            yield Entry(path, e.location.line, None, e)
+        return
+    for entry in tables(source, name=name):
+        if entry.error is not None:
+            yield entry
+            continue
+        try:
+            validate_table(entry.value)
+        except MjError as e:
+            yield Entry(entry.file, entry.line, None, e)
+            continue
+        yield entry._replace(value=print_table(entry.value, style=tiles))
+
+
+# -- scoring -----------------------------------------------------------------------------------
+
+@_takes(SETTINGS)
+def score(text: str | Table, *, scheme: str | os.PathLike[str] | None = None, explain: bool = False,
+          **settings: Any) -> TableResult:
     """Score and settle one table, given as text (compact or YAML) or as a parsed `Table`.
 
-    The options are those of `mjscore score`; None leaves the choice to the table's header,
-    then to the scheme.  `result.to_dict()` is the object `mjscore score --format json` prints.
+    The keyword arguments are those of `mjscore score`: the scheme, `explain`, and every setting
+    (`paying`, `payoff`, `east_double`, `kitty`, ...: see `help(mjscore.score)`); a setting left
+    out (or None) is the table's header's, then the scheme's.  `result.to_dict()` is the object
+    `mjscore score --format json` prints.
 
+    >>> import mjscore
     >>> r = mjscore.score("E: [111p] 222s 333m EEE 99s win 9s self; S: [555m] ...; W: [777p] ...; N: ...")
     >>> [(p.seat.value, p.score) for p in r.players][0], r.net[mjscore.Wind.EAST]
     (('E', 352), 2112)
+    >>> mjscore.score("E: score 40 win self; S: ...; W: ...; N: ...", paying="winner-only").net[mjscore.Wind.EAST]
+    240
     """
-    choices = _choices(scheme, paying=paying, payoff=payoff, east_double=east_double,
-                       round_payments_up=round_payments_up, loser_difference_limit=loser_difference_limit,
-                       explain=explain, east_penalty_double=east_penalty_double, kitty=kitty,
-                       kitty_hand=kitty_hand, extra_hand_bonus=extra_hand_bonus)
+    given = _given(settings, SETTINGS)
     if isinstance(text, Table):
-        return evaluate(text, choices)
-    tables = parse_any(text, "<input>")
-    if len(tables) != 1:
-        raise InputError(f"score takes one table; this text holds {len(tables)} "
+        return evaluate(text, _scheme_name(scheme), given, explain)
+    found = parse_any(text, "<input>")
+    if len(found) != 1:
+        raise InputError(f"score takes one table; this text holds {len(found)} "
                          "(use score_many, or parse and score each)", Location("<input>"))
-    return evaluate(tables[0], choices)
+    return evaluate(found[0], _scheme_name(scheme), given, explain)
 
 
-def score_many(lines_or_path: str | os.PathLike | Iterable[str], *, jobs: int = 1, **options) -> Iterator[BatchItem]:
-    """Score every table of a file, or of an iterable of compact-notation lines, as it streams.
+@_takes(SETTINGS)
+def score_many(*sources: Source | Iterable[str], jobs: int = 1, scheme: str | os.PathLike[str] | None = None,
+               name: str | None = None, encode: Callable[[dict[str, Any]], str] | None = None,
+               explain: bool = False, **settings: Any) -> Iterator[BatchItem]:
+    """Score every table of one or more sources, as they stream (a compact file is read a table
+    at a time, so memory does not grow with its length).
 
-    Yields one `BatchItem` per table in input order: `item.result` (a `TableResult`) or
-    `item.error` (an `MjError`); `item.to_dict()` is the JSON line `mjscore batch` writes.  A
-    path may be a `str` or a `Path`; `-` is standard input.  Options as for `score`.  `jobs`
-    above 1 scores a file's tables in that many worker processes, in the same order; each item
-    then carries its plain result (`item.data`, what `to_dict()` holds) rather than a typed one.
+    Yields one `BatchItem` per table in input order, numbered across the sources: `item.result`
+    (a `TableResult`) or `item.error` (an `MjError`); `item.to_dict()` is the JSON line `mjscore
+    batch` writes.  The scheme, `explain` and the settings as for `score`.  With `jobs` above 1, files are
+    parsed and scored in that many worker processes, in the same order; each item then carries
+    its plain result (`item.data`, what `to_dict()` holds) rather than a typed one.  `encode`
+    turns each item's plain form into the text to write, where it was scored (`item.text`).
 
-    >>> for item in mjscore.score_many("evening.mj"):
+    >>> import mjscore
+    >>> from pathlib import Path
+    >>> for item in mjscore.score_many(Path("sample_hands/evening.mj")):
     ...     print(item.line, item.result.to_dict()["winner"] if item.ok else item.error)
+    2 S
+    10 E
+    18 None
     """
-    choices = _choices(**options)
-    if isinstance(lines_or_path, (str, os.PathLike)):
-        return score_files([os.fspath(lines_or_path)], choices, jobs)
-    return score_stream(stream_lines(lines_or_path), choices)
+    given = _given(settings, SETTINGS)
+    if sources and all(isinstance(s, os.PathLike) for s in sources):
+        paths = [os.fspath(s) for s in sources]       # type: ignore[arg-type]  # all paths, checked above
+        return score_files(paths, _scheme_name(scheme), given, jobs, encode, explain)
+    rows = ((e.file, e.line, e.error or e.value) for s in sources for e in tables(s, name=name))
+    items = score_stream(rows, _scheme_name(scheme), given, explain)
+    return items if encode is None else (encoded(item, encode) for item in items)
 
 
-def play_session(text_or_path: str | os.PathLike, *, name: str | None = None, keep_going: bool = False,
-                 **options) -> SessionResult:
-    """Play a session (an evening) through: seats rotating, running totals, standings, settle-up.
+def waits(source: Source, scheme: str | os.PathLike[str] | None = None, *,
+          name: str | None = None) -> list[list[dict[str, Any]]]:
+    """For each table of the source, each fully listed player's waits: the tiles that complete
+    the hand (`waits`), and those of them whose other copies are all in sight (`dead`).
 
-    Give the session's text, or its file (a `Path`, or a one-line string naming a file).  Options as for `score`; they override
-    the session's header.  `result.to_dict()` is what `mjscore session --format json` prints.
-    A bad hand raises its error; with `keep_going`, every bad hand is in `result.errors` and the
-    totals stop at the first.
-
-    >>> s = mjscore.play_session(Path("sample_hands/evening-session.mj"))
-    >>> s.standings[0], [t.as_dict() for t in s.settle_up][0]
-    (('Ann', 2898), {'from': 'Bob', 'to': 'Ann', 'amount': 816})
-    """
-    text, name = _source(text_or_path, name)
-    return play(read_session(text, name), _choices(**options), keep_going)
-
-
-def waits(text_or_path: str | os.PathLike, scheme: str | os.PathLike | None = None, *,
-          name: str | None = None) -> list[list[dict]]:
-    """For each table of the text, each fully listed player's waits: the tiles that complete the
-    hand (`waits`), and those of them whose other copies are all in sight (`dead`).
-
+    >>> import mjscore
     >>> mjscore.waits("E: 1m 19p 19s E S W NN C F P")
     [[{'seat': 'E', 'waits': ['9m'], 'dead': []}]]
     """
-    text, name = _source(text_or_path, name)
-    return [table_waits(table, _choices(scheme)) for table in parse_any(text, name)]
+    text, name = _source(source, name)
+    return [table_waits(table, _scheme_name(scheme)) for table in parse_any(text, name)]
 
 
-def check(text_or_path: str | os.PathLike, *, name: str | None = None, **options) -> CheckReport:
+def waits_many(source: Source | Iterable[str], scheme: str | os.PathLike[str] | None = None, *,
+               name: str | None = None) -> Iterator[Entry]:
+    r"""`waits` as a stream: an `Entry` per table, its `value` the players' waits, or its error
+    (the tables after it go on).
+
+    >>> import mjscore
+    >>> [e.value or str(e.error) for e in mjscore.waits_many("E: 1m 19p 19s E S W NN C F P\n---\nE: 1x")]
+    [[{'seat': 'E', 'waits': ['9m'], 'dead': []}], "<input>:3:4: error: '1x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)"]
+    """
+    for entry in tables(source, name=name):
+        if entry.error is not None:
+            yield entry
+            continue
+        try:
+            yield entry._replace(value=table_waits(entry.value, _scheme_name(scheme)))
+        except MjError as e:
+            yield Entry(entry.file, entry.line, None, e)
+
+
+@_takes(SETTINGS)
+def check(source: Source, *, name: str | None = None, scheme: str | os.PathLike[str] | None = None,
+          **settings: Any) -> CheckReport:
     """Compare every `= N` claim of a table file or session with mjscore's score.
 
     Returns the report's lines (each claim, and why it differs) and how many claims differ.
 
+    >>> import mjscore
     >>> mjscore.check("round S; E: [CCC] 123p 567p 99s EEE 1f win 9s self = 80").differences
     1
     """
-    text, name = _source(text_or_path, name)
-    return check_text(text, name, _choices(**options))
+    text, name = _source(source, name)
+    return check_text(text, name, _scheme_name(scheme), _given(settings, SETTINGS))
 
 
-def load_scheme(name_or_path: str | os.PathLike | None = None) -> Scheme:
+# -- evenings ----------------------------------------------------------------------------------
+
+@_takes(SETTINGS, ROTATION)
+def play_session(source: Source, *, name: str | None = None, keep_going: bool = False,
+                 scheme: str | os.PathLike[str] | None = None, **settings: Any) -> SessionResult:
+    """Play a session (an evening) through: seats rotating, running totals, standings, settle-up.
+
+    Give the session's file (a `Path`) or its text.  The scheme and the settings as for
+    `score`, and the rotation's (`draw_passes_deal`, ...); they override the session's header.
+    `result.to_dict()` is what `mjscore session --format json` prints.  A bad hand raises its
+    error; with `keep_going`, every bad hand is in `result.errors` and the totals stop at the
+    first.
+
+    >>> import mjscore
+    >>> from pathlib import Path
+    >>> s = mjscore.play_session(Path("sample_hands/evening-session.mj"))
+    >>> s.standings[0], [t.as_dict() for t in s.settle_up][0]
+    (('Ann', 2898), {'from': 'Bob', 'to': 'Ann', 'amount': 816})
+    """
+    given = _given(settings, SETTINGS, ROTATION)
+    text, name = _source(source, name)
+    return play(read_session(text, name), _scheme_name(scheme), given, keep_going)
+
+
+class Evening:
+    """An evening kept in one file of the compact notation, as `mjscore add`, `undo` and
+    `session` keep it: a header naming the players, then the hands.
+
+    >>> import mjscore, tempfile
+    >>> from pathlib import Path
+    >>> ev = mjscore.Evening(Path(tempfile.mkdtemp()) / "evening.mj")
+    >>> ev.add("E: score 40 win self; S: score 8; W: ...; N: ...", players=("Ann", "Bob", "Cid", "Dee")).created
+    True
+    >>> ev.play().totals
+    {'Ann': 2240, 'Bob': 1936, 'Cid': 1912, 'Dee': 1912}
+    >>> ev.next_deal().dealer, ev.undo().evening.hands
+    ('Ann', ())
+    """
+
+    def __init__(self, path: str | os.PathLike[str]):
+        self.path = os.fspath(path)
+
+    def exists(self) -> bool:
+        return os.path.lexists(self.path)
+
+    @_takes(SETTINGS, ROTATION)
+    def add(self, hand: Source, *, players: tuple[str, ...] | None = None, start: int | None = None,
+            scheme: str | os.PathLike[str] | None = None, name: str | None = None, **settings: Any) -> Added:
+        """Add one hand (its text, `;` breaking lines, or a file holding it) and play the evening
+        with it; nothing is written when it is wrong.  A new evening names its `players` in seat
+        order, and may give its `start`, `scheme` and settings, which go into its header; on a
+        later hand, a table's settings go into the hand's own header."""
+        text, shown = _source(hand, name)
+        label = name or ("<typed>" if shown == "<input>" else shown)
+        return add_hand(self.path, text, players=players, start=start, scheme=_scheme_name(scheme),
+                        settings=_given(settings, SETTINGS, ROTATION), hand_name=label)
+
+    def undo(self) -> Removed:
+        """Take the last hand back out of the file; the evening without it."""
+        return remove_last_hand(self.path)
+
+    @_takes(SETTINGS, ROTATION)
+    def play(self, *, keep_going: bool = False, scheme: str | os.PathLike[str] | None = None,
+             **settings: Any) -> SessionResult:
+        """The evening played through, as `play_session` plays it."""
+        return play_session(Path(self.path), keep_going=keep_going, scheme=scheme, **settings)
+
+    def next_deal(self) -> NextDeal:
+        """Who deals the next hand, in which round, and which hand of the evening it is."""
+        result = self.play()
+        assert result.next is not None          # a played evening always says who deals next
+        return result.next
+
+    def text(self, *, tiles: str = "text") -> str:
+        """The file in canonical form: header, then every hand by the seats it was played at."""
+        return print_session(*read_text(self.path), style=tiles)
+
+
+# -- schemes -----------------------------------------------------------------------------------
+
+def load_scheme(name_or_path: str | os.PathLike[str] | None = None) -> Scheme:
     """A scheme by shipped name (`classical`, `dmjl`, `bmja`, ...) or by file path, checked.
 
+    >>> import mjscore
     >>> s = mjscore.load_scheme("dmjl")
     >>> s.limit, s.rule("mahjong").points
     (500, 20)
     """
-    return _scheme.load_scheme(os.fspath(name_or_path) if name_or_path is not None else None)
+    return _scheme.load_scheme(_scheme_name(name_or_path))
 
 
 def shipped_schemes() -> list[str]:
     """The names of the schemes that come with mjscore.
 
+    >>> import mjscore
     >>> "classical" in mjscore.shipped_schemes()
     True
     """
     return _scheme.shipped_schemes()
+
+
+def describe_scheme(name_or_path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """Every value of a scheme as rows for people (what `mjscore schemes show` lays out):
+    parameters, set and pair points, the rules by scope with their ids, sources.
+
+    >>> import mjscore
+    >>> view = mjscore.describe_scheme("dmjl")
+    >>> view["parameters"][0], view["rules"]["winner"][0]["id"]
+    (['limit', 500], 'mahjong')
+    """
+    return _views.describe(load_scheme(name_or_path))
+
+
+def diff_schemes(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> list[list[str]]:
+    """[what, its value under a, under b] for every value two schemes give differently.
+
+    >>> import mjscore
+    >>> mjscore.diff_schemes("dmjl", "kajongg-dmjl")[0]
+    ['parameter: a loose-tile win needs', 'a kong, a flower or a season', 'nothing (as Kajongg)']
+    """
+    return _views.diff(load_scheme(a), load_scheme(b))
+
+
+def payoff_tables(name_or_path: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
+    """Every payoff scheme a scheme can settle with: what each loser pays the winner, as a
+    multiple of the winner's score, in each of the five situations.
+
+    >>> import mjscore
+    >>> [t["name"] for t in mjscore.payoff_tables("classical")][:3]
+    ['chinese-classical', 'chinese-modern', 'japanese']
+    """
+    return _views.payoff_tables(load_scheme(name_or_path))
+
+
+def payoff_names(name_or_path: str | os.PathLike[str] | None = None) -> list[str]:
+    """The payoff schemes a table under this scheme may name (`--payoff`), sorted.
+
+    >>> import mjscore
+    >>> "japanese" in mjscore.payoff_names()
+    True
+    """
+    return _views.payoff_names(load_scheme(name_or_path))

@@ -1,16 +1,18 @@
 """One table through the whole pipeline: validate -> score -> settle -> a typed result.
 
 The API, the command line, batch and sessions all call `evaluate`; it decides which scheme
-and which settlement options apply (what the caller says, then the table's header, then the
-scheme).  The result keeps the typed figures and gives, with `to_dict()`, the plain object
+and which settings apply (what the caller says, then the table's header, then the scheme:
+`model.settings.layered`).  The result keeps the typed figures and gives, with `to_dict()`, the plain object
 that `mjscore score --format json` prints.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from mjscore.hand.validate import validate_table
 from mjscore.hand.waits import table_waits as waits_at_table
@@ -18,29 +20,18 @@ from mjscore.model.errors import SchemeError, TableError
 from mjscore.model.table import Table
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.rules.scheme import Scheme, load_scheme
-from mjscore.scoring.score import PlayerScore, Valuation, completeness, score_table
-from mjscore.settle import Options, Payment, Settlement, SettlementError, settle
+from mjscore.scoring.score import PlayerScore, Valuation, incompleteness, score_table
+from mjscore.model.settings import Settings
+from mjscore.settle import Payment, Settlement, SettlementError, settle
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})       # no setting given
 
 
-class Choices(NamedTuple):
-    """What the command line said; None: not given."""
-
-    scheme: str | None = None
-    paying: str | None = None
-    payoff: str | None = None
-    east_double: bool | None = None
-    round_payments_up: int | None = None
-    loser_difference_limit: int | None = None
-    explain: bool = False
-    east_penalty_double: bool | None = None
-    kitty: int | None = None
-    kitty_hand: str | None = None
-    extra_hand_bonus: int | None = None
-
-
-def scheme_for(table: Table, choices: Choices):
-    name = choices.scheme or table.scheme
-    if name and choices.scheme is None and table.where.file not in ("<input>", "<-e>", "<stdin>"):
+def scheme_for(table: Table, scheme: str | None = None) -> Scheme:
+    """The scheme a table is scored under: the one the caller names, else the table's header's,
+    else the default."""
+    name = scheme or table.scheme
+    if name and scheme is None and table.where.file not in ("<input>", "<-e>", "<stdin>"):
         # A path in a table's header is read relative to the file it stands in, whatever the
         # working folder: a club's tables and its house scheme travel together.
         if ("/" in name or name.endswith((".yaml", ".yml"))) and not Path(name).is_absolute():
@@ -48,34 +39,15 @@ def scheme_for(table: Table, choices: Choices):
     try:
         return load_scheme(name)
     except SchemeError as e:
-        if choices.scheme is None and table.scheme is not None and e.location.file == table.scheme:
+        if scheme is None and table.scheme is not None and e.location.file == table.scheme:
             raise SchemeError(e.message, table.where, table.scheme) from None
         raise
 
 
-def options_for(table: Table, scheme, choices: Choices):
-    s = scheme.settlement
-    header = dict(table.options)
-
-    def pick(name, default):
-        v = getattr(choices, name)
-        if v is not None:
-            return v
-        if name in header:
-            return header[name]
-        return s.get(name, default)
-
-    east_double = pick("east_double", True)
-    # Switched off by the command line or a header, East's double is off everywhere, the
-    # scheme's separate double on the losers' differences included.
-    losers = s.get("east_double_losers") if east_double else False
-    return Options(paying=pick("paying", "between-all"), payoff=pick("payoff", "chinese-classical"),
-                   east_double=east_double, east_double_losers=losers,
-                   round_payments_up=pick("round_payments_up", 0) or 0,
-                   loser_difference_limit=pick("loser_difference_limit", None),
-                   east_penalty_double=pick("east_penalty_double", False),
-                   kitty=pick("kitty", 0) or 0, kitty_hand=pick("kitty_hand", None),
-                   extra_hand_bonus=pick("extra_hand_bonus", 0) or 0)
+def settings_for(table: Table, scheme: Scheme, given: Mapping[str, Any] = EMPTY) -> Settings:
+    """The settings a table settles with: what the caller gives, over the table's header, over
+    the scheme's."""
+    return scheme.settlement.layered(given, dict(table.options))
 
 
 class TableResult(NamedTuple):
@@ -164,37 +136,41 @@ def one_winner(table: Table) -> tuple[Table, str | None]:
     return dataclasses.replace(table, players=players), ruling
 
 
-def evaluate(table: Table, choices: Choices = Choices()) -> TableResult:
-    """Score and settle one table; raises MjError on an impossible table."""
+def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] = EMPTY,
+             explain: bool = False) -> TableResult:
+    """Score and settle one table; raises MjError on an impossible table.
+
+    `scheme` names the scheme (None: the table's header's, else the default); `given` holds the
+    settings the caller gives (model.settings), over the table's header and the scheme."""
     table, ruling = one_winner(table)
-    scheme = scheme_for(table, choices)
-    validate_table(table, complete=lambda hand: completeness(hand, scheme, table),
-                   loose_needs_kong=scheme.ways_of_winning.loose_needs_kong)
-    scored = score_table(table, scheme)
-    options = options_for(table, scheme, choices)
+    used = scheme_for(table, scheme)
+    validate_table(table, incomplete=lambda hand: incompleteness(hand, used, table),
+                   loose_needs_kong=used.ways_of_winning.loose_needs_kong)
+    scored = score_table(table, used)
+    settings = settings_for(table, used, given)
     settlement, error = None, None
     try:
-        settlement = settle(table, {p.seat: p.score for p in scored.players}, options, scheme.payoffs,
-                            kitty_earned=_kitty_earned(table, options, scheme, scored.players))
+        settlement = settle(table, {p.seat: p.score for p in scored.players}, settings, used.payoffs,
+                            kitty_earned=_kitty_earned(table, settings, used, scored.players))
     except SettlementError as e:
-        error = str(e)
-    return TableResult(table, scheme, scored.players, settlement, error, choices.explain, ruling)
+        error = e.message
+    return TableResult(table, used, scored.players, settlement, error, explain, ruling)
 
 
-def _kitty_earned(table: Table, options: Options, scheme: Scheme, players) -> bool:
+def _kitty_earned(table: Table, settings: Settings, scheme: Scheme, players) -> bool:
     """Whether the winner's hand earns the rule the kitty asks for (`kitty-hand`), counted or
     left out under a limit hand; any winner takes it when no rule is asked for."""
-    if not options.kitty or options.kitty_hand is None or table.draw or table.winner is None:
+    if not settings.kitty or settings.kitty_hand is None or table.draw or table.winner is None:
         return True
-    if scheme.rule(options.kitty_hand) is None:
+    if scheme.rule(settings.kitty_hand) is None:
         # A misspelt rule would silently keep the kitty from every winner: refused, not settled.
-        raise TableError(f"kitty-hand names no rule of scheme '{scheme.name}': '{options.kitty_hand}' "
+        raise TableError(f"kitty-hand names no rule of scheme '{scheme.name}': '{settings.kitty_hand}' "
                          "(the id of one of its rules, as the scheme file writes it)", table.where, "kitty-hand")
     won = next(p for p in players if p.winner)
     if won.counted:
-        raise SettlementError(f"the kitty goes to a hand that earns '{options.kitty_hand}', and "
+        raise SettlementError(f"the kitty goes to a hand that earns '{settings.kitty_hand}', and "
                               f"{won.seat.value}'s score was counted at the table: list the tiles")
-    return any(i.rule == options.kitty_hand for i in won.best.items + won.best.ignored)
+    return any(i.rule == settings.kitty_hand for i in won.best.items + won.best.ignored)
 
 
 # -- the plain form ----------------------------------------------------------------------------
@@ -236,10 +212,10 @@ def _runner_up(p: PlayerScore) -> dict | None:
     return d
 
 
-def table_waits(table: Table, choices: Choices = Choices()) -> list[dict]:
+def table_waits(table: Table, scheme: str | None = None) -> list[dict]:
     """Each fully listed player's waits under the table's scheme (see `hand.waits.table_waits`).
 
     The table is checked as a table, but a hand one tile short of going out is the point here,
     so the winner's completeness is not asked for."""
-    validate_table(table, complete=lambda hand: True)
-    return waits_at_table(table, scheme_for(table, choices))
+    validate_table(table, incomplete=lambda hand: None)
+    return waits_at_table(table, scheme_for(table, scheme))

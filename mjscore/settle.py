@@ -8,28 +8,19 @@ Pure arithmetic over the final hand scores.  The payoff schemes are rule data
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
-from mjscore.model.table import PAYING, Table
+from mjscore.model.errors import MjError
+from mjscore.model.settings import Paying, Settings
+from mjscore.model.table import Table
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.rules.payoffs import Payoff, builtin_payoffs
 
 
-class SettlementError(Exception):
-    """The table cannot be settled (a player missing, no winner and no draw...)."""
-
-
-class Options(NamedTuple):
-    paying: str = "between-all"
-    payoff: str = "chinese-classical"
-    east_double: bool = True
-    east_double_losers: bool | None = None     # differences between losers; None: as east_double
-    round_payments_up: int = 0                 # 0: no rounding
-    loser_difference_limit: int | None = None  # cut a loser-to-loser difference to this, before East's double
-    east_penalty_double: bool = False          # add-up: a penalty East incurs is taken off twice
-    kitty: int = 0                             # each player's stake in the kitty, every deal (0: no kitty)
-    kitty_hand: str | None = None              # the rule a winner's hand must earn to take it (None: any winner)
-    extra_hand_bonus: int = 0                  # paid to the winner for each of East's extra hands in a row
+class SettlementError(MjError):
+    """The table cannot be settled (a player missing, no winner and no draw...): its scores still
+    stand, and the result says why there is no settlement."""
 
 
 class Payment(NamedTuple):
@@ -62,16 +53,16 @@ class Special(NamedTuple):
 
 
 class Settlement(NamedTuple):
-    options: Options
+    settings: Settings
     payments: tuple[Payment, ...]
     net: dict                                  # seat -> gain (negative: loss)
     east_double_applies: bool = False          # whether the East-double switch changed, or could change, a figure
     specials: tuple[Special, ...] = ()
 
     def as_dict(self) -> dict:
-        d = {"paying": self.options.paying,
-             "payoff": self.options.payoff if self.options.paying != "add-up" else None,
-             "east_double": self.options.east_double,
+        d = {"paying": self.settings.paying.value,
+             "payoff": self.settings.payoff if self.settings.paying is not Paying.ADD_UP else None,
+             "east_double": self.settings.east_double,
              "east_double_applies": self.east_double_applies,
              "payments": [p.as_dict() for p in self.payments],
              # Penalties are among the payments too; listed here so that a reader can tell them apart.
@@ -84,7 +75,7 @@ class Settlement(NamedTuple):
 
 # -- finding a payoff ----------------------------------------------------------------------------
 
-def find_payoff(name: str, scheme_payoffs: dict | None = None) -> Payoff:
+def find_payoff(name: str, scheme_payoffs: Mapping[str, Payoff] | None = None) -> Payoff:
     found = dict(builtin_payoffs())
     found.update(scheme_payoffs or {})
     if name not in found:
@@ -123,17 +114,15 @@ def winner_shares(winner: Wind, discarder: Wind | None, score: int, payoff: Payo
     return out
 
 
-def settle(table: Table, scores: dict[Wind, int], options: Options, scheme_payoffs: dict | None = None,
-           kitty_earned: bool = True) -> Settlement:
+def settle(table: Table, scores: dict[Wind, int], settings: Settings,
+           scheme_payoffs: Mapping[str, Payoff] | None = None, kitty_earned: bool = True) -> Settlement:
     """Payments for one table. `scores` holds the final hand score of every player present;
     `kitty_earned` says whether the winner's hand earns the rule the kitty asks for."""
-    if options.paying not in PAYING:
-        raise SettlementError(f"no paying method '{options.paying}'; known: {', '.join(PAYING)}")
-    unit = options.round_payments_up or 0
+    unit = settings.round_payments_up or 0
     payments: list[Payment] = []
     net: dict[Wind, int] = {}
     winner = table.winner
-    if options.paying == "add-up":
+    if settings.paying is Paying.ADD_UP:
         if not table.draw:
             missing = [s.value for s in SEATS if s not in scores]
             if missing:
@@ -143,33 +132,33 @@ def settle(table: Table, scores: dict[Wind, int], options: Options, scheme_payof
             if winner is None:
                 raise SettlementError("there is no winner and the table is not marked 'draw'")
             for seat, s in scores.items():
-                net[seat] = s * (2 if seat is Wind.EAST and options.east_double else 1)
+                net[seat] = s * (2 if seat is Wind.EAST and settings.east_double else 1)
         else:
             net = {seat: 0 for seat in SEATS}          # nothing counts after a draw
         for pen in table.penalties:
             # Under add-up a penalty is simply taken off the offender's total (docs/rules.md,
             # "Penalties"), doubled for East where the table plays it so.
-            double = 2 if pen.payer is Wind.EAST and options.east_penalty_double else 1
+            double = 2 if pen.payer is Wind.EAST and settings.east_penalty_double else 1
             net[pen.payer] = net.get(pen.payer, 0) - pen.amount * double
-        specials = _specials(table, options, kitty_earned, None)
+        specials = _specials(table, settings, kitty_earned, None)
         for x in specials:
             # The stated sum, not multiplied by the number of payers (docs/rules.md, "Add-up").
             if x.to is not None:
                 net[x.to] = net.get(x.to, 0) + x.amount
-        return Settlement(options, (), net, east_double_applies=not table.draw, specials=specials)
+        return Settlement(settings, (), net, east_double_applies=not table.draw, specials=specials)
 
     applies = False
     payoff = None
     if not table.draw:
         if winner is None:
             raise SettlementError("there is no winner and the table is not marked 'draw'")
-        payoff = find_payoff(options.payoff, scheme_payoffs)
-        applies = payoff.east_double == "switch" or (options.paying == "between-all" and winner.win.liable is None)
+        payoff = find_payoff(settings.payoff, scheme_payoffs)
+        applies = payoff.east_double == "switch" or (settings.paying is Paying.BETWEEN_ALL and winner.win.liable is None)
         if winner.seat not in scores:
             raise SettlementError("the winner's score is missing")
         u = scores[winner.seat]
         discarder = winner.win.discarder
-        shares = winner_shares(winner.seat, discarder, u, payoff, options.east_double)
+        shares = winner_shares(winner.seat, discarder, u, payoff, settings.east_double)
         liable = winner.win.liable
         if liable is not None:
             # One lump sum from the liable player, rounded once; the losers settle nothing.
@@ -180,9 +169,9 @@ def settle(table: Table, scores: dict[Wind, int], options: Options, scheme_payof
             for loser, amount in shares.items():
                 if amount:
                     payments.append(Payment(loser, winner.seat, _round_up(amount, unit), "winner"))
-            if options.paying == "between-all":
-                payments.extend(_between_losers(winner.seat, scores, options, unit))
-    specials = _specials(table, options, kitty_earned, payoff)
+            if settings.paying is Paying.BETWEEN_ALL:
+                payments.extend(_between_losers(winner.seat, scores, settings, unit))
+    specials = _specials(table, settings, kitty_earned, payoff)
     for x in specials:
         payments.extend(_special_payments(x, table, payoff))
     for pen in table.penalties:
@@ -194,38 +183,38 @@ def settle(table: Table, scores: dict[Wind, int], options: Options, scheme_payof
         net[p.payee] = net.get(p.payee, 0) + p.amount
     for seat in SEATS:
         net.setdefault(seat, 0)
-    return Settlement(options, tuple(payments), net, east_double_applies=applies, specials=specials)
+    return Settlement(settings, tuple(payments), net, east_double_applies=applies, specials=specials)
 
 
 # -- special payments ----------------------------------------------------------------------------
 
-def _specials(table: Table, options: Options, kitty_earned: bool, payoff: Payoff | None) -> tuple[Special, ...]:
+def _specials(table: Table, settings: Settings, kitty_earned: bool, payoff: Payoff | None) -> tuple[Special, ...]:
     """The kitty and the extra-hand bonus of this hand, paid or not (docs/rules.md, "Special
     payments").  Never capped by the limit, never doubled for East."""
     out = []
     winner = table.winner
-    if options.kitty:
+    if settings.kitty:
         deals = table.kitty_deals + 1                  # this deal's stakes are in it too
         if table.draw or winner is None:
-            out.append(Special("kitty", deals, options.kitty, 0, None, "a draw: the kitty stays"))
+            out.append(Special("kitty", deals, settings.kitty, 0, None, "a draw: the kitty stays"))
         elif not kitty_earned:
-            out.append(Special("kitty", deals, options.kitty, 0, None,
-                               f"the winner's hand does not earn '{options.kitty_hand}': the kitty stays"))
+            out.append(Special("kitty", deals, settings.kitty, 0, None,
+                               f"the winner's hand does not earn '{settings.kitty_hand}': the kitty stays"))
         else:
             # Each player put the stake in for every deal; the winner takes the others' stakes
             # (her own come back to her).
-            stakes = options.kitty * deals
-            amount = stakes if options.paying == "add-up" else stakes * (len(SEATS) - 1)
-            out.append(Special("kitty", deals, options.kitty, amount, winner.seat))
-    if options.extra_hand_bonus and table.extra_hands:
-        bonus = options.extra_hand_bonus * table.extra_hands
+            stakes = settings.kitty * deals
+            amount = stakes if settings.paying is Paying.ADD_UP else stakes * (len(SEATS) - 1)
+            out.append(Special("kitty", deals, settings.kitty, amount, winner.seat))
+    if settings.extra_hand_bonus and table.extra_hands:
+        bonus = settings.extra_hand_bonus * table.extra_hands
         if table.draw or winner is None:
-            out.append(Special("extra-hands", table.extra_hands, options.extra_hand_bonus, 0, None,
+            out.append(Special("extra-hands", table.extra_hands, settings.extra_hand_bonus, 0, None,
                                "a draw: nothing is paid"))
         else:
-            amount = bonus if options.paying == "add-up" else sum(
+            amount = bonus if settings.paying is Paying.ADD_UP else sum(
                 a for _, a in _bonus_shares(bonus, winner.seat, winner.win.discarder, winner.win.liable, payoff))
-            out.append(Special("extra-hands", table.extra_hands, options.extra_hand_bonus, amount, winner.seat))
+            out.append(Special("extra-hands", table.extra_hands, settings.extra_hand_bonus, amount, winner.seat))
     return tuple(out)
 
 
@@ -258,13 +247,13 @@ def _bonus_shares(bonus: int, winner: Wind, discarder: Wind | None, liable: Wind
     return [(s, each + (1 if n < extra else 0)) for n, s in enumerate(payers)]
 
 
-def _between_losers(winner: Wind, scores: dict[Wind, int], options: Options, unit: int) -> list[Payment]:
+def _between_losers(winner: Wind, scores: dict[Wind, int], settings: Settings, unit: int) -> list[Payment]:
     losers = [s for s in SEATS if s is not winner]
     missing = [s.value for s in losers if s not in scores]
     if missing:
         raise SettlementError(f"between-all needs every loser's score; missing: {', '.join(missing)}: add "
                               f"'{missing[0]}: ...' for a loser who scored nothing, or use --paying winner-only")
-    east_double = options.east_double if options.east_double_losers is None else options.east_double_losers
+    east_double = settings.east_doubles_between_losers
     out = []
     for i, a in enumerate(losers):
         for b in losers[i + 1:]:
@@ -273,8 +262,8 @@ def _between_losers(winner: Wind, scores: dict[Wind, int], options: Options, uni
                 continue
             payer, payee = (b, a) if diff > 0 else (a, b)
             amount = abs(diff)
-            if options.loser_difference_limit is not None:
-                amount = min(amount, options.loser_difference_limit)
+            if settings.loser_difference_limit is not None:
+                amount = min(amount, settings.loser_difference_limit)
             if east_double and Wind.EAST in (a, b):
                 amount *= 2
             out.append(Payment(payer, payee, _round_up(amount, unit), "difference"))

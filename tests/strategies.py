@@ -2,7 +2,8 @@
 
 from hypothesis import strategies as st
 
-from mjscore.model.table import OPTION_HEADERS, Form, Meld, Penalty, PlayerHand, Table, Win, WinFlag
+from mjscore.model.settings import SETTINGS, Setting
+from mjscore.model.table import Form, Meld, Penalty, PlayerHand, Table, Win, WinFlag
 from mjscore.model.tiles import KINDS, TILES, Wind
 
 playing = st.sampled_from(TILES[:KINDS])
@@ -55,15 +56,23 @@ def tables(draw):
     ps = tuple(draw(players(s)) for s in seats)
     penalties = tuple(draw(st.lists(st.builds(
         Penalty, st.sampled_from(list(Wind)), st.integers(0, 1000), st.none()), max_size=2)))
-    values = {"paying": st.sampled_from(["winner-only", "between-all", "add-up"]),
-              "payoff": st.sampled_from(["chinese-classical", "japanese", "house"]),
-              "east_double": st.booleans(), "east_penalty_double": st.booleans(), "round_payments_up": st.integers(1, 1000),
-              "loser_difference_limit": st.integers(1, 1000), "kitty": st.integers(1, 1000),
-              "kitty_hand": st.sampled_from(["no-chow", "concealed-hand"]), "extra_hand_bonus": st.integers(1, 1000)}
-    chosen = draw(st.sets(st.sampled_from(list(OPTION_HEADERS.values()))))
-    options = tuple((k, draw(values[k])) for k in OPTION_HEADERS.values() if k in chosen)
+    chosen = draw(st.sets(st.sampled_from(SETTINGS)))
+    options = tuple((x.name, draw(setting_values(x))) for x in SETTINGS if x in chosen)
     return Table(players=ps, round=draw(st.sampled_from(list(Wind))),
                  scheme=draw(st.none() | st.sampled_from(["classical", "dmjl", "house/rules.yaml"])),
                  draw=draw(st.booleans()), dealer_wins=draw(st.integers(0, 20)),
                  kitty_deals=draw(st.integers(0, 20)), extra_hands=draw(st.integers(0, 20)),
                  penalties=penalties, options=options)
+
+
+def setting_values(x: Setting):
+    """Values a header may give the setting, from its declaration: every setting is drawn, the
+    ones added later too."""
+    if x.kind is bool:
+        return st.booleans()
+    if x.choices:
+        return st.sampled_from(list(x.kind))
+    if x.kind is int:
+        low = x.minimum or 0
+        return st.integers(low, min(x.maximum or 1000, low + 1000))
+    return st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True)

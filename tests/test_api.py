@@ -89,7 +89,8 @@ def test_play_session_equals_the_json_of_session(path):
     [expected] = cli_json("session", path, "--format", "json")
     played = mjscore.play_session(Path(path))
     assert played.to_dict() == expected
-    assert mjscore.play_session(path).to_dict() == expected                  # a path as a string
+    with pytest.raises(mjscore.NotationError, match="<input>:1:1"):      # a str is the text, never a file's name
+        mjscore.play_session(path)
     assert mjscore.play_session(Path(path).read_text(), name=path).to_dict() == expected
     assert played.standings[0] == ("Ann", 2898) and len(played.hands) == 20
     assert played.hands[2].dealer == "Bob" and played.hands[2].names[mjscore.Wind.NORTH] == "Ann"

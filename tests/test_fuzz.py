@@ -19,11 +19,14 @@ from typer.testing import CliRunner
 from mjscore.cli import app
 from mjscore.io.notation import print_table
 from mjscore.model.errors import MjError
-from mjscore.pipeline import Choices, evaluate
+from mjscore.model.settings import given as given_settings
+from mjscore.pipeline import evaluate
 from mjscore.rules import scheme as scheme_module
 from mjscore.rules.scheme import load_scheme
 from mjscore.rules.shipped import scheme_dir, shipped_schemes
-from mjscore.settle import PAYING
+from mjscore.model.settings import Paying
+
+PAYING = [p.value for p in Paying]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from generate import random_table  # noqa: E402
@@ -90,7 +93,7 @@ def test_a_mutated_scheme_is_refused_cleanly_or_scores_cleanly(tmp_path_factory,
     if scheme is not None:
         for table in SAMPLE_TABLES[:6]:
             try:
-                result = evaluate(table, Choices(scheme=str(path), paying=paying))
+                result = evaluate(table, str(path), given_settings({"paying": paying}))
             except MjError:
                 continue
             if result.settlement is not None and paying != "add-up":
@@ -115,9 +118,9 @@ SCHEMES = shipped_schemes()
 def test_every_generated_table_scores_and_settles_under_every_scheme(seed, name, paying, payoff, east_double,
                                                                      round_up, diff_limit):
     table = random_table(random.Random(seed), max_chows=load_scheme(name).max_chows, claimed_kongs=True)
-    choices = Choices(scheme=name, paying=paying, payoff=payoff, east_double=east_double,
-                      round_payments_up=round_up, loser_difference_limit=diff_limit)
-    result = evaluate(table, choices)           # the generator deals legal tables the scheme accepts
+    settings = given_settings({"paying": paying, "payoff": payoff, "east_double": east_double,
+                      "round_payments_up": round_up, "loser_difference_limit": diff_limit})
+    result = evaluate(table, name, settings)           # the generator deals legal tables the scheme accepts
     assert result.settlement is not None, result.settlement_error
     net = result.net
     if paying == "add-up":

@@ -21,7 +21,7 @@ from mjscore.hand.shapes import counts_of
 from mjscore.hand.waits import waiting_hand, waits_before_win, waits_of
 from mjscore.io.reader import parse_any
 from mjscore.model.errors import MjError
-from mjscore.rules.conditions import block_matches, features
+from mjscore.rules.conditions import Feature, block_matches, features
 from mjscore.rules.scheme import load_scheme, shipped_schemes
 from mjscore.scoring.score import _set_items, situation
 
@@ -122,8 +122,7 @@ def test_a_need_that_is_not_necessary_is_caught():
 
     scheme = SCHEMES["dmjl"]
     mahjong = next(r for r in scheme.winner_rules if r.id == "mahjong")
-    wrong = dataclasses.replace(mahjong, needs=frozenset({"kong"}))
-    data = dict(scheme.data, _winner_rules=(wrong,))
-    broken = dataclasses.replace(scheme, data=data)
+    wrong = dataclasses.replace(mahjong, needs=frozenset({Feature.KONG}))
+    broken = dataclasses.replace(scheme, winner_rules=(wrong,))
     table = _tables("E: 123m 456p 789s 234s 55z win 5z self", "t")[0]
     assert [f[0] for f in _unsound(table, broken)] == ["mahjong"]

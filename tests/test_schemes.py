@@ -8,7 +8,7 @@ from mjscore.cli import app
 from mjscore.io.notation import parse_table
 from mjscore.model.errors import IncompleteHandError
 from mjscore.model.tiles import Wind
-from mjscore.pipeline import Choices, evaluate
+from mjscore.pipeline import evaluate
 from mjscore.rules.scheme import Rounding, load_scheme, shipped_schemes
 from mjscore.scoring.score import score_table
 
@@ -32,7 +32,7 @@ def test_scheme_structure(name):
     for r in s.rules:
         assert [bool(r.points), bool(r.doubles), bool(r.limit)].count(True) == 1, r.id
     # settlement defaults name things that exist
-    assert s.settlement.get("paying") in ("winner-only", "between-all", "add-up")
+    assert s.settlement.paying.value in ("winner-only", "between-all", "add-up")
 
 
 @pytest.mark.parametrize("name", NINE)
@@ -42,7 +42,7 @@ def test_every_sample_hand_scores_under_every_scheme(name):
     for path in map(str, table_samples()):
         for table in parse_table_file(path):
             try:
-                result = evaluate(table, Choices(scheme=name)).to_dict()
+                result = evaluate(table, name).to_dict()
             except IncompleteHandError:
                 assert load_scheme(name).max_chows < 4 or name == "babcock"   # BMJA's one chow; Babcock: no 13 orphans
                 continue

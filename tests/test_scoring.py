@@ -14,7 +14,7 @@ from mjscore.hand.shapes import counts_of
 from mjscore.io.notation import parse_table
 from mjscore.model.errors import IncompleteHandError, SchemeError
 from mjscore.model.tiles import Wind
-from mjscore.pipeline import Choices, evaluate
+from mjscore.pipeline import evaluate
 from mjscore.rules.scheme import load_scheme
 from mjscore.scoring.score import score_table
 
@@ -131,7 +131,7 @@ def test_four_undeclared_tiles_are_a_pung_and_a_single():
 def test_bmja_winner_with_two_chows_is_an_input_error():
     t = parse_table("E: [123m] [456m] [789p] 11s 222s win 2s self")
     with pytest.raises(IncompleteHandError, match="more chows than the 1"):
-        evaluate(t, Choices(scheme="bmja")).to_dict()
+        evaluate(t, "bmja").to_dict()
 
 
 def test_draw_values_every_hand_and_pays_nothing():
@@ -196,7 +196,7 @@ def test_house_rules_copied_from_classical_with_two_values_changed(tmp_path):
 def test_scheme_header_in_the_table_is_used_and_command_line_wins():
     t = parse_table("scheme dmjl\nE: [CCC] 1f ...")
     assert evaluate(t).to_dict()["scheme"] == "dmjl"
-    assert evaluate(t, Choices(scheme="bmja")).to_dict()["scheme"] == "bmja"
+    assert evaluate(t, "bmja").to_dict()["scheme"] == "bmja"
 
 
 # -- the command line ----------------------------------------------------------------------------

@@ -11,7 +11,6 @@ from mjscore.cli import app
 from mjscore.evening.session import play, settle_up
 from mjscore.io.sessionfile import read_session
 from mjscore.model.errors import MjError
-from mjscore.pipeline import Choices
 
 runner = CliRunner()
 SESSION = "sample_hands/evening-session.mj"
@@ -45,7 +44,7 @@ EXPECTED = [
 
 def played(path=SESSION):
     text = open(path).read()
-    return play(read_session(text, path), Choices()).to_dict()
+    return play(read_session(text, path)).to_dict()
 
 
 @pytest.mark.parametrize("path", [SESSION, SESSION.replace(".mj", ".yaml")])
@@ -103,7 +102,7 @@ WIN_S = "E: score 0\nS: score 10 win self\nW: score 0\nN: score 0"
 ])
 def test_contradictions_name_the_hand(hands, fragment):
     with pytest.raises(MjError, match=fragment):
-        play(read_session(session_text(*hands), "s.mj"), Choices())
+        play(read_session(session_text(*hands), "s.mj"))
 
 
 def test_yaml_names_contradicting_the_rotation():
@@ -113,15 +112,15 @@ hands:
   - players: {E: {name: Ann, score: 10, win: self}, S: {score: 0}, W: {score: 0}, N: {score: 0}}
 """
     with pytest.raises(MjError, match="hand 2 seats Ann at E, but by the rotation Bob sits there"):
-        play(read_session(text, "s.yaml"), Choices())
+        play(read_session(text, "s.yaml"))
 
 
 def test_dmjl_draw_keeps_the_deal_and_ninth_win_passes_it():
     draw = session_text("draw", WIN_S, header="players A B C D\nscheme dmjl")
-    r = play(read_session(draw, "s.mj"), Choices()).to_dict()
+    r = play(read_session(draw, "s.mj")).to_dict()
     assert [h["dealer"] for h in r["hands"]] == ["A", "A"]
     nine = session_text(*([WIN_E] * 10), header="players A B C D\nscheme dmjl")
-    r = play(read_session(nine, "s.mj"), Choices()).to_dict()
+    r = play(read_session(nine, "s.mj")).to_dict()
     assert [h["dealer"] for h in r["hands"]] == ["A"] * 9 + ["B"]
 
 
@@ -129,14 +128,14 @@ def test_east_streak_reaches_scoring():
     hand = "E: [123m] [456m] [789p] 11s 234s win 4s self\nS: score 0\nW: score 0\nN: score 0"
     hand = "E: [123m] [456m] [789p] 11s 234s win 4s self"
     text = session_text(*([hand] * 9), header="players A B C D\nscheme dmjl\npaying winner-only")
-    r = play(read_session(text, "s.mj"), Choices()).to_dict()
+    r = play(read_session(text, "s.mj")).to_dict()
     assert r["hands"][8]["players"][0]["limit"] == "East won nine times in a row"
     assert r["hands"][7]["players"][0]["limit"] is None
 
 
 def test_add_up_session_has_nothing_to_settle():
     text = session_text(WIN_E, WIN_S, header="players A B C D\npaying add-up")
-    r = play(read_session(text, "s.mj"), Choices()).to_dict()
+    r = play(read_session(text, "s.mj")).to_dict()
     assert r["settle_up"] is None and r["totals"]["A"] == 2000 + 20
 
 

@@ -11,8 +11,15 @@ from typer.testing import CliRunner
 from mjscore.cli import app
 from mjscore.io.notation import parse_table, print_table
 from mjscore.model.tiles import Wind
-from mjscore.pipeline import Choices, evaluate
-from mjscore.settle import Options, SettlementError, settle
+from mjscore.model.settings import Paying, Settings
+from mjscore.model.settings import given as given_settings
+from mjscore.pipeline import evaluate
+from mjscore.settle import SettlementError, settle
+
+
+def Options(paying="between-all", payoff="chinese-classical", east_double=True, **more):
+    """The settings of a settlement, the paying method by its name."""
+    return Settings(paying=Paying(paying), payoff=payoff, east_double=east_double, **more)
 
 runner = CliRunner()
 E, S, W, N = Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH
@@ -51,7 +58,7 @@ S: [EEE] 111s 234s 22s NNN win N from W
 E: [CCC] 1f ...
 W: [111m] 33s ...
 N: [555p] ..."""
-    r = evaluate(parse_table(text), Choices(paying="winner-only")).to_dict()
+    r = evaluate(parse_table(text), given=given_settings({"paying": "winner-only"})).to_dict()
     assert [p["score"] for p in r["players"]] == [16, 144, 4, 2]
     assert r["settlement"] is not None and r["settlement"]["net"]["S"] == 576
 
@@ -131,7 +138,7 @@ def test_options_command_line_then_header_then_scheme():
     t = parse_table("paying winner-only\npayoff japanese\n" + KAJ)
     r = evaluate(t).to_dict()
     assert r["settlement"]["paying"] == "winner-only" and r["settlement"]["payoff"] == "japanese"
-    r = evaluate(t, Choices(paying="between-all")).to_dict()
+    r = evaluate(t, given=given_settings({"paying": "between-all"})).to_dict()
     assert r["settlement"]["paying"] == "between-all"
     assert evaluate(parse_table(KAJ)).to_dict()["settlement"]["paying"] == "between-all"   # the scheme's default
 
@@ -153,7 +160,7 @@ settlement:
         other-on-other-discard: {discarder: 1.5}
 """)
     t = parse_table("E: score 0\nS: score 0\nW: score 100 win from S\nN: score 0")
-    r = evaluate(t, Choices(scheme=str(house), paying="winner-only")).to_dict()
+    r = evaluate(t, str(house), given_settings({"paying": "winner-only"})).to_dict()
     assert r["settlement"]["net"] == {"E": 0, "S": -150, "W": 150, "N": 0}
 
 

@@ -1,5 +1,5 @@
-"""The command line: parses options, calls the library (`mjscore.api` and the steps under it),
-renders.  No scoring lives here.
+"""The command line: parses options, calls the library (`mjscore.api`, and nothing under it but
+the model's types), renders.  No scoring lives here.
 
 Every `MjError` becomes one line `FILE:LINE:COL: error: ...` on standard error with exit
 status 1.  The library is imported inside each command, so that `--help` and start-up stay
@@ -11,15 +11,18 @@ from __future__ import annotations
 import copy
 import errno
 import functools
+import inspect
 import os
 import sys
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Any, NoReturn, Optional
 
 import typer
 
 from mjscore.model.errors import MjError
+from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.version import __version__
 
 app = typer.Typer(
@@ -47,12 +50,6 @@ class Format(str, Enum):
     json = "json"
     csv = "csv"
     markdown = "markdown"
-
-
-class Paying(str, Enum):
-    winner_only = "winner-only"
-    between_all = "between-all"
-    add_up = "add-up"
 
 
 class BatchFormat(str, Enum):
@@ -88,37 +85,61 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
     """Score and settle finished Mahjong hands under the classical Chinese (Western) rules."""
 
 
-def fail(err: MjError) -> None:
+def fail(err: MjError) -> NoReturn:
     typer.echo(str(err), err=True)
     raise typer.Exit(1)
 
 
-def table_stream(file: Optional[str], inline: Optional[str], stdin_when_piped: bool = False):
-    """(name, line, Table | MjError) for each table of FILE, `-` (standard input) or `-e TEXT`
-    (exactly one of them), read as it goes: a command prints each table's result before the
-    next is read."""
-    from mjscore.io.reader import stream_tables, text_tables
+def settings_options(*groups: tuple[Setting[Any], ...]) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Every setting of `groups` as an option of the command, derived from its declaration
+    (model.settings), as sqlite-utils gives every command its output options with one
+    decorator.  The command receives them as `settings`: the ones given, by name."""
+    declared = [x for group in groups for x in group]
 
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        sig = inspect.signature(command, eval_str=True)
+        params = [p for p in sig.parameters.values() if p.name != "settings"]
+        for x in declared:
+            option = typer.Option(None, *x.flags, help=x.help, metavar=x.metavar, min=x.minimum, max=x.maximum,
+                                  show_default=False)
+            params.append(inspect.Parameter(x.name, inspect.Parameter.KEYWORD_ONLY, default=option,
+                                            annotation=Optional[x.kind]))
+
+        @functools.wraps(command)
+        def run(*args: Any, **kwargs: Any) -> None:
+            given = {x.name: kwargs.pop(x.name) for x in declared}
+            command(*args, settings={k: v for k, v in given.items() if v is not None}, **kwargs)
+
+        run.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]  # read by Typer
+        return run
+    return decorate
+
+
+def source(file: Optional[str], inline: Optional[str], stdin_when_piped: bool = False) -> Any:
+    """What FILE, `-` (standard input) or `-e TEXT` (exactly one of them) names, as the API
+    takes it: a path (`Path("-")` is standard input), or the text."""
     if inline is not None and file is not None:
         raise typer.BadParameter("give a FILE or -e TEXT, not both")
     if inline is None and file is None:
         if not stdin_when_piped or sys.stdin.isatty():
             raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
         file = "-"                                # `mjscore score < hand.mj`
-    return text_tables(inline, "<-e>") if inline is not None else stream_tables(file)
+    return inline if inline is not None else Path(file)
 
 
-def _check_payoff(payoff: str, scheme: str | None) -> None:
+def _check_payoff(settings: dict[str, Any], scheme: str | None) -> None:
     """A mistyped --payoff is a wrong command line: said at once, with the choices."""
-    from mjscore.rules.payoffs import builtin_payoffs
-    from mjscore.rules.scheme import load_scheme
+    import mjscore.api as api
 
+    payoff = settings.get("payoff")
+    if payoff is None:
+        return
     try:
-        known = set(builtin_payoffs()) | set(load_scheme(scheme).payoffs)
+        known = api.payoff_names(scheme)
     except MjError:
         return                                   # the scheme itself is wrong: the command says so
     if payoff not in known:
-        raise typer.BadParameter(f"no payoff scheme '{payoff}'; choose from {', '.join(sorted(known))}",
+        raise typer.BadParameter(f"no payoff scheme '{payoff}'; choose from {', '.join(known)}",
                                  param_hint="'--payoff'")
 
 
@@ -153,10 +174,8 @@ class Failures:
             raise typer.Exit(1)
 
 
-def _path(file: str | None):
+def _path(file: str | None) -> Path:
     """A FILE argument as the API takes it: a path, or `-` for standard input."""
-    from pathlib import Path
-
     if file is None:
         raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
     return Path(file)           # Path("-") is standard input to the API, as `-` is here
@@ -183,31 +202,14 @@ def show(
     \b
       mjscore show sample_hands/east-self-drawn.mj --tiles unicode
     """
-    from mjscore.hand.validate import validate_table
-    from mjscore.io.notation import print_table
+    import mjscore.api as api
 
-    if file not in (None, "-") and inline is None:
-        from mjscore.io.reader import file_is_session
-
-        if file_is_session(file):                  # the header and the names stay: it plays again
-            from mjscore.evening.journal import print_session
-            from mjscore.io.text import read_text
-
-            try:
-                sys.stdout.write(print_session(*read_text(file), style=tiles.value))
-            except MjError as e:
-                fail(e)
-            return
     failures, shown = Failures(), 0
-    for _, _, table in table_stream(file, inline):
-        try:
-            if isinstance(table, MjError):
-                raise table
-            validate_table(table)
-        except MjError as e:
-            failures.report(e)
+    for entry in api.canonical(source(file, inline), tiles=tiles.value, name="<-e>"):
+        if entry.error is not None:
+            failures.report(entry.error)
             continue
-        sys.stdout.write(("---\n" if shown else "") + print_table(table, style=tiles.value))
+        sys.stdout.write(("---\n" if shown else "") + entry.value)
         shown += 1
     failures.exit()
 
@@ -216,57 +218,18 @@ SCHEME_OPT = typer.Option(None, "--scheme", "-s", metavar="NAME|FILE",
                           help="A shipped scheme (see 'mjscore schemes': classical, dmjl, bmja, babcock, "
                                "millington, ...) or a scheme file; default: the table's 'scheme' header, "
                                "else classical.")
-PAYING_OPT = typer.Option(None, "--paying", help="How the table settles: winner-only (only the winner is paid), "
-                                                 "between-all (losers also settle their differences), add-up "
-                                                 "(no payments: scores are added to totals).")
-PAYOFF_OPT = typer.Option(None, "--payoff", metavar="NAME",
-                          help="How the winner is paid: chinese-classical, chinese-modern, japanese, "
-                               "or a payoff defined in the scheme file.")
-EAST_OPT = typer.Option(None, "--east-double/--no-east-double",
-                        help="East pays and receives double: on payments to the winner under "
-                             "chinese-classical, on differences between losers under between-all, and "
-                             "East's added score under add-up. chinese-modern never doubles for East; "
-                             "japanese has East's double built in.")
-ROUND_OPT = typer.Option(None, "--round-payments-up", metavar="N", min=1,
-                         help="Round every payment up to a multiple of N (Japanese Modern: 100).")
-DIFF_OPT = typer.Option(None, "--loser-difference-limit", metavar="N", min=1,
-                        help="Cut each difference between two losers to N before East's double.")
 FORMAT_OPT = typer.Option(Format.table, "--format", "-f", help="table, json, csv or markdown.")
-EAST_PENALTY_OPT = typer.Option(None, "--east-penalty-double/--no-east-penalty-double",
-                                help="Under add-up, a penalty East incurs is taken off twice.")
-KITTY_OPT = typer.Option(None, "--kitty", metavar="N", min=1,
-                         help="A kitty: each player puts N in every deal; a winner takes it (see --kitty-hand).")
-KITTY_HAND_OPT = typer.Option(None, "--kitty-hand", metavar="RULE",
-                              help="Only a winner whose hand earns this rule of the scheme takes the kitty "
-                                   "(e.g. no-chow); default: any winner.")
-BONUS_OPT = typer.Option(None, "--extra-hand-bonus", metavar="N", min=1,
-                         help="The winner is paid N for each of East's extra hands in a row (deals East kept).")
-
-
-def _choices(scheme, paying, payoff, east_double, round_up, diff_limit, explain=False, east_penalty=None):
-    from mjscore.pipeline import Choices
-
-    if payoff is not None:
-        _check_payoff(payoff, scheme)
-
-    return Choices(scheme=scheme, paying=paying.value if paying else None, payoff=payoff,
-                   east_double=east_double, round_payments_up=round_up, loser_difference_limit=diff_limit,
-                   explain=explain, east_penalty_double=east_penalty)
 
 
 @app.command()
+@settings_options(SETTINGS)
 def score(
     file: Optional[str] = FILE_ARG,
     inline: Optional[str] = INLINE_OPT,
     scheme: Optional[str] = SCHEME_OPT,
-    paying: Optional[Paying] = PAYING_OPT,
-    payoff: Optional[str] = PAYOFF_OPT,
-    east_double: Optional[bool] = EAST_OPT,
-    round_payments_up: Optional[int] = ROUND_OPT,
-    loser_difference_limit: Optional[int] = DIFF_OPT,
-    east_penalty_double: Optional[bool] = EAST_PENALTY_OPT,
     format: Format = FORMAT_OPT,
     explain: bool = typer.Option(False, "--explain", help="Also show the runner-up arrangement and why it scored less."),
+    settings: dict[str, Any] = {},
 ) -> None:
     """Score every player of a table, then settle: the breakdown, the payments and each net.
 
@@ -277,27 +240,24 @@ def score(
       mjscore score sample_hands/east-self-drawn.mj --scheme dmjl --format json
       mjscore score sample_hands/win-on-discard.mj --paying winner-only --payoff japanese --round-payments-up 100
     """
+    import mjscore.api as api
     from mjscore.cli.render import csv_rows, render_csv, render_text, terminal_safe, to_json
-    from mjscore.pipeline import evaluate
 
-    choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit, explain,
-                       east_penalty_double)
+    _check_payoff(settings, scheme)
     failures, shown = Failures(), 0
     width = output_width() if format is Format.table else None
     if format is Format.csv:
         sys.stdout.write(render_csv([], header=True))
-    for number, (name, line, table) in enumerate(table_stream(file, inline, stdin_when_piped=True), start=1):
-        try:
-            if isinstance(table, MjError):
-                raise table
-            result = evaluate(table, choices).to_dict()
-        except MjError as e:
-            failures.report(e)
+    for item in api.score_many(source(file, inline, stdin_when_piped=True), scheme=scheme, name="<-e>",
+                               explain=explain, **settings):
+        if item.error is not None:
+            failures.report(item.error)
             continue
+        result = item.result.to_dict()
         if format is Format.json:
             sys.stdout.write(to_json(result) + "\n")
         elif format is Format.csv:
-            sys.stdout.write(render_csv(csv_rows(result, number, name, line), header=False))
+            sys.stdout.write(render_csv(csv_rows(result, item.table, item.file, item.line), header=False))
         else:
             sys.stdout.write(terminal_safe(("\n---\n\n" if shown else "") + render_text(result, format.value, width)))
         shown += 1
@@ -305,19 +265,15 @@ def score(
 
 
 @app.command()
+@settings_options(SETTINGS)
 def batch(
     files: list[str] = typer.Argument(..., metavar="FILE...", help="Hand files; '-' reads standard input."),
     scheme: Optional[str] = SCHEME_OPT,
-    paying: Optional[Paying] = PAYING_OPT,
-    payoff: Optional[str] = PAYOFF_OPT,
-    east_double: Optional[bool] = EAST_OPT,
-    round_payments_up: Optional[int] = ROUND_OPT,
-    loser_difference_limit: Optional[int] = DIFF_OPT,
-    east_penalty_double: Optional[bool] = EAST_PENALTY_OPT,
     format: BatchFormat = typer.Option(BatchFormat.json, "--format", "-f", help="json (one line per table) or csv."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N",
                                        help="Worker processes (default: the usable cores); the output is the same, "
                                             "in input order, whatever N."),
+    settings: dict[str, Any] = {},
 ) -> None:
     """Score many tables: one JSON line (or CSV rows) per table, in input order.
 
@@ -328,11 +284,10 @@ def batch(
     Example:
       mjscore batch sample_hands/evening.mj sample_hands/draw.mj --scheme dmjl > results.jsonl
     """
+    import mjscore.api as api
     from mjscore.cli.render import batch_line
-    from mjscore.evening.batch import score_files
 
-    choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit,
-                       east_penalty=east_penalty_double)
+    _check_payoff(settings, scheme)
     # A running count on the terminal, only while the results go elsewhere (a file, a pipe):
     # on a terminal showing the results too, the count would glue onto their lines.
     progress = sys.stderr if sys.stderr.isatty() and not sys.stdout.isatty() else None
@@ -342,7 +297,8 @@ def batch(
     n = errors = 0
     try:
         encode = functools.partial(batch_line, fmt=format.value)
-        for item in score_files(files, choices, jobs or usable_cores(), encode=encode):
+        for item in api.score_many(*[Path(f) for f in files], scheme=scheme, jobs=jobs or usable_cores(),
+                                   encode=encode, **settings):
             n += 1
             errors += not item.ok
             out.write(item.text)
@@ -376,24 +332,18 @@ def waits(
       mjscore waits -e "E: 1m 19p 19s E S W NN C F P" --format json
       {"players": [{"seat": "E", "waits": ["9m"], "dead": []}]}
     """
+    import mjscore.api as api
 
-    from mjscore.pipeline import Choices, table_waits
-
-    choices = Choices(scheme=scheme)
     failures = Failures()
-    for _, _, table in table_stream(file, inline):
-        try:
-            if isinstance(table, MjError):
-                raise table
-            players = table_waits(table, choices)
-        except MjError as e:
-            failures.report(e)
+    for entry in api.waits_many(source(file, inline), scheme, name="<-e>"):
+        if entry.error is not None:
+            failures.report(entry.error)
             continue
-        _print_waits(players, format)
+        _print_waits(entry.value, format)
     failures.exit()
 
 
-def _print_waits(players: list[dict], format: WaitsFormat) -> None:
+def _print_waits(players: list[dict[str, Any]], format: WaitsFormat) -> None:
     import json
     if format is WaitsFormat.json:
         typer.echo(json.dumps({"players": players}))
@@ -432,14 +382,11 @@ def check(
     """
     import json
 
-    from mjscore.api import check as check_claims
+    import mjscore.api as api
+    from mjscore.cli.render import terminal_safe
 
-    if inline is not None and file is not None:
-        raise typer.BadParameter("give a FILE or -e TEXT, not both")
-    if inline is None and file is None:
-        raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
     try:
-        out, differ = check_claims(inline if inline is not None else _path(file), scheme=scheme, name="<-e>")
+        out, differ = api.check(source(file, inline), scheme=scheme, name="<-e>")
     except MjError as e:
         fail(e)
     if format is CheckFormat.json:
@@ -448,27 +395,21 @@ def check(
         if not out:
             name = "<-e>" if inline is not None else "<stdin>" if file == "-" else file
             out = [f"{name}: no claims ('= N') to check"]
-        from mjscore.cli.render import terminal_safe
-
         typer.echo(terminal_safe("\n".join(out)))
     if differ:
         raise typer.Exit(1)
 
 
 @app.command()
+@settings_options(SETTINGS, ROTATION)
 def session(
     file: Optional[str] = FILE_ARG,
     scheme: Optional[str] = SCHEME_OPT,
-    paying: Optional[Paying] = PAYING_OPT,
-    payoff: Optional[str] = PAYOFF_OPT,
-    east_double: Optional[bool] = EAST_OPT,
-    round_payments_up: Optional[int] = ROUND_OPT,
-    loser_difference_limit: Optional[int] = DIFF_OPT,
-    east_penalty_double: Optional[bool] = EAST_PENALTY_OPT,
     format: Format = FORMAT_OPT,
     chart: bool = typer.Option(False, "--chart", help="Also draw the running totals as a terminal chart."),
     hand: Optional[int] = typer.Option(None, "--hand", min=1, metavar="N",
                                        help="Show hand N in detail: every player's items and the payments."),
+    settings: dict[str, Any] = {},
 ) -> None:
     """A recorded session: every hand in order, seats rotating, running totals, standings, settle-up.
 
@@ -481,17 +422,16 @@ def session(
       mjscore session sample_hands/evening-session.mj
       mjscore session sample_hands/evening-session.yaml --format json
     """
-    from mjscore.api import play_session
+    import mjscore.api as api
     from mjscore.cli.render import render_session, session_chart, session_csv, terminal_safe, to_json
 
-    choices = _choices(scheme, paying, payoff, east_double, round_payments_up, loser_difference_limit,
-                       east_penalty=east_penalty_double)
+    _check_payoff(settings, scheme)
     if file is None:
         raise typer.BadParameter("give a session FILE, or '-' for standard input")
     if chart and format in (Format.json, Format.csv):
         raise typer.BadParameter(f"--chart draws for people: it goes with --format table or markdown, not {format.value}")
     try:
-        played = play_session(_path(file), keep_going=True, **choices._asdict())
+        played = api.play_session(_path(file), keep_going=True, scheme=scheme, **settings)
     except MjError as e:
         fail(e)
     result = played.to_dict()
@@ -532,6 +472,7 @@ NAMES_OPT = typer.Option(None, "--players", metavar="E S W N", show_default=Fals
 
 
 @app.command()
+@settings_options(SETTINGS, ROTATION)
 def add(
     evening: str = typer.Argument(..., metavar="EVENING", help="The evening's file (.mj); made when it does not exist."),
     file: Optional[str] = typer.Argument(None, metavar="[FILE]", show_default=False,
@@ -542,21 +483,14 @@ def add(
                                          help="The scheme of a new evening (see 'mjscore schemes')."),
     start: Optional[int] = typer.Option(None, "--start", min=0, help="Each player's points before the first hand "
                                                                       "(a new evening; default 2000)."),
-    paying: Optional[Paying] = PAYING_OPT,
-    payoff: Optional[str] = PAYOFF_OPT,
-    east_double: Optional[bool] = EAST_OPT,
-    round_payments_up: Optional[int] = ROUND_OPT,
-    loser_difference_limit: Optional[int] = DIFF_OPT,
-    east_penalty_double: Optional[bool] = EAST_PENALTY_OPT,
-    kitty: Optional[int] = KITTY_OPT,
-    kitty_hand: Optional[str] = KITTY_HAND_OPT,
-    extra_hand_bonus: Optional[int] = BONUS_OPT,
+    settings: dict[str, Any] = {},
 ) -> None:
     """Add one hand to an evening's file and show who pays whom, the totals and who deals next.
 
     Write the hand by the seats of this hand, or by the players' names (Ann: score 40 win self).
     On a terminal with no hand given, mjscore asks for it seat by seat: tiles, 'score N' or
-    '...', and the win clause on the winner's line; Enter alone is '...' for a loser.
+    '...', and the win clause on the winner's line; Enter alone is '...' for a loser.  The
+    settings given with a new evening go into its header; with a later hand, into that hand's.
 
     \b
     Examples:
@@ -564,28 +498,23 @@ def add(
       mjscore add evening.mj -e "Bob: [111p] 222s 333m EEE 99s win 9s from Ann; Ann: score 12; Cid: ...; Dee: ..."
       mjscore add evening.mj
     """
+    import mjscore.api as api
     from mjscore.cli.render import render_hand, terminal_safe
-    from mjscore.evening.journal import add_hand
 
     if inline is not None and file is not None:
         raise typer.BadParameter("give a FILE or -e TEXT, not both")
-    options = {"paying": paying.value if paying else None, "payoff": payoff, "east_double": east_double,
-               "round_payments_up": round_payments_up, "loser_difference_limit": loser_difference_limit,
-               "east_penalty_double": east_penalty_double, "kitty": kitty, "kitty_hand": kitty_hand,
-               "extra_hand_bonus": extra_hand_bonus}
+    _check_payoff(settings, scheme)
+    book = api.Evening(evening)
     try:
         if inline is not None:
-            hand = inline
+            hand, name = inline, "<-e>"
         elif file is not None:
-            from mjscore.io.text import read_text
-
-            hand = read_text(file)[0]
+            hand, name = Path(file), None
         elif sys.stdin.isatty():
-            hand = _ask_for_hand(evening, players)
+            hand, name = _ask_for_hand(book, players), "<typed>"
         else:
-            hand = sys.stdin.read()
-        name = "<-e>" if inline is not None else "<stdin>" if file == "-" else file if file else "<typed>"
-        added = add_hand(evening, hand, players=players, start=start, scheme=scheme, options=options, hand_name=name)
+            hand, name = Path("-"), None
+        added = book.add(hand, players=players, start=start, scheme=scheme, name=name, **settings)
     except MjError as e:
         fail(e)
     if added.created:
@@ -593,15 +522,12 @@ def add(
     sys.stdout.write(terminal_safe(render_hand(added.evening.to_dict(), output_width())))
 
 
-def _ask_for_hand(evening: str, players) -> str:
+def _ask_for_hand(book: Any, players: tuple[str, ...] | None) -> str:
     """The hand, asked seat by seat at the terminal: whose seat it is, then that player's line."""
-    import os as _os
-
-    from mjscore.api import play_session
     from mjscore.cli.render import SEAT_NAMES
 
-    if _os.path.lexists(evening):
-        so_far = play_session(Path(evening))
+    if book.exists():
+        so_far = book.play()
         nxt, order = so_far.next, so_far.players
         at = order.index(nxt.dealer)
         names = [order[(at + k) % 4] for k in range(4)]
@@ -628,11 +554,11 @@ def undo(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
     Example:
       mjscore undo evening.mj
     """
+    import mjscore.api as api
     from mjscore.cli.render import render_standings, terminal_safe
-    from mjscore.evening.journal import remove_last_hand
 
     try:
-        removed = remove_last_hand(evening)
+        removed = api.Evening(evening).undo()
     except MjError as e:
         fail(e)
     typer.echo("Removed this hand:")
@@ -658,11 +584,11 @@ def schemes_list(ctx: typer.Context) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from mjscore.api import load_scheme, shipped_schemes
+    import mjscore.api as api
     from mjscore.cli.render import terminal_safe
 
     try:
-        rows = [(name, load_scheme(name)) for name in shipped_schemes()]
+        rows = [(name, api.load_scheme(name)) for name in api.shipped_schemes()]
     except MjError as e:
         fail(e)
     width = max(len(n) for n, _ in rows)
@@ -682,19 +608,15 @@ def schemes_show(name: str = typer.Argument(..., help="A shipped scheme or a sch
     Example:
       mjscore schemes show bmja
     """
-    from mjscore.api import load_scheme
+    import mjscore.api as api
     from mjscore.cli.render import terminal_safe
     from mjscore.cli.schemeview import payoff_tables, show
 
-    if payoffs:
-        try:
-            sys.stdout.write(terminal_safe(payoff_tables(load_scheme(name), format.value)))
-        except MjError as e:
-            fail(e)
-        return
-
     try:
-        sys.stdout.write(terminal_safe(show(load_scheme(name), format.value)))
+        if payoffs:
+            sys.stdout.write(terminal_safe(payoff_tables(api.payoff_tables(name), format.value)))
+        else:
+            sys.stdout.write(terminal_safe(show(api.describe_scheme(name), format.value)))
     except MjError as e:
         fail(e)
 
@@ -709,12 +631,13 @@ def schemes_diff(a: str = typer.Argument(..., help="A scheme name or file."),
     Example:
       mjscore schemes diff classical bmja
     """
-    from mjscore.api import load_scheme
+    import mjscore.api as api
     from mjscore.cli.render import terminal_safe
     from mjscore.cli.schemeview import render_diff
 
     try:
-        sys.stdout.write(terminal_safe(render_diff(load_scheme(a), load_scheme(b), format.value)))
+        sa, sb = api.load_scheme(a), api.load_scheme(b)
+        sys.stdout.write(terminal_safe(render_diff(sa.name, sb.name, api.diff_schemes(a, b), format.value)))
     except MjError as e:
         fail(e)
 

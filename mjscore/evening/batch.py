@@ -6,13 +6,13 @@ import itertools
 import multiprocessing
 import signal
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, NamedTuple
 
 from mjscore.io.reader import TableText, stream_tables
 from mjscore.model.errors import MjError
 from mjscore.model.table import Table
-from mjscore.pipeline import Choices, TableResult, evaluate
+from mjscore.pipeline import EMPTY, TableResult, evaluate
 
 
 class BatchItem(NamedTuple):
@@ -41,9 +41,10 @@ class BatchItem(NamedTuple):
         return {"table": self.table, "file": self.file, "line": self.line, **plain}
 
 
-def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], choices: Choices = Choices()
-                 ) -> Iterator[BatchItem]:
-    """Each (file, line, table or reading error) scored as it arrives, numbered from 1.
+def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], scheme: str | None = None,
+                 given: Mapping[str, Any] = EMPTY, explain: bool = False) -> Iterator[BatchItem]:
+    """Each (file, line, table or reading error) scored as it arrives, numbered from 1, under the
+    scheme named and the settings given (as `pipeline.evaluate` takes them).
 
     A bad table gives an item with its error and the rest go on.
     """
@@ -52,13 +53,13 @@ def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], choices: Ch
             yield BatchItem(n, name, line, None, item)
             continue
         try:
-            yield BatchItem(n, name, line, evaluate(item, choices))
+            yield BatchItem(n, name, line, evaluate(item, scheme, given, explain))
         except MjError as e:
             yield BatchItem(n, name, line, None, e)
 
 
-def score_files(files: Iterable[str], choices: Choices = Choices(), jobs: int = 1,
-                encode: Callable[[dict], str] | None = None) -> Iterator[BatchItem]:
+def score_files(files: Iterable[str], scheme: str | None = None, given: Mapping[str, Any] = EMPTY, jobs: int = 1,
+                encode: Callable[[dict], str] | None = None, explain: bool = False) -> Iterator[BatchItem]:
     """Each table of each file (`-`: standard input) scored as it is read.
 
     Compact files are read a table at a time, so memory does not grow with the number of tables.
@@ -69,23 +70,25 @@ def score_files(files: Iterable[str], choices: Choices = Choices(), jobs: int = 
     where the table was scored, so with workers the main process only writes.
     """
     if jobs <= 1:
-        items = score_stream((row for path in files for row in stream_tables(path)), choices)
-        return items if encode is None else (_encoded(item, encode) for item in items)
+        items = score_stream((row for path in files for row in stream_tables(path)), scheme, given, explain)
+        return items if encode is None else (encoded(item, encode) for item in items)
     return _score_in_workers(((n, *row) for n, row in enumerate(
-        (row for path in files for row in stream_tables(path, parse=False)), start=1)), choices, jobs, encode)
+        (row for path in files for row in stream_tables(path, parse=False)), start=1)), (scheme, dict(given), explain), jobs,
+        encode)
 
 
 CHUNK = 64                # tables a worker takes at a time: few enough to keep the order moving
 WINDOW = 4                # chunks in flight for each worker: enough to keep them busy, memory flat
 
 
-def _score_in_workers(rows, choices: Choices, jobs: int, encode=None) -> Iterator[BatchItem]:
+def _score_in_workers(rows, request: tuple[str | None, dict[str, Any], bool], jobs: int, encode=None
+                      ) -> Iterator[BatchItem]:
     # Workers are forked from this process, so they start with its loaded schemes; they leave
     # Ctrl-C to this one, which stops them and writes no half line.
     source = iter(rows)
     first = list(itertools.islice(source, CHUNK))
     if len(first) < CHUNK:
-        yield from _score_chunk(first, choices, encode)   # too few tables to be worth a worker
+        yield from _score_chunk(first, request, encode)   # too few tables to be worth a worker
         return
     chunks = itertools.chain([first], iter(lambda: list(itertools.islice(source, CHUNK)), []))
     context = multiprocessing.get_context("fork")
@@ -94,16 +97,18 @@ def _score_in_workers(rows, choices: Choices, jobs: int, encode=None) -> Iterato
         while True:
             chunk = next(chunks, [])
             if chunk:
-                pending.append(pool.apply_async(_score_chunk, (chunk, choices, encode)))
+                pending.append(pool.apply_async(_score_chunk, (chunk, request, encode)))
             if pending and (not chunk or len(pending) >= jobs * WINDOW):
                 yield from pending.popleft().get()
             elif not chunk:
                 return
 
 
-def _score_chunk(chunk, choices: Choices, encode=None) -> list[BatchItem]:
-    """In a worker: each (number, file, line, table or its text or an error) parsed and scored,
-    and written out by `encode` when given (then only the text travels back, not the result)."""
+def _score_chunk(chunk, request: tuple[str | None, dict[str, Any], bool], encode=None) -> list[BatchItem]:
+    """In a worker: each (number, file, line, table or its text or an error) parsed and scored
+    under `request` (the scheme named, the settings given, whether to explain), and written out by `encode` when
+    given (then only the text travels back, not the result)."""
+    scheme, given, explain = request
     out = []
     for n, name, line, item in chunk:
         try:
@@ -112,14 +117,14 @@ def _score_chunk(chunk, choices: Choices, encode=None) -> list[BatchItem]:
             if isinstance(item, TableText):
                 item = item.parse()
                 line = item.where.line
-            done = BatchItem(n, name, line, None, None, evaluate(item, choices).to_dict())
+            done = BatchItem(n, name, line, None, None, evaluate(item, scheme, given, explain).to_dict())
         except MjError as e:
             done = BatchItem(n, name, line, None, e)
-        out.append(done if encode is None else _encoded(done, encode))
+        out.append(done if encode is None else encoded(done, encode))
     return out
 
 
-def _encoded(item: BatchItem, encode: Callable[[dict], str]) -> BatchItem:
+def encoded(item: BatchItem, encode: Callable[[dict], str]) -> BatchItem:
     """The item as written out; the plain result it was written from is not kept (from a worker,
     only the text then travels back)."""
     return item._replace(data=None, text=encode(item.to_dict()))

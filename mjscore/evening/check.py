@@ -6,12 +6,13 @@ points too many or too few, the limit forgotten, a poorer arrangement of the sam
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from mjscore.evening.session import play
 from mjscore.io.reader import is_session, parse_any
 from mjscore.io.sessionfile import read_session
-from mjscore.pipeline import Choices, evaluate
+from mjscore.pipeline import EMPTY, evaluate
 
 
 def _capped(points: int, doubles: int, scheme) -> int:
@@ -113,18 +114,18 @@ class CheckReport(NamedTuple):
     differences: int           # how many claims differ
 
 
-def check_text(text: str, name: str, choices: Choices = Choices()) -> CheckReport:
+def check_text(text: str, name: str, scheme: str | None = None, given: Mapping[str, Any] = EMPTY) -> CheckReport:
     """Every claim of a text of tables or a session, checked.
 
-    A session's hands are scored with the session's seating (round, dealer, names).
+    A session's hands are scored with the session's seating (round, dealer, names).  Each is
+    scored with its runner-up, which explains a poorer arrangement.
     """
-    choices = choices._replace(explain=True)       # the runner-up explains a poorer arrangement
     if is_session(text, name):
         session = read_session(text, name)
-        played = play(session, choices)
+        played = play(session, scheme, given, explain=True)
         pairs = [(h.result.table, h.result, f" hand {h.number}") for h in played.hands]
     else:
-        pairs = [(t, evaluate(t, choices), "") for t in parse_any(text, name)]
+        pairs = [(t, evaluate(t, scheme, given, explain=True), "") for t in parse_any(text, name)]
     out, differ = [], 0
     for table, result, hand in pairs:
         claims = {p.seat.value: p.claim for p in table.players if p.claim is not None}

@@ -12,17 +12,18 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from mjscore.evening.session import SessionResult, play
+from mjscore.pipeline import EMPTY
 from mjscore.io.notation import print_table
 from mjscore.io.sessionfile import read_session
 from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, read_bytes
 from mjscore.model.errors import InputError, Location, MjError, SessionError
-from mjscore.model.table import OPTION_HEADERS
-from mjscore.pipeline import Choices
+from mjscore.model.settings import SETTINGS, header_lines
 
-_HEADER_WORDS = {v: k for k, v in OPTION_HEADERS.items()}      # option name -> header word
+_TABLE_SETTINGS = frozenset(s.name for s in SETTINGS)
 
 
 class Added(NamedTuple):
@@ -48,33 +49,26 @@ def hand_lines(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def header(players: tuple[str, ...], start: int | None, scheme: str | None, options: dict) -> str:
+def header(players: tuple[str, ...], start: int | None, scheme: str | None, settings: Mapping[str, Any]) -> str:
     lines = [f"players {' '.join(players)}"]
     if start is not None:
         lines.append(f"start {start}")
     if scheme:
         lines.append(f"scheme {scheme}")
-    return "\n".join(lines) + "\n" + option_lines(options)
-
-
-def option_lines(options: dict) -> str:
-    """Settlement options as header lines (`paying winner-only`, `east-double off`)."""
-    out = ""
-    for name, value in options.items():
-        if value is not None:
-            out += f"{_HEADER_WORDS[name]} {('on' if value else 'off') if isinstance(value, bool) else value}\n"
-    return out
+    return "\n".join(lines) + "\n" + header_lines(settings)
 
 
 def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, start: int | None = None,
-             scheme: str | None = None, options: dict | None = None, hand_name: str = "<hand>") -> Added:
+             scheme: str | None = None, settings: Mapping[str, Any] = EMPTY, hand_name: str = "<hand>") -> Added:
     """Append one hand (compact notation; `;` may break its lines) to the evening in `path`.
 
     A file that does not exist yet is made, its header naming `players` (and `start`,
-    `scheme` and the settlement `options`); for an existing file, `options` become the hand's
-    own headers.  Raises MjError, and writes nothing, when the hand or the evening is wrong.
+    `scheme` and the `settings` given, model.settings); for an existing file, the table's
+    settings become the hand's own headers (the evening's, such as the rotation, stay the
+    header's to change).  Raises MjError, and writes nothing, when the hand or the evening is
+    wrong.
     """
-    options = {k: v for k, v in (options or {}).items() if v is not None}
+    options = {k: v for k, v in settings.items() if v is not None}
     exists = os.path.lexists(path)
     if exists:
         text = _read(path)
@@ -85,7 +79,11 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
         if start is not None or scheme:
             raise SessionError("the evening's header already stands: --start and --scheme are for a new file "
                                "(edit the header to change them)", Location(path))
-        new = text.rstrip("\n") + "\n---\n" + option_lines(options) + hand_lines(hand)
+        evening_only = [k for k in options if k not in _TABLE_SETTINGS]
+        if evening_only:
+            raise SessionError(f"the evening's header already stands: --{evening_only[0].replace('_', '-')} is for a "
+                               "new file (edit the header to change it)", Location(path))
+        new = text.rstrip("\n") + "\n---\n" + header_lines(options) + hand_lines(hand)
     else:
         if players is None:
             raise InputError("no such evening file: name the players to start one (--players A B C D)",
@@ -93,7 +91,7 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
         new = header(tuple(players), start, scheme, options) + "---\n" + hand_lines(hand)
     before = new[:len(new) - len(hand_lines(hand))].count("\n")   # lines of the file above the new hand
     try:
-        evening = play(read_session(new, path), Choices())      # the new hand is checked with all the rest
+        evening = play(read_session(new, path))      # the new hand is checked with all the rest
     except MjError as e:
         if e.location.file == path and e.location.line > before:
             # Point into what was typed, not at a line of a file that was never written.
@@ -115,7 +113,7 @@ def remove_last_hand(path: str) -> Removed:
     removed = "\n".join(lines[cut + 1:]) + "\n"
     if cut == first_hand:
         kept = "\n".join(lines[:cut]) + "\n---\n"                # the header block stays a header block
-    evening = play(read_session(kept, path), Choices(), keep_going=True)
+    evening = play(read_session(kept, path), keep_going=True)
     _replace(path, kept)
     return Removed(removed, evening)
 
@@ -124,7 +122,7 @@ def print_session(text: str, name: str, style: str = "text") -> str:
     """A session file in canonical form: its header block (the players' names kept), then every
     hand by the seats it was played at, so that the printout plays again to the same evening."""
     session = read_session(text, name)
-    evening = play(session, Choices())
+    evening = play(session)
     h = session.header
     out = [header(h.names, h.start if h.start != 2000 else None, h.scheme, dict(h.options)).rstrip("\n")]
     for source, hand in zip(session.hands, evening.hands):

@@ -17,9 +17,14 @@ from typing import NamedTuple
 
 from mjscore.io.sessionfile import Session, SessionHeader
 from mjscore.model.errors import MjError, SessionError
-from mjscore.model.table import COUNTERS, OPTION_HEADERS, Table
+from collections.abc import Mapping
+from typing import Any
+
+from mjscore.model.settings import ROTATION, SETTINGS, Rotation, ordered
+from mjscore.model.table import COUNTERS, Table
 from mjscore.model.tiles import SEATS, Wind
-from mjscore.pipeline import Choices, TableResult, evaluate
+from mjscore.pipeline import EMPTY, TableResult, evaluate
+from mjscore.rules.scheme import Scheme
 
 
 @dataclass
@@ -131,8 +136,10 @@ class SessionResult:
         return out
 
 
-def play(session: Session, choices: Choices = Choices(), keep_going: bool = False) -> SessionResult:
-    """Every hand scored and settled in order.
+def play(session: Session, scheme: str | None = None, given: Mapping[str, Any] = EMPTY,
+         keep_going: bool = False, explain: bool = False) -> SessionResult:
+    """Every hand scored and settled in order, under the scheme named (None: the session's) and
+    the settings given (model.settings), which win over the session's and the hands' headers.
 
     A bad hand raises its MjError, unless `keep_going`: then every later hand is still read and
     checked (against the seating as it stood), the errors are collected, and the totals stop at
@@ -151,7 +158,7 @@ def play(session: Session, choices: Choices = Choices(), keep_going: bool = Fals
             hand = source.read({name: s.value for s, name in by_seat.items()})
             _check_against_rotation(hand, number, prevailing, seating, names)
             table = _with_session_values(hand, h, prevailing, seating)
-            result = evaluate(table, choices)
+            result = evaluate(table, scheme, given, explain)
             if result.settlement is None:
                 raise SessionError(f"hand {number} cannot be settled: {result.settlement_error}", hand.where)
         except MjError as e:
@@ -167,7 +174,7 @@ def play(session: Session, choices: Choices = Choices(), keep_going: bool = Fals
         kitty = next((x for x in result.settlement.specials if x.kind == "kitty"), None)
         # The kitty grows deal by deal until a winner takes it.
         seating.kitty_deals = kitty.count if kitty is not None and kitty.to is None else 0
-        _rotate(seating, table, result.scheme)
+        _rotate(seating, table, _rotation(result.scheme, h, given))
     balance = {n: totals[n] - h.start for n in names}
     # add-up: the totals only grow, so there is nothing to hand over at the end
     transfers = tuple(settle_up(balance)) if sum(balance.values()) == 0 else None
@@ -200,19 +207,26 @@ _COUNTED = {"dealer_wins": "East has won {} in a row",
 
 
 def _with_session_values(hand: Table, h: SessionHeader, prevailing: Wind, seating: Seating) -> Table:
-    options = dict(h.options)
+    options = {k: v for k, v in h.options if k in _TABLE_SETTINGS}
     options.update(dict(hand.options))           # the hand's own header wins over the session's
-    order = list(OPTION_HEADERS.values())
     return dataclasses.replace(hand, round=prevailing, **{name: getattr(seating, name) for name in COUNTERS.values()},
-                               scheme=hand.scheme or h.scheme,
-                               options=tuple((k, options[k]) for k in order if k in options))
+                               scheme=hand.scheme or h.scheme, options=ordered(options))
 
 
-def _rotate(seating: Seating, table: Table, scheme) -> None:
-    rotation = scheme.rotation
+_TABLE_SETTINGS = frozenset(s.name for s in SETTINGS)
+_ROTATION = frozenset(s.name for s in ROTATION)
+
+
+def _rotation(scheme: Scheme, h: SessionHeader, given: Mapping[str, Any]) -> Rotation:
+    """How the deal moves: what the caller gives, over the session's header, over the scheme."""
+    return scheme.rotation.layered({k: v for k, v in given.items() if k in _ROTATION},
+                                   {k: v for k, v in h.options if k in _ROTATION})
+
+
+def _rotate(seating: Seating, table: Table, rotation: Rotation) -> None:
     winner = table.winner
     if table.draw or winner is None:
-        if rotation.get("draw_passes_deal", True):
+        if rotation.draw_passes_deal:
             seating.pass_deal()
         else:
             seating.dealer_wins = 0     # a draw breaks East's run of wins; East deals again
@@ -221,7 +235,7 @@ def _rotate(seating: Seating, table: Table, scheme) -> None:
     if winner.seat is Wind.EAST:
         seating.dealer_wins += 1
         seating.extra_hands += 1
-        limit = rotation.get("dealer_streak_limit")
+        limit = rotation.dealer_streak_limit
         if limit and seating.dealer_wins >= limit:
             seating.pass_deal()         # the limit-hand win ends East's deal
     else:

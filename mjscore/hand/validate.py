@@ -7,6 +7,8 @@ shape names the scheme accepts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mjscore.hand.arrange import winner_arrangements
 from mjscore.model.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError
 from mjscore.model.table import Form, PlayerHand, Table, WinFlag
@@ -15,11 +17,14 @@ from mjscore.model.tiles import ALL_TILES, KINDS, TILES, Wind
 DEFAULT_SHAPES = frozenset({"standard", "thirteen-orphans"})
 
 
-def validate_table(table: Table, shapes=DEFAULT_SHAPES, complete=None, loose_needs_kong: bool = False) -> None:
+def validate_table(table: Table, shapes: frozenset[str] = DEFAULT_SHAPES,
+                   incomplete: Callable[[PlayerHand], str | None] | None = None,
+                   loose_needs_kong: bool = False) -> None:
     """Raise a TableError if the table is impossible.
 
-    `complete(hand)` may replace the completeness check of the winner (the scoring engine
-    passes the scheme's); by default the standard shape and the names in `shapes` count.
+    `incomplete(hand)` may replace the completeness check of the winner (the scoring engine
+    passes the scheme's): why the hand is not complete, or None when it is; by default the
+    standard shape and the names in `shapes` count.
     `loose_needs_kong`: a win on a loose tile needs a kong or a bonus tile in the winner's hand
     (the scheme says; without one, as for `show`, it is not asked).
     """
@@ -32,7 +37,7 @@ def validate_table(table: Table, shapes=DEFAULT_SHAPES, complete=None, loose_nee
         raise WinClauseError(f"the table is a draw, yet {winners[0].seat.value} has a win clause",
                              winners[0].where)
     for p in table.players:
-        _check_player(p, table, shapes, complete)
+        _check_player(p, table, shapes, incomplete)
     for p in winners:
         _check_flags_fit(p, table, loose_needs_kong)
 
@@ -116,7 +121,8 @@ def _count_word(n: int) -> str:
     return {5: "five", 6: "six", 7: "seven", 8: "eight"}.get(n, str(n))
 
 
-def _check_player(p: PlayerHand, table: Table, shapes, complete) -> None:
+def _check_player(p: PlayerHand, table: Table, shapes: frozenset[str],
+                  incomplete: Callable[[PlayerHand], str | None] | None) -> None:
     win = p.win
     if p.score is not None:
         return
@@ -144,11 +150,12 @@ def _check_player(p: PlayerHand, table: Table, shapes, complete) -> None:
             hint = "; mark a partial listing with '...'"
         raise HandSizeError(f"{p.seat.value} holds {_tiles(size)}; {who} holds {want}{kong_note}{hint}", p.where)
     if win is not None:
-        # `complete` may answer with the reason the hand is not complete instead of False.
-        ok = complete(p) if complete is not None else is_complete(p, shapes)
-        if ok is not True:
-            why = ok if isinstance(ok, str) else ("its tiles make neither four sets and a pair nor a "
-                                                  "special hand the scheme knows")
+        if incomplete is not None:
+            why = incomplete(p)
+        else:
+            why = None if is_complete(p, shapes) else ("its tiles make neither four sets and a pair nor a "
+                                                       "special hand the scheme knows")
+        if why is not None:
             raise IncompleteHandError(f"{p.seat.value}'s hand is not complete: {why}", p.where)
 
 

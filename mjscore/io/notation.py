@@ -8,17 +8,16 @@ header (`round W`, `scheme NAME`, `draw`, `dealer-wins N`, a settlement option..
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from mjscore.io.text import MAX_LINE, too_long
 from mjscore.model.errors import GroupError, Location, MjError, NotationError
+from mjscore.model.settings import ROTATION, SETTINGS, Setting, SettingError, header_lines, ordered
 from mjscore.model.table import (
     COUNTERS,
-    OPTION_HEADERS,
-    PAYING,
     Form,
     Meld,
     Penalty,
@@ -36,8 +35,9 @@ MAX_SCORE = 10**9
 
 SEAT_NAMES = {w.value: w for w in Wind}
 FLAGS = {f.value: f for f in WinFlag}
-HEADERS = ("round", "scheme", "draw", *COUNTERS, "penalty", *OPTION_HEADERS)
-ON_OFF = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+TABLE_SETTINGS = {s.word: s for s in SETTINGS}          # the settings a table's header may give
+SESSION_SETTINGS = {s.word: s for s in SETTINGS + ROTATION}   # ... and a session's
+HEADERS = ("round", "scheme", "draw", *COUNTERS, "penalty", *TABLE_SETTINGS)
 _OPEN = {"[": Form.EXPOSED, "(": Form.DECLARED_KONG, "<": Form.CLAIMED_KONG, "{": Form.GROUP}
 _CLOSE = {"[": "]", "(": ")", "<": ">", "{": "}"}
 # The words of a player's line that are not tiles.
@@ -232,11 +232,13 @@ def resolve_names(tokens: tuple[Token, ...], names: dict[str, str]) -> tuple[Tok
 
 
 def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of=None,
-                allow_empty: bool = False, names: dict[str, str] | None = None) -> Table:
+                allow_empty: bool = False, names: dict[str, str] | None = None,
+                settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS) -> Table:
     """One table in compact notation. Raises NotationError (or GroupError) on bad input.
 
     `names` (a player's name -> the seat letter it sits at) lets a session's hand name its
-    players wherever a seat goes."""
+    players wherever a seat goes; `settings` are the settings its header may give, by word (a
+    session's header may give more)."""
     round_wind = Wind.EAST
     scheme = None
     draw = False
@@ -255,11 +257,11 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
         if word == "penalty":
             penalties.append(_parse_penalty(head, line.tokens[1:]))
             continue
-        if word in OPTION_HEADERS:
+        if word in settings:
             if word in seen_headers:
                 raise NotationError(f"'{word}' is given twice in one table", head.where, word)
             seen_headers[word] = head
-            options[OPTION_HEADERS[word]] = _parse_option(head, line.tokens[1:])
+            options[settings[word].name] = parse_setting(head, line.tokens[1:], settings)
             continue
         if word in HEADERS:
             if word in seen_headers:
@@ -299,13 +301,11 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
         raise NotationError(_unknown_line(word), head.where, word)
     if not players and not draw and not allow_empty:
         raise NotationError("the table lists no players", where or Location(file, first_line, 1))
-    ordered = tuple(players[w] for w in SEATS if w in players)
+    seated = tuple(players[w] for w in SEATS if w in players)
     # Most tables have no headers but `round`: nothing more to gather then.
     stated = frozenset(k for k in _STATED if k in seen_headers) if seen_headers else frozenset()
-    if options:
-        options = tuple((k, options[k]) for k in OPTION_HEADERS.values() if k in options)
-    return Table(players=ordered, round=round_wind, scheme=scheme, draw=draw, **counters,
-                 penalties=tuple(penalties), stated=stated, options=options or (),
+    return Table(players=seated, round=round_wind, scheme=scheme, draw=draw, **counters,
+                 penalties=tuple(penalties), stated=stated, options=ordered(options) if options else (),
                  where=where or Location(file, first_line, 1))
 
 
@@ -334,27 +334,17 @@ def _parse_penalty(head: Token, args) -> Penalty:
     return Penalty(payer, amount, payee)
 
 
-def _parse_option(head: Token, args):
+def parse_setting(head: Token, args, settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS):
+    """A setting's header line (`east-double off`): its one value, read as the setting says."""
     word = head.text
     if len(args) != 1:
         at = args[1] if len(args) > 1 else head
         raise NotationError(f"'{word}' takes one value", at.where, at.text)
     v = args[0]
-    if word == "paying":
-        if v.text not in PAYING:
-            raise NotationError(f"'paying' takes one of {', '.join(PAYING)}, not '{v.text}'", v.where, v.text)
-        return v.text
-    if word == "payoff" or word == "kitty-hand":
-        return v.text
-    if word in ("east-double", "east-penalty-double"):
-        if v.text not in ON_OFF:
-            raise NotationError(f"'{word}' takes on or off, not '{v.text}'", v.where, v.text)
-        return ON_OFF[v.text]
-    n = _number(v, f"'{word}'")
-    if n < 1:
-        raise NotationError(f"'{word}' takes a whole number of 1 or more (leave the header out for none)",
-                            v.where, v.text)
-    return n
+    try:
+        return settings[word].parse(v.text, v.where)
+    except SettingError as e:
+        raise NotationError(e.message, e.location, e.token) from None
 
 
 def _unknown_line(word: str) -> str:
@@ -706,11 +696,8 @@ def print_table(table: Table, *, style: str = "text") -> str:
             lines.append(f"{word} {getattr(table, name)}")
     if table.draw:
         lines.append("draw")
-    words = {v: k for k, v in OPTION_HEADERS.items()}
-    for name, value in table.options:
-        if isinstance(value, bool):
-            value = "on" if value else "off"
-        lines.append(f"{words[name]} {value}")
+    if table.options:
+        lines.extend(header_lines(dict(table.options)).splitlines())
     for pen in table.penalties:
         lines.append(f"penalty {pen.payer.value} {pen.amount}" + (f" to {pen.payee.value}" if pen.payee else ""))
     for p in table.players:

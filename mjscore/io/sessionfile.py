@@ -10,21 +10,22 @@ from collections.abc import Callable
 from functools import partial
 from typing import NamedTuple
 
-from mjscore.io.notation import HEADERS, logical_lines, parse_table, split_tables
+from mjscore.io.notation import HEADERS, SESSION_SETTINGS, logical_lines, parse_setting, parse_table, split_tables
 from mjscore.io.text import looks_like_yaml
 from mjscore.io.yamlform import SESSION_KEYS, NodeReader
 from mjscore.io.yamlsafe import load_nodes
 from mjscore.model.errors import Location, NotationError, SessionError, YamlFormError, excerpt
-from mjscore.model.table import OPTION_HEADERS, Table
+from mjscore.model.settings import ordered
+from mjscore.model.table import Table
 
-SESSION_HEADERS = {"players", "start", "scheme", *OPTION_HEADERS}
+SESSION_HEADERS = ("players", "start", "scheme", *SESSION_SETTINGS)
 
 
 class SessionHeader(NamedTuple):
     names: tuple[str, str, str, str]          # seat order E S W N at the first hand
     start: int = 2000
     scheme: str | None = None
-    options: tuple[tuple[str, object], ...] = ()   # settlement options for every hand
+    options: tuple[tuple[str, object], ...] = ()   # the settings for every hand (model.settings: SETTINGS, ROTATION)
     where: Location = Location()
 
 
@@ -86,19 +87,17 @@ def _read_compact_session(text: str, name: str) -> Session:
             start = int(args[0].text)
         elif word == "scheme" and len(args) == 1:
             scheme = args[0].text
-        elif word in OPTION_HEADERS:
-            t = parse_table(f"{word} {' '.join(a.text for a in args)}", name, line.where.line, allow_empty=True)
-            options.update(t.options)
+        elif word in SESSION_SETTINGS:
+            options[SESSION_SETTINGS[word].name] = parse_setting(line.tokens[0], args, SESSION_SETTINGS)
         else:
-            raise NotationError(f"'{word}' is not a session header (players, start, scheme, paying, payoff, "
-                                "east-double, round-payments-up, loser-difference-limit); hands follow the first ---",
-                                line.where, word)
+            raise NotationError(f"'{excerpt(word)}' is not a session header ({', '.join(SESSION_HEADERS)}); "
+                                "hands follow the first ---", line.where, word)
     if names is None:
         raise SessionError("a session starts with a header block naming the players "
                            "('players Ann Bob Cid Dee'), then '---' and the hands", where)
     hands = [HandSource(first, partial(_compact_hand, chunk, name, first)) for first, chunk in chunks[1:]
              if any(ln.split("#", 1)[0].strip() for ln in chunk.split("\n"))]
-    header = SessionHeader(names, start, scheme, tuple(options.items()), where)
+    header = SessionHeader(names, start, scheme, ordered(options), where)
     return Session(header, tuple(hands))
 
 
@@ -126,7 +125,7 @@ def _read_yaml_session(text: str, name: str) -> Session:
         if not isinstance(start, int) or isinstance(start, bool):
             raise YamlFormError("'start' takes a whole number", reader.where(fields["start"][1]))
     scheme = reader.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
-    options = reader.header_values(fields).options
+    options = reader.header_values(fields, SESSION_SETTINGS).options
     hnode = fields["hands"][1]
     if not isinstance(hnode, yaml.SequenceNode):
         raise YamlFormError("'hands' is a list of tables", reader.where(hnode))

@@ -9,18 +9,29 @@ error can point at the line and column of the value at fault.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
-from mjscore.io.notation import SEAT_NAMES, Token, parse_player_tokens, parse_table, resolve_names, tokens_of
+from mjscore.io.notation import (
+    SEAT_NAMES,
+    TABLE_SETTINGS,
+    Token,
+    parse_player_tokens,
+    parse_table,
+    resolve_names,
+    tokens_of,
+)
 from mjscore.io.yamlsafe import load_nodes, mark_location
 from mjscore.model.errors import Location, MjError, NotationError, YamlFormError
-from mjscore.model.table import COUNTERS, OPTION_HEADERS, PlayerHand, Table
+from mjscore.model.settings import ROTATION, SETTINGS, Setting
+from mjscore.model.table import COUNTERS, PlayerHand, Table
 from mjscore.model.tiles import SEATS, Wind
 
-TABLE_KEYS = {"round", "scheme", "draw", "players", "name", "id", "penalties", *OPTION_HEADERS.values(),
+TABLE_KEYS = {"round", "scheme", "draw", "players", "name", "id", "penalties", *(x.name for x in SETTINGS),
               *COUNTERS, *COUNTERS.values()}
 PLAYER_KEYS = {"tiles", "bonus", "win", "claim", "name", "score", "incomplete", "discarded"}
 WIN_KEYS = {"tile", "from", "self", "flags", "liable"}
-SESSION_KEYS = {"players", "scheme", "start", "hands", *OPTION_HEADERS.values()}
+SESSION_KEYS = {"players", "scheme", "start", "hands", *(x.name for x in SETTINGS + ROTATION)}
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
@@ -197,19 +208,18 @@ class NodeReader:
                      options=headers.options, where=self.where(node),
                      stated=frozenset(k for k in ("round", *COUNTERS) if k in fields or COUNTERS.get(k) in fields))
 
-    def header_values(self, fields: dict) -> Table:
-        """The settlement options and penalties among a table's or session's YAML keys, as a table
-        header holds them: they go through the compact form's own checks, pointing at the YAML."""
+    def header_values(self, fields: dict, settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS) -> Table:
+        """The settings and penalties among a table's (or with SESSION_SETTINGS a session's) YAML
+        keys, as a table header holds them: they go through the compact form's own checks,
+        pointing at the YAML."""
         import yaml
 
         header_lines = []
-        for key in OPTION_HEADERS.values():
-            if key in fields:
-                k, v = fields[key]
-                value = self.scalar(v, f"'{key}'")
-                if isinstance(value, bool):
-                    value = "on" if value else "off"
-                header_lines.append((v, f"{key.replace('_', '-')} {value}"))
+        for setting in settings.values():
+            if setting.name in fields:
+                k, v = fields[setting.name]
+                value = self.scalar(v, f"'{setting.name}'")
+                header_lines.append((v, f"{setting.word} {setting.text(value)}"))
         if "penalties" in fields:
             pnode = fields["penalties"][1]
             items = pnode.value if isinstance(pnode, yaml.SequenceNode) else [pnode]
@@ -229,7 +239,7 @@ class NodeReader:
         return parse_table("\n".join(t for _, t in header_lines), self.file, 1,
                            lambda line, col: (header_lines[line - 1][0].start_mark.line + 1,
                                               header_lines[line - 1][0].start_mark.column + 1),
-                           allow_empty=True, names=self.names)
+                           allow_empty=True, names=self.names, settings=settings)
 
     def player(self, seat: Wind, knode, vnode) -> PlayerHand:
         import yaml

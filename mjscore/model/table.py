@@ -180,15 +180,6 @@ class Penalty(NamedTuple):
     payee: Wind | None = None
 
 
-PAYING = ("winner-only", "between-all", "add-up")      # the paying methods
-
-# Settlement options a table's header may set (the command line overrides them, they override
-# the scheme): header word -> option name.
-OPTION_HEADERS = {"paying": "paying", "payoff": "payoff", "east-double": "east_double",
-                  "east-penalty-double": "east_penalty_double",
-                  "round-payments-up": "round_payments_up", "loser-difference-limit": "loser_difference_limit",
-                  "kitty": "kitty", "kitty-hand": "kitty_hand", "extra-hand-bonus": "extra_hand_bonus"}
-
 # What a table carries over from the hands before it (a session counts these itself): header
 # word -> Table field.
 COUNTERS = {"dealer-wins": "dealer_wins", "kitty-deals": "kitty_deals", "extra-hands": "extra_hands"}
@@ -204,7 +195,8 @@ class Table:
     kitty_deals: int = 0                      # deals whose stakes lie in the kitty, this one not counted
     extra_hands: int = 0                      # East's extra hands before this one: deals kept in a row
     penalties: tuple[Penalty, ...] = ()
-    options: tuple[tuple[str, object], ...] = ()   # settlement options from the header, in OPTION_HEADERS order
+    # The settings its header gives (model.settings.SETTINGS), as (name, value) in their order.
+    options: tuple[tuple[str, object], ...] = ()
     where: Location = field(default_factory=Location, compare=False, repr=False)
     # Which of `round` and the COUNTERS the text stated (a session checks them against its count).
     stated: frozenset = field(default=frozenset(), compare=False, repr=False)

@@ -11,50 +11,141 @@ the engine skips it on hands that lack them (none is always safe, only slower).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import cached_property
-from typing import Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mjscore.hand.arrange import SHAPES, Arrangement, Block
 from mjscore.hand.shapes import Counts, counts_of
 from mjscore.hand.waits import waits_before_win, waits_of
 from mjscore.io.notation import parse_tile
-from mjscore.model.table import Form, PlayerHand, SetKind, WinFlag
+from mjscore.model.table import Form, PlayerHand, SetKind, Table, WinFlag
 from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, KINDS, SEASON_BASE, WIND_BASE, Wind
+
+if TYPE_CHECKING:       # the scheme module reads this catalogue when it loads a scheme
+    from mjscore.rules.scheme import ClaimedKong, Scheme
+
+
+class Feature(Enum):
+    """What a hand may have that a rule may need (see `Rule.needs`): the engine lists a hand's
+    features once and tries only the rules whose needs are all among them.  The last seven
+    stand with a value, as (feature, value): (Feature.SET, "dragon"), (Feature.SEAT, Wind.EAST);
+    a counted one with its count, as (feature, n) for n of 2 or more."""
+
+    __hash__ = object.__hash__      # members are singletons: identity hashing, at C speed
+
+    EXPOSED = "exposed"                       # a set made with a claimed tile
+    OPEN = "open"                             # ... that makes the hand no longer concealed
+    CHOW = "chow"
+    KONG = "kong"
+    CONCEALED_PUNG = "concealed-pung"
+    NO_CHOW = "no-chow"
+    CONCEALED = "concealed"
+    ZERO_POINTS = "zero-points"
+    SELF_DRAWN = "self-drawn"
+    DISCARD = "discard"
+    EAST_WINNER = "east-winner"
+    BONUS = "bonus"
+    ONE_SUIT_OR_HONOURS = "one-suit-or-honours"
+    ONLY_MAJORS = "only-majors"
+    WAITING = "waiting"
+    SEAT = "seat"                             # (SEAT, Wind)
+    FLAG = "flag"                             # (FLAG, WinFlag)
+    WIN_TILE = "win-tile"                     # (WIN_TILE, tile index)
+    SHAPE = "shape"                           # (SHAPE, shape name)
+    SET = "set"                               # (SET, tile class): a pung or kong of the class
+    PAIR = "pair"                             # (PAIR, tile class)
+    WIN_BLOCK = "win-block"                   # (WIN_BLOCK, "pair" | "set" | "pung" | "chow")
+
+
+# A feature, a feature with its value, or either counted: (feature, n).
+FeatureKey = Feature | tuple[Feature, Any]
+Need = FeatureKey | tuple[FeatureKey, int]
+# Per scheme, each set's or pair's features and those of them the scheme's rules count, keyed by
+# the block and the seat and round that name the own and prevailing winds.
+BlockFeatures = dict[tuple[Block, Wind, Wind], tuple[frozenset[Need], tuple[FeatureKey, ...]]]
+
+
+@dataclass(eq=False)
+class FeatureIndex:
+    """What a scheme's rules need, worked out once from its rules, and each block's features as
+    they are met (kept by the scoring engine, one index for each scheme it scores under)."""
+
+    winner_needs: frozenset[Need]             # every need of the rules a winner can earn
+    loser_needs: frozenset[Need]              # ... a loser can earn
+    counted: frozenset[FeatureKey]            # the block features whose number a rule needs
+    blocks: BlockFeatures = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, scheme: Scheme) -> FeatureIndex:
+        return cls(frozenset(n for r in scheme.winner_rules for n in r.needs),
+                   frozenset(n for r in scheme.loser_rules for n in r.needs),
+                   frozenset(n[0] for r in scheme.rules for n in r.needs
+                             if isinstance(n, tuple) and n[0] in _BLOCK_FEATURE_KEYS))
 
 
 @dataclass
 class Situation:
-    """One player's hand and circumstances: everything but the arrangement."""
+    """One player's hand and circumstances: everything but the arrangement.  What the conditions
+    work out of it once (its tile counts, its waits, its features) is kept on it, worked out
+    when a condition first asks (a loser's rules often never do)."""
 
     hand: PlayerHand
     round: Wind
     dealer_wins: int
-    scheme: Any                     # the Scheme (for shapes, chow limit, rule look-ups)
+    scheme: Scheme                  # for shapes, the chow limit, rule look-ups
+    index: FeatureIndex             # the scheme's, from the engine
     win_tile: int | None = None
     self_drawn: bool = False
-    flags: frozenset = frozenset()
-    cache: dict = field(default_factory=dict)
+    flags: frozenset[WinFlag] = frozenset()
     set_points: int = 0             # what the sets and pairs of the arrangement in hand scored
-    table: Any = None               # the whole table, for what other players show (dead waits)
+    table: Table | None = None      # the whole table, for what other players show (dead waits)
     # calling(sit, rule_id): is this loser one tile from a hand the rule rewards?  Handed in by
     # the scoring engine, which alone can value the completed hands.
     calling: Callable[[Situation, str], bool] | None = None
+    calling_found: dict[str, bool] = field(default_factory=dict)     # rule id -> calling for it
+    # The hand completed by each wait, with its arrangements: built by the engine for `calling`.
+    completions: list[Any] = field(default_factory=list)
 
     @cached_property
     def counts(self) -> Counts:
-        """Every playing tile the player holds, melds included, counted by kind: worked out
-        when a condition first asks (a loser's rules often never do), then a plain attribute."""
+        """Every playing tile the player holds, melds included, counted by kind."""
         return counts_of(self.hand.all_tiles())
 
+    @cached_property
     def exposed_elsewhere(self) -> Counts:
-        """Tiles face up in the other players' exposed sets and declared kongs (worked out once,
-        and only for the schemes that ask)."""
-        if "exposed" not in self.cache:
-            players = self.table.players if self.table is not None else ()
-            self.cache["exposed"] = counts_of([t for p in players if p.seat is not self.seat
-                                               for m in p.melds if m.form is not Form.GROUP for t in m.tiles])
-        return self.cache["exposed"]
+        """Tiles face up in the other players' exposed sets and declared kongs (only for the
+        schemes that ask)."""
+        players = self.table.players if self.table is not None else ()
+        return counts_of([t for p in players if p.seat is not self.seat
+                          for m in p.melds if m.form is not Form.GROUP for t in m.tiles])
+
+    @cached_property
+    def suits(self) -> tuple[int, bool]:
+        """How many numbered suits the hand holds, and whether it holds honours."""
+        c = self.counts
+        return any(c[0:9]) + any(c[9:18]) + any(c[18:27]), any(c[WIND_BASE:KINDS])
+
+    @cached_property
+    def held(self) -> list[int]:
+        """The tile kinds held."""
+        return [i for i, n in enumerate(self.counts) if n]
+
+    @cached_property
+    def waits(self) -> list[int]:
+        """The tiles that would complete this player's hand as it stands."""
+        return waits_of(self.hand, self.scheme, self.counts)
+
+    @cached_property
+    def waits_before_win(self) -> list[int]:
+        """The tiles that would have completed a winner's hand before the winning tile."""
+        return waits_before_win(self.hand, self.scheme, self.counts)
+
+    @cached_property
+    def hand_features(self) -> frozenset[Need]:
+        return _hand_features(self)
 
     @property
     def seat(self) -> Wind:
@@ -214,22 +305,6 @@ def _in(n: int, bounds) -> bool:
     return n >= lo and (hi is None or n <= hi)
 
 
-def _suits(sit: Situation):
-    key = "suits"
-    if key not in sit.cache:
-        c = sit.counts
-        numbered = any(c[0:9]) + any(c[9:18]) + any(c[18:27])
-        sit.cache[key] = (numbered, any(c[WIND_BASE:KINDS]))
-    return sit.cache[key]
-
-
-def _held(sit: Situation):
-    held = sit.cache.get("held")
-    if held is None:
-        held = sit.cache["held"] = [i for i, n in enumerate(sit.counts) if n]
-    return held
-
-
 def c_shape(sit, arr, shapes):
     return arr.shape in shapes
 
@@ -278,7 +353,7 @@ def c_concealed(sit, arr, v):
 def c_one_suit(sit, arr, v):
     if sit.hand.incomplete:
         return False
-    numbered, honours = _suits(sit)
+    numbered, honours = sit.suits
     if v == "with-honours":
         return numbered == 1 and honours
     if v == "without-honours":
@@ -292,12 +367,12 @@ def c_only(cls):
     def check(sit, arr, v):
         if sit.hand.incomplete:
             return False
-        return all(in_class(i, cls, sit) for i in _held(sit)) == v
+        return all(in_class(i, cls, sit) for i in sit.held) == v
     return check
 
 
 def c_only_tiles(sit, arr, tiles):
-    return not sit.hand.incomplete and all(i in tiles for i in _held(sit))
+    return not sit.hand.incomplete and all(i in tiles for i in sit.held)
 
 
 def _sets_of(arr: Arrangement, cls: str, sit: Situation) -> int:
@@ -368,11 +443,9 @@ def c_only_possible(sit, arr, spec):
     v, ignore_dead = spec
     if sit.win_tile is None or not sit.winner:
         return False
-    if "only-possible" not in sit.cache:
-        sit.cache["only-possible"] = waits_before_win(sit.hand, sit.scheme, sit.counts)
-    waits = sit.cache["only-possible"]
+    waits = sit.waits_before_win
     if ignore_dead:
-        held, exposed = sit.counts, sit.exposed_elsewhere()
+        held, exposed = sit.counts, sit.exposed_elsewhere
         # A wait is dead when the player's own copies and the exposed ones leave none to come.
         waits = [t for t in waits if t == sit.win_tile or held[t] + exposed[t] < 4]
     return (waits == [sit.win_tile]) == v
@@ -446,7 +519,7 @@ def c_all_seasons(sit, arr, v):
 
 def c_calling(sit, arr, rule_id):
     """A loser one tile from a hand that the rule `rule_id` (a winner's rule) would reward."""
-    if sit.winner or sit.hand.incomplete:
+    if sit.winner or sit.hand.incomplete or sit.calling is None:
         return False
     return sit.calling(sit, rule_id)
 
@@ -458,19 +531,19 @@ def c_calling(sit, arr, rule_id):
 # the features of a hand once (`features`) and tries only the rules whose needs are all there.
 # A need is necessary, never sufficient: the rule's own tests still decide.
 
-def _no_needs(param) -> frozenset:
+def _no_needs(param: Any) -> frozenset[Need]:
     return frozenset()
 
 
-def _needs(*features):
+def _needs(*features: Need) -> Callable[[Any], frozenset[Need]]:
     return lambda param: frozenset(features)
 
 
-def _needs_if_true(feature):
+def _needs_if_true(feature: Need) -> Callable[[Any], frozenset[Need]]:
     return lambda v: frozenset({feature}) if v is True else frozenset()
 
 
-def _at_least(feature, n: int) -> frozenset:
+def _at_least(feature: FeatureKey, n: int) -> frozenset[Need]:
     """The need for `n` or more of a counted feature: `feature` itself for one, (feature, n)
     for more (`features` lists (feature, 2) .. (feature, count))."""
     if n <= 0:
@@ -478,92 +551,72 @@ def _at_least(feature, n: int) -> frozenset:
     return frozenset({feature if n == 1 else (feature, n)})
 
 
-def _needs_at_least_one(feature):
+def _needs_at_least_one(feature: FeatureKey) -> Callable[[Any], frozenset[Need]]:
     return lambda bounds: _at_least(feature, bounds[0])
 
 
-def _needs_of_class(kind):
+def _needs_of_class(kind: Feature) -> Callable[[Any], frozenset[Need]]:
     return lambda spec: _at_least((kind, spec[0]), spec[1][0])
 
 
-def _shape_needs(shapes):
-    return frozenset({("shape", next(iter(shapes)))}) if len(shapes) == 1 else frozenset()
+def _shape_needs(shapes: frozenset[str]) -> frozenset[Need]:
+    return frozenset({(Feature.SHAPE, next(iter(shapes)))}) if len(shapes) == 1 else frozenset()
 
 
-def _only_tiles_needs(tiles):
-    needs = set()
+def _only_tiles_needs(tiles: frozenset[int]) -> frozenset[Need]:
+    needs: set[Need] = set()
     if all(in_class(i, "major", None) for i in tiles):
-        needs.add("only-majors")
+        needs.add(Feature.ONLY_MAJORS)
     if len({i // 9 for i in tiles if i < WIND_BASE}) <= 1:
-        needs.add("one-suit-or-honours")
+        needs.add(Feature.ONE_SUIT_OR_HONOURS)
     return frozenset(needs)
 
 
 _STATIC_CLASSES = tuple(c for c in TILE_CLASSES if c not in ("own-wind", "prevailing-wind"))
-# For each tile kind, the static tile classes it is in, as ("set", class) and ("pair", class).
-_SET_FEATURES = tuple(frozenset(("set", c) for c in _STATIC_CLASSES if in_class(i, c, None))
+# For each tile kind, the static tile classes it is in, as (SET, class) and (PAIR, class).
+_SET_FEATURES = tuple(frozenset((Feature.SET, c) for c in _STATIC_CLASSES if in_class(i, c, None))
                       for i in range(KINDS))
-_PAIR_FEATURES = tuple(frozenset(("pair", c) for c in _STATIC_CLASSES if in_class(i, c, None))
+_PAIR_FEATURES = tuple(frozenset((Feature.PAIR, c) for c in _STATIC_CLASSES if in_class(i, c, None))
                        for i in range(KINDS))
 
 
-def _hand_features(sit: Situation) -> frozenset:
+def _hand_features(sit: Situation) -> frozenset[Need]:
     """What a rule may need of the player's circumstances and tiles, the arrangement aside."""
-    f = {("seat", sit.seat)}
+    f: set[Need] = {(Feature.SEAT, sit.seat)}
     for flag in sit.flags:
-        f.add(("flag", flag))
+        f.add((Feature.FLAG, flag))
     if sit.winner:
-        f.add("self-drawn" if sit.self_drawn else "discard")
+        f.add(Feature.SELF_DRAWN if sit.self_drawn else Feature.DISCARD)
         if sit.seat is Wind.EAST:
-            f.add("east-winner")
+            f.add(Feature.EAST_WINNER)
     if sit.win_tile is not None:
-        f.add(("win-tile", sit.win_tile))
+        f.add((Feature.WIN_TILE, sit.win_tile))
     bonus = len(sit.hand.bonus)
     if bonus:
-        f.add("bonus")
-        f.update(("bonus", n) for n in range(2, bonus + 1))
-    # The two features read off the whole hand's tiles are worked out only if a rule of the
-    # scheme needs them (a loser's rules seldom do).
-    wanted = _hand_needs(sit.scheme, sit.winner)
-    if "one-suit-or-honours" in wanted and _suits(sit)[0] <= 1:
-        f.add("one-suit-or-honours")
+        f.add(Feature.BONUS)
+        f.update((Feature.BONUS, n) for n in range(2, bonus + 1))
+    # The features read off the whole hand's tiles are worked out only if a rule of the scheme
+    # needs them (a loser's rules seldom do).
+    wanted = sit.index.winner_needs if sit.winner else sit.index.loser_needs
+    if Feature.ONE_SUIT_OR_HONOURS in wanted and sit.suits[0] <= 1:
+        f.add(Feature.ONE_SUIT_OR_HONOURS)
     c = sit.counts
-    if "only-majors" in wanted and not (any(c[1:8]) or any(c[10:17]) or any(c[19:26])):   # no 2 to 8
-        f.add("only-majors")
-    if "waiting" in wanted and not sit.winner and not sit.hand.incomplete and waits(sit):
-        f.add("waiting")
+    if Feature.ONLY_MAJORS in wanted and not (any(c[1:8]) or any(c[10:17]) or any(c[19:26])):   # no 2 to 8
+        f.add(Feature.ONLY_MAJORS)
+    if Feature.WAITING in wanted and not sit.winner and not sit.hand.incomplete and sit.waits:
+        f.add(Feature.WAITING)
     return frozenset(f)
 
 
-def waits(sit: Situation) -> list[int]:
-    """The tiles that would complete this player's hand as it stands (worked out once)."""
-    found = sit.cache.get("waits")
-    if found is None:
-        found = sit.cache["waits"] = waits_of(sit.hand, sit.scheme, sit.counts)
-    return found
-
-
-def _hand_needs(scheme, winner: bool) -> frozenset:
-    """Every need of the scheme's rules for winners (or for losers)."""
-    key = ("hand-needs", winner)
-    wanted = scheme.memo.get(key)
-    if wanted is None:
-        rules = scheme.winner_rules if winner else scheme.loser_rules
-        wanted = scheme.memo[key] = frozenset(need for r in rules for need in r.needs)
-    return wanted
-
-
-def features(sit: Situation, arr: Arrangement) -> set:
+def features(sit: Situation, arr: Arrangement) -> set[Need]:
     """The features of this hand in this arrangement (see `Rule.needs`), the set points of the
     arrangement in `sit.set_points` already."""
-    f = sit.cache.get("features")
-    if f is None:
-        f = sit.cache["features"] = _hand_features(sit)
-    out = set(f)
-    out.add(("shape", arr.shape))
+    out = set(sit.hand_features)
+    out.add((Feature.SHAPE, arr.shape))
     seat, prevailing = sit.seat, sit.round
-    memo = _block_memo(sit.scheme)
-    tally = None
+    index = sit.index
+    memo = index.blocks
+    tally: dict[FeatureKey, int] | None = None
     for b in arr.blocks:
         if b.kind is SetKind.SINGLE:
             continue                    # a loser's leftover tiles: no feature, and not remembered
@@ -571,7 +624,7 @@ def features(sit: Situation, arr: Arrangement) -> set:
         record = memo.get(key)
         if record is None:
             more = _block_features(b, seat, prevailing, sit.scheme.claimed_kong)
-            record = memo[key] = (more, tuple(_counted_needs(sit.scheme).intersection(more)))
+            record = memo[key] = (more, tuple(index.counted.intersection(more)))
         out |= record[0]
         if record[1]:
             if tally is None:
@@ -583,138 +636,119 @@ def features(sit: Situation, arr: Arrangement) -> set:
         for feature, n in tally.items():
             for k in range(2, n + 1):
                 out.add((feature, k))
-    if "chow" not in out:
-        out.add("no-chow")
-    if "open" not in out:
-        out.add("concealed")
+    if Feature.CHOW not in out:
+        out.add(Feature.NO_CHOW)
+    if Feature.OPEN not in out:
+        out.add(Feature.CONCEALED)
     won = arr.won_block
     if won is not None:
-        out.add(("win-block", won.kind.value))
+        out.add((Feature.WIN_BLOCK, won.kind.value))
         if won.is_set:
-            out.add(("win-block", "set"))
+            out.add((Feature.WIN_BLOCK, "set"))
     if sit.set_points == 0:
-        out.add("zero-points")
+        out.add(Feature.ZERO_POINTS)
     return out
 
 
-def _block_memo(scheme) -> dict:
-    """Per scheme: a block's features and those of them the scheme's rules count, keyed by
-    the set or pair (its tiles, form, exposure) and the seat and round: a bounded number."""
-    memo = scheme.memo.get("block-features")
-    if memo is None:
-        memo = scheme.memo["block-features"] = {}
-    return memo
-
-
-def _counted_needs(scheme) -> frozenset:
-    """The block features whose number some rule of the scheme needs (three concealed pungs,
-    four kongs, three sets of dragons): only these are counted."""
-    counted = scheme.memo.get("counted-needs")
-    if counted is None:
-        counted = scheme.memo["counted-needs"] = frozenset(
-            need[0] for r in scheme.rules for need in r.needs
-            if isinstance(need, tuple) and need[0] in _BLOCK_FEATURE_NAMES)
-    return counted
-
-
-def _block_features(b: Block, seat: Wind, prevailing: Wind, claimed_kong) -> frozenset:
+def _block_features(b: Block, seat: Wind, prevailing: Wind, claimed_kong: ClaimedKong) -> frozenset[Need]:
     """The features one set or pair gives an arrangement (the seat and round name the own and
-    prevailing winds): "exposed" for a set made with a claimed tile, "open" when that makes the
+    prevailing winds): EXPOSED for a set made with a claimed tile, OPEN when that makes the
     hand no longer concealed (a claimed kong may not, as the scheme says)."""
     kind, tile, exposed = b.kind, b.tile, b.exposed
-    out = set()
+    out: set[Need] = set()
     hidden = False          # counts as a concealed pung though made with a claimed tile
     if exposed:
-        out.add("exposed")
+        out.add(Feature.EXPOSED)
         if b.form is Form.CLAIMED_KONG:
             hidden = claimed_kong.concealed_pung
             if not claimed_kong.concealed_hand:
-                out.add("open")
+                out.add(Feature.OPEN)
         else:
-            out.add("open")
+            out.add(Feature.OPEN)
     if kind is SetKind.CHOW:
-        out.add("chow")
+        out.add(Feature.CHOW)
     elif kind is SetKind.PAIR or kind is SetKind.PUNG or kind is SetKind.KONG:
-        name = "pair" if kind is SetKind.PAIR else "set"
-        out |= _PAIR_FEATURES[tile] if name == "pair" else _SET_FEATURES[tile]
+        name = Feature.PAIR if kind is SetKind.PAIR else Feature.SET
+        out |= _PAIR_FEATURES[tile] if name is Feature.PAIR else _SET_FEATURES[tile]
         if tile == WIND_BASE + seat.number - 1:
             out.add((name, "own-wind"))
         if tile == WIND_BASE + prevailing.number - 1:
             out.add((name, "prevailing-wind"))
         if kind is SetKind.KONG:
-            out.add("kong")
-        if name == "set" and (not exposed or hidden):
-            out.add("concealed-pung")
+            out.add(Feature.KONG)
+        if name is Feature.SET and (not exposed or hidden):
+            out.add(Feature.CONCEALED_PUNG)
     return frozenset(out)
 
 
 # Every feature a block can give (what the engine counts, block by block).
-_BLOCK_FEATURE_NAMES = frozenset({"exposed", "open", "chow", "kong", "concealed-pung"}
-                                 | {(name, c) for name in ("set", "pair") for c in TILE_CLASSES})
+_BLOCK_FEATURE_KEYS: frozenset[FeatureKey] = frozenset(
+    {Feature.EXPOSED, Feature.OPEN, Feature.CHOW, Feature.KONG, Feature.CONCEALED_PUNG}
+    | {(name, c) for name in (Feature.SET, Feature.PAIR) for c in TILE_CLASSES})
 
 
 class Condition(NamedTuple):
     check: Callable[[Any], Any]       # parameter validation, returns the parsed parameter
     test: Callable[..., bool]
     doc: str
-    needs: Callable[[Any], frozenset] = _no_needs   # the features the test cannot pass without
+    needs: Callable[[Any], frozenset[Need]] = _no_needs   # the features the test cannot pass without
 
 
 CONDITIONS: dict[str, Condition] = {
     "shape": Condition(_shape, c_shape, "the hand's winning shape: standard or a special shape", _shape_needs),
     "self_drawn": Condition(_bool, c_self_drawn, "the winning tile was drawn (true) or a discard (false)",
-                           lambda v: frozenset({"self-drawn" if v else "discard"})),
+                           lambda v: frozenset({Feature.SELF_DRAWN if v else Feature.DISCARD})),
     "flag": Condition(_flag, c_flag, "a flag of the win clause: loose, last, robbed, heaven, earth, "
                                      "original-call, twofold",
-                      lambda f: frozenset({("flag", f)})),
+                      lambda f: frozenset({(Feature.FLAG, f)})),
     "winning_tile": Condition(_tile, c_winning_tile, "the winning tile is this tile",
-                              lambda t: frozenset({("win-tile", t)})),
+                              lambda t: frozenset({(Feature.WIN_TILE, t)})),
     "winning_tile_class": Condition(_tile_class, c_winning_tile_class, "the winning tile is of this class"),
-    "seat": Condition(_wind, c_seat, "the player sits in this seat", lambda w: frozenset({("seat", w)})),
+    "seat": Condition(_wind, c_seat, "the player sits in this seat", lambda w: frozenset({(Feature.SEAT, w)})),
     "dealer_win": Condition(_int, c_dealer_win, "East wins for the N-th time in a row, or more",
-                            _needs("east-winner")),
+                            _needs(Feature.EAST_WINNER)),
     "no_chows": Condition(_bool, c_no_chows, "the arrangement has no chow",
-                          lambda v: frozenset({"no-chow" if v else "chow"})),
-    "chows": Condition(_count, c_chows, "how many chows the arrangement has", _needs_at_least_one("chow")),
+                          lambda v: frozenset({Feature.NO_CHOW if v else Feature.CHOW})),
+    "chows": Condition(_count, c_chows, "how many chows the arrangement has", _needs_at_least_one(Feature.CHOW)),
     "concealed": Condition(_bool, c_concealed, "no set exposed, not even by the winning discard",
-                           lambda v: frozenset({"concealed" if v else "open"})),
+                           lambda v: frozenset({Feature.CONCEALED if v else Feature.OPEN})),
     "one_suit": Condition(_choice("with-honours", "without-honours", "any", "at-most-one"), c_one_suit,
                           "one numbered suit, with honours, without, either; at-most-one: one suit and/or honours",
-                          _needs("one-suit-or-honours")),
+                          _needs(Feature.ONE_SUIT_OR_HONOURS)),
     "only_honours": Condition(_bool, c_only("honour"), "every tile is a wind or dragon",
-                              _needs_if_true("only-majors")),
+                              _needs_if_true(Feature.ONLY_MAJORS)),
     "only_majors": Condition(_bool, c_only("major"), "every tile is a terminal or honour",
-                             _needs_if_true("only-majors")),
+                             _needs_if_true(Feature.ONLY_MAJORS)),
     "only_terminals": Condition(_bool, c_only("terminal"), "every tile is a 1 or a 9",
-                                _needs_if_true("only-majors")),
+                                _needs_if_true(Feature.ONLY_MAJORS)),
     "only_tiles": Condition(_tiles, c_only_tiles, "every tile is one of these", _only_tiles_needs),
     "sets": Condition(_class_count, c_sets, "pungs and kongs of a tile class: {tiles, count}",
-                      _needs_of_class("set")),
-    "pairs": Condition(_class_count, c_pairs, "pairs of a tile class: {tiles, count}", _needs_of_class("pair")),
+                      _needs_of_class(Feature.SET)),
+    "pairs": Condition(_class_count, c_pairs, "pairs of a tile class: {tiles, count}", _needs_of_class(Feature.PAIR)),
     "singles": Condition(_class_count, c_singles, "single tiles of a tile class: {tiles, count}"),
     "exposed_sets": Condition(_count, c_exposed_sets, "sets claimed from a discard, the set the winning discard "
-                                                      "completed included", _needs_at_least_one("exposed")),
+                                                      "completed included", _needs_at_least_one(Feature.EXPOSED)),
     "concealed_pungs": Condition(_count, c_concealed_pungs, "concealed pungs and kongs",
-                                 _needs_at_least_one("concealed-pung")),
-    "kongs": Condition(_count, c_kongs, "kongs", _needs_at_least_one("kong")),
+                                 _needs_at_least_one(Feature.CONCEALED_PUNG)),
+    "kongs": Condition(_count, c_kongs, "kongs", _needs_at_least_one(Feature.KONG)),
     "win_block": Condition(_choice("pair", "set", "pung", "chow"), c_win_block,
-                           "what the winning tile completed", lambda k: frozenset({("win-block", k)})),
+                           "what the winning tile completed", lambda k: frozenset({(Feature.WIN_BLOCK, k)})),
     "only_possible": Condition(_only_possible, c_only_possible, "one tile kind alone could complete the hand; "
                                                               "{ignore_dead: true}: dead waits do not count"),
-    "zero_points": Condition(_bool, c_zero_points, "no set or pair scored points", _needs_if_true("zero-points")),
+    "zero_points": Condition(_bool, c_zero_points, "no set or pair scored points", _needs_if_true(Feature.ZERO_POINTS)),
     "nine_gates": Condition(_nine_gates, c_nine_gates, "1112345678999 of one suit plus one tile of it, "
                                                        "all concealed: {extra: [LOW, HIGH], concealed_ends}",
-                            _needs("one-suit-or-honours")),
+                            _needs(Feature.ONE_SUIT_OR_HONOURS)),
     "squirming_snake": Condition(_bool, c_squirming_snake, "one suit: 111, 999, a pair of 2/5/8, two chows",
-                                 _needs_if_true("one-suit-or-honours")),
-    "own_flower": Condition(_bool, c_own_flower, "holds the flower of the own seat", _needs_if_true("bonus")),
-    "own_season": Condition(_bool, c_own_season, "holds the season of the own seat", _needs_if_true("bonus")),
+                                 _needs_if_true(Feature.ONE_SUIT_OR_HONOURS)),
+    "own_flower": Condition(_bool, c_own_flower, "holds the flower of the own seat", _needs_if_true(Feature.BONUS)),
+    "own_season": Condition(_bool, c_own_season, "holds the season of the own seat", _needs_if_true(Feature.BONUS)),
     "own_flower_and_season": Condition(_bool, c_own_flower_and_season, "holds both",
-                                       _needs_if_true(("bonus", 2))),
-    "all_flowers": Condition(_bool, c_all_flowers, "holds all four flowers", _needs_if_true(("bonus", 4))),
-    "all_seasons": Condition(_bool, c_all_seasons, "holds all four seasons", _needs_if_true(("bonus", 4))),
+                                       _needs_if_true((Feature.BONUS, 2))),
+    "all_flowers": Condition(_bool, c_all_flowers, "holds all four flowers", _needs_if_true((Feature.BONUS, 4))),
+    "all_seasons": Condition(_bool, c_all_seasons, "holds all four seasons", _needs_if_true((Feature.BONUS, 4))),
     "calling": Condition(_rule_id, c_calling, "a loser one tile away from a hand that rule ID rewards",
-                         _needs("waiting")),
+                         _needs(Feature.WAITING)),
 }
 
 # Conditions of a per-set rule: they look at one block, not the hand.
@@ -740,13 +774,13 @@ def block_matches(sit: Situation, b: Block, when) -> bool:
     return True
 
 
-def set_rule_needs(when) -> frozenset:
+def set_rule_needs(when: tuple[tuple[str, Any], ...] | list[tuple[str, Any]]) -> frozenset[Need]:
     """What a per-set rule needs: a set of its kind and tile class somewhere in the arrangement."""
     params = dict(when)
     kinds = params.get("kind", frozenset())
     cls = params.get("tiles", "any")
     if kinds and kinds <= {SetKind.PUNG, SetKind.KONG}:
-        return frozenset({("set", cls)})
+        return frozenset({(Feature.SET, cls)})
     if kinds == {SetKind.CHOW}:
-        return frozenset({"chow"})
+        return frozenset({Feature.CHOW})
     return frozenset()

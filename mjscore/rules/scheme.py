@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from mjscore.hand.arrange import SHAPES
@@ -19,9 +20,9 @@ from mjscore.io.datacache import fingerprint
 from mjscore.io.text import decode, read_bytes
 from mjscore.io.yamlsafe import load_document
 from mjscore.model.errors import Location, MjError, SchemeError, excerpt
-from mjscore.model.table import PAYING
+from mjscore.model.settings import ROTATION, SETTINGS, Rotation, Setting, SettingError, Settings
 from mjscore.rules.conditions import CONDITIONS, SET_CONDITIONS, ParamError, set_rule_needs
-from mjscore.rules.payoffs import builtin_payoffs, parse_payoffs
+from mjscore.rules.payoffs import Payoff, builtin_payoffs, parse_payoffs
 from mjscore.rules.shipped import scheme_dir, shipped_schemes
 
 DEFAULT_SCHEME = "classical"
@@ -104,6 +105,8 @@ class WaysOfWinning(NamedTuple):
 
 @dataclass(frozen=True)
 class Scheme:
+    """A rule set, checked and flattened: every value mjscore scores and settles with."""
+
     name: str
     title: str
     description: str
@@ -116,44 +119,29 @@ class Scheme:
     bonus_tile_points: int
     shapes: frozenset[str]
     rounding: Rounding
-    set_points: dict = field(hash=False, compare=False)       # (kind, class, exposed) -> points
-    pair_points: dict = field(hash=False, compare=False)      # pair kind -> points
+    set_points: Mapping[tuple[str, str, bool], int] = field(hash=False, compare=False)   # (kind, class, exposed)
+    pair_points: Mapping[str, int] = field(hash=False, compare=False)                     # pair kind -> points
     rules: tuple[Rule, ...] = ()
     claimed_kong: ClaimedKong = field(default_factory=ClaimedKong)
     ways_of_winning: WaysOfWinning = field(default_factory=WaysOfWinning)
-    settlement: dict = field(default_factory=dict, hash=False, compare=False)
-    rotation: dict = field(default_factory=dict, hash=False, compare=False)
-    data: dict = field(default_factory=dict, hash=False, compare=False, repr=False)   # the flat table
-    # What the engine works out from these records and keeps for the next hand (what a set
-    # scores, say).  Per scheme object, so two schemes that compare equal never share it.
-    memo: dict = field(default_factory=dict, init=False, hash=False, compare=False, repr=False)
+    settlement: Settings = field(default_factory=Settings)       # its defaults for every setting of a table
+    payoffs: Mapping[str, Payoff] = field(default_factory=dict, hash=False, compare=False)   # its own payoff tables
+    rotation: Rotation = field(default_factory=Rotation)
+    # Derived from `rules` at load, for the engine: the rules a winner (a loser) can earn, and
+    # whether a loser's rules need every arrangement (a "zero points" rule is not helped by
+    # forming more pungs and pairs).
+    winner_rules: tuple[Rule, ...] = field(default=(), compare=False, repr=False)
+    loser_rules: tuple[Rule, ...] = field(default=(), compare=False, repr=False)
+    losers_exhaustive: bool = field(default=False, compare=False, repr=False)
 
     def __hash__(self) -> int:
         return hash((self.name, self.file))
-
-    @property
-    def payoffs(self) -> dict:
-        """Payoff tables the scheme defines itself (`settlement.payoffs`), parsed at load."""
-        return self.data["_payoffs"]
-
-    @property
-    def winner_rules(self) -> tuple[Rule, ...]:
-        return self.data["_winner_rules"]
-
-    @property
-    def loser_rules(self) -> tuple[Rule, ...]:
-        return self.data["_loser_rules"]
 
     def rule(self, rule_id: str) -> Rule | None:
         for r in self.rules:
             if r.id == rule_id:
                 return r
         return None
-
-    @property
-    def loser_rules_need_every_arrangement(self) -> bool:
-        """True when a rule a loser can earn is not helped by forming more pungs and pairs."""
-        return self.data.get("_losers_exhaustive", False)
 
 
 # -- loading -----------------------------------------------------------------------------------
@@ -421,19 +409,14 @@ def _build(data: dict, path: str) -> Scheme:
                     ck.fail(f"rules[{n}].when.calling", f"no rule '{excerpt(param)}'")
                 if target.scope == "loser" or any(c == "calling" for c, _ in target.when):
                     ck.fail(f"rules[{n}].when.calling", f"'{param}' must be a rule a winner can earn")
-    settlement = data.get("settlement", {}) or {}
-    data["_payoffs"] = _settlement(ck, settlement, by_id)
-    rotation = _rotation(ck, data.get("rotation", {}) or {})
+    settlement, payoffs = _settlement(ck, data.get("settlement", {}) or {}, by_id)
+    rotation = _section(ck, data.get("rotation", {}) or {}, "rotation", ROTATION, ())
     ways = _ways_of_winning(ck, data.get("ways_of_winning", {}) or {})
     sources = data.get("sources", [])
     if isinstance(sources, str):
         sources = [sources]
     if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
         ck.fail("sources", "takes a list of texts")
-    data["_winner_rules"] = tuple(r for r in rules if r.scope != "loser")
-    data["_loser_rules"] = tuple(r for r in rules if r.scope != "winner")
-    data["_losers_exhaustive"] = any(r.scope != "winner" and any(c == "zero_points" for c, _ in r.when)
-                                     for r in rules)
     return Scheme(
         name=name, title=str(data.get("title", name)), description=str(data.get("description", "")).strip(),
         sources=tuple(sources), file=file, limit=limit,
@@ -442,59 +425,46 @@ def _build(data: dict, path: str) -> Scheme:
         bonus_tiles=ck.bool(data, "bonus_tiles", "bonus_tiles", default=True),
         bonus_tile_points=ck.int(data, "bonus_tile_points", "bonus_tile_points", default=4, maximum=MAX_POINTS),
         shapes=frozenset(shapes), rounding=rounding, set_points=set_points, pair_points=pair_points,
-        rules=rules, claimed_kong=claimed_kong, ways_of_winning=ways, settlement=dict(settlement), rotation=dict(rotation), data=data)
+        rules=rules, claimed_kong=claimed_kong, ways_of_winning=ways,
+        settlement=Settings().layered(settlement), payoffs=payoffs, rotation=Rotation().layered(rotation),
+        winner_rules=tuple(r for r in rules if r.scope != "loser"),
+        loser_rules=tuple(r for r in rules if r.scope != "winner"),
+        losers_exhaustive=any(r.scope != "winner" and any(c == "zero_points" for c, _ in r.when) for r in rules))
 
 
-SETTLEMENT_KEYS = {"paying", "payoff", "east_double", "east_double_losers", "east_penalty_double",
-                   "round_payments_up", "loser_difference_limit", "payoffs", "kitty", "kitty_hand",
-                   "extra_hand_bonus"}
-
-
-def _settlement(ck, s, rule_ids) -> dict:
-    """Check the settlement defaults; return the scheme's own payoff tables, parsed."""
-    if not isinstance(s, dict):
-        ck.fail("settlement", "takes a mapping")
-    ck.keys(s, "settlement.", sorted(SETTLEMENT_KEYS))
-    if "paying" in s and s["paying"] not in PAYING:
-        ck.fail("settlement.paying", f"takes one of: {', '.join(PAYING)}")
-    for k in ("east_double", "east_double_losers", "east_penalty_double"):
-        if k in s:
-            ck.bool(s, k, f"settlement.{k}")
-    if s.get("round_payments_up") is not None:
-        ck.int(s, "round_payments_up", "settlement.round_payments_up", maximum=MAX_PAYMENT)
-    if s.get("loser_difference_limit") is not None:
-        ck.int(s, "loser_difference_limit", "settlement.loser_difference_limit", minimum=1, maximum=MAX_PAYMENT)
-    for k in ("kitty", "extra_hand_bonus"):
-        if s.get(k) is not None:
-            ck.int(s, k, f"settlement.{k}", maximum=MAX_PAYMENT)
-    if s.get("kitty_hand") is not None:
-        hand = ck.str(s, "kitty_hand", "settlement.kitty_hand")
-        if hand not in rule_ids:
-            ck.fail("settlement.kitty_hand", f"no rule '{excerpt(hand)}' in this scheme")
+def _settlement(ck, s, rule_ids) -> tuple[dict[str, object], dict[str, Payoff]]:
+    """The scheme's own values of the settings (each checked as the setting says), and its own
+    payoff tables, parsed."""
+    values = _section(ck, s, "settlement", SETTINGS, ("payoffs",))
     payoffs = {}
     if "payoffs" in s:
         try:
             payoffs = parse_payoffs(s["payoffs"], "settlement.payoffs")
         except SchemeError as e:
             ck.fail("settlement.payoffs", e.message)
+    if values.get("kitty_hand") is not None and values["kitty_hand"] not in rule_ids:
+        ck.fail("settlement.kitty_hand", f"no rule '{excerpt(values['kitty_hand'])}' in this scheme")
     names = set(builtin_payoffs()) | set(payoffs)
-    if "payoff" in s and (not isinstance(s["payoff"], str) or s["payoff"] not in names):
-        ck.fail("settlement.payoff", f"no payoff scheme '{excerpt(s['payoff'])}'; known: {', '.join(sorted(names))}")
-    return payoffs
+    if "payoff" in values and values["payoff"] not in names:
+        ck.fail("settlement.payoff", f"no payoff scheme '{excerpt(values['payoff'])}'; known: {', '.join(sorted(names))}")
+    return values, payoffs
 
 
-ROTATION_KEYS = {"draw_passes_deal", "dealer_streak_limit"}
-
-
-def _rotation(ck, r) -> dict:
-    if not isinstance(r, dict):
-        ck.fail("rotation", "takes a mapping")
-    ck.keys(r, "rotation.", sorted(ROTATION_KEYS))
-    if "draw_passes_deal" in r:
-        ck.bool(r, "draw_passes_deal", "rotation.draw_passes_deal")
-    if r.get("dealer_streak_limit") is not None:
-        ck.int(r, "dealer_streak_limit", "rotation.dealer_streak_limit", minimum=1, maximum=1000)
-    return r
+def _section(ck, values, section: str, declared: tuple[Setting, ...], more: tuple[str, ...]) -> dict[str, object]:
+    """A scheme's `settlement:` or `rotation:` mapping: each key a declared setting (or one of
+    `more`), each value checked as the setting says (null: the setting's default)."""
+    if not isinstance(values, dict):
+        ck.fail(section, "takes a mapping")
+    by_name = {x.name: x for x in declared}
+    ck.keys(values, f"{section}.", sorted([*by_name, *more]))
+    out = {}
+    for key, value in values.items():
+        if key in by_name:
+            try:
+                out[key] = by_name[key].check(value, f"{section}.{key}")
+            except SettingError as e:
+                raise SchemeError(e.message, Location(ck.file), e.token) from None
+    return out
 
 
 def _ways_of_winning(ck, w) -> WaysOfWinning:

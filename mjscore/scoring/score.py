@@ -5,7 +5,7 @@ interpreting the scheme's records (set and pair tables, bonus tiles, rules from 
 in `patterns`), and keeps the best.  Nothing here knows a rule by name: the scheme says what
 counts, this module only adds it up.
 
-The hand score (reference/scoring.md section 2): points add, doubles add, base = P * 2**D; a
+The hand score (docs/rules.md, "The score model"): points add, doubles add, base = P * 2**D; a
 full limit hand replaces everything; a fractional limit counts only when it is at least the
 base; otherwise the base is capped at the limit (unless the roof is off); then the scheme's
 rounding.  Among arrangements the highest score wins, ties broken by: larger limit fraction,
@@ -15,8 +15,11 @@ larger uncapped base, more doubles, more points, then the arrangement's text in 
 from __future__ import annotations
 
 import dataclasses
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from mjscore.hand.arrange import (
     Arrangement,
@@ -29,8 +32,8 @@ from mjscore.hand.arrange import (
 from mjscore.hand.shapes import counts_of
 from mjscore.model.errors import IncompleteHandError
 from mjscore.model.table import Form, PlayerHand, SetKind, Table, Win
-from mjscore.model.tiles import DRAGON_BASE, KINDS, TILES, WIND_BASE, Wind
-from mjscore.rules.conditions import Situation, block_matches, features, waits
+from mjscore.model.tiles import DRAGON_BASE, KINDS, TILES, WIND_BASE, Tile, Wind
+from mjscore.rules.conditions import FeatureIndex, Need, Situation, block_matches, features
 from mjscore.rules.scheme import Rule, Scheme
 
 
@@ -118,6 +121,59 @@ class TableScore(NamedTuple):
         return next((p for p in self.players if p.seat is seat), None)
 
 
+# -- what the engine keeps of a scheme ---------------------------------------------------------
+
+# A rule as the valuation loop reads it: its place in the scheme's order (the breakdown's), the
+# rule, what it needs, its tests.
+RuleEntry = tuple[int, Rule, frozenset[Need], tuple[tuple[Callable[..., bool], Any], ...]]
+# What a per-set rule gives a set: (the rule's place, the rule, the item).
+Earned = tuple[int, Rule, Item]
+
+
+@dataclass(eq=False)
+class Engine:
+    """What the engine works out from one scheme's records and keeps for the next hand: the
+    rules each role can earn, unpacked once, and what each set and pair scores, remembered as
+    they are met (the same sets and pairs come back hand after hand).  One for each scheme
+    object (`engine_for`), so two schemes that compare equal never share what they remember."""
+
+    scheme: Scheme
+    rules: dict[tuple[bool, bool], tuple[RuleEntry, ...]]     # (winner, per set) -> the rules
+    index: FeatureIndex                                         # the features the rules need
+    # What a set or pair scores, and the per-set rules it earns, by set, seat, round and role.
+    block_scores: dict[tuple[Block, Wind, Wind, bool], tuple[tuple[Item, ...], tuple[Earned, ...]]] = \
+        field(default_factory=dict)
+    bonus_items: dict[int, Item] = field(default_factory=dict)            # by tile index
+    rule_items: dict[str, Item] = field(default_factory=dict)             # a rule's item, by rule id
+
+    @classmethod
+    def of(cls, scheme: Scheme) -> Engine:
+        rules = {}
+        for winner in (True, False):
+            role = scheme.winner_rules if winner else scheme.loser_rules
+            for per_set in (True, False):
+                rules[winner, per_set] = tuple((n, r, r.needs, r.tests) for n, r in enumerate(role)
+                                               if r.per_set == per_set)
+        return cls(scheme, rules, FeatureIndex.of(scheme))
+
+
+_ENGINES: dict[int, Engine] = {}
+
+
+def engine_for(scheme: Scheme) -> Engine:
+    """The engine of this scheme object, made on first use and forgotten with the scheme."""
+    engine = _ENGINES.get(id(scheme))
+    if engine is None or engine.scheme is not scheme:
+        engine = _ENGINES[id(scheme)] = Engine.of(scheme)
+        weakref.finalize(scheme, _ENGINES.pop, id(scheme), None)
+    return engine
+
+
+def forget(scheme: Scheme) -> None:
+    """Let the engine forget what it remembered of a scheme (benchmarks time hands from cold)."""
+    _ENGINES.pop(id(scheme), None)
+
+
 # -- the table ---------------------------------------------------------------------------------
 
 def score_table(table: Table, scheme: Scheme) -> TableScore:
@@ -143,16 +199,17 @@ def _winning(hand: PlayerHand, scheme: Scheme, table: Table | None) -> list[Valu
     return [v for v in (value(sit, a) for a in arrangements) if v.arrangement.shape == "standard" or v.fraction > 0]
 
 
-def completeness(hand: PlayerHand, scheme: Scheme, table: Table | None = None) -> bool | str:
-    """True, or why the winner's hand is not complete under the scheme."""
+def incompleteness(hand: PlayerHand, scheme: Scheme, table: Table | None = None) -> str | None:
+    """Why the winner's hand is not complete under the scheme; None when it is."""
     if is_complete_under(hand, scheme, table):
-        return True
+        return None
     return f"under '{scheme.name}' " + _why_incomplete(hand, scheme)
 
 
 def situation(hand: PlayerHand, table: Table, scheme: Scheme) -> Situation:
     win = hand.win
     sit = Situation(hand=hand, round=table.round, dealer_wins=table.dealer_wins, table=table, scheme=scheme,
+                    index=engine_for(scheme).index,
                     win_tile=win.tile.index if win is not None and win.tile is not None else None,
                     self_drawn=bool(win is not None and win.self_drawn),
                     flags=win.flags if win is not None else frozenset(), calling=calling_for)
@@ -175,10 +232,10 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
         valued = _winning(hand, scheme, table)
         if not valued:
             raise IncompleteHandError(f"{hand.seat.value}'s hand is not complete: "
-                                      f"{completeness(hand, scheme, table)}", hand.where)
+                                      f"{incompleteness(hand, scheme, table)}", hand.where)
     else:
         sit = situation(hand, table, scheme)
-        valued = [value(sit, a) for a in losing_arrangements(hand, scheme.loser_rules_need_every_arrangement)]
+        valued = [value(sit, a) for a in losing_arrangements(hand, scheme.losers_exhaustive)]
     if len(valued) == 1:
         return PlayerScore(hand.seat, hand.is_winner, valued[0], None, name=hand.name)
     valued = sorted(valued, key=Valuation.rank)
@@ -207,61 +264,48 @@ def _set_class(i: int) -> str:
 
 def _set_items(arr: Arrangement, scheme: Scheme, sit: Situation) -> list[Item]:
     """The points of the arrangement's sets and pairs, an item each."""
-    return _block_scores(arr, scheme, sit)[0]
+    return _block_scores(arr, engine_for(scheme), sit)[0]
 
 
-def _block_scores(arr: Arrangement, scheme: Scheme, sit: Situation) -> tuple[list[Item], list]:
+def _block_scores(arr: Arrangement, engine: Engine, sit: Situation) -> tuple[list[Item], list[Earned]]:
     """The points of the arrangement's sets and pairs, an item each; and the items of the
     per-set rules its sets earn, as (the rule's place in the scheme, rule, item)."""
-    # Remembered per scheme: the same sets and pairs come back in hand after hand.  Only sets
-    # and pairs are keys (a loser's leftovers are not), so the memo stays small.  What a set
-    # earns under a per-set rule depends on the set, the seat and the round alone.
-    memo = scheme.memo
+    # Remembered by the engine: only sets and pairs are keys (a loser's leftovers are not), so
+    # the memo stays small.  What a set earns under a per-set rule depends on the set, the seat
+    # and the round alone.
+    memo = engine.block_scores
     seat, prevailing, winner = sit.seat, sit.round, sit.winner
     items: list[Item] = []
-    earned: list = []
+    earned: list[Earned] = []
     for b in arr.blocks:
         if b.kind in _SCORED:
             key = (b, seat, prevailing, winner)
             scores = memo.get(key)
             if scores is None:
-                scores = memo[key] = (_block_items(b, scheme, seat, prevailing), _per_set_items(b, scheme, sit))
+                scores = memo[key] = (_block_items(b, engine.scheme, seat, prevailing), _per_set_items(b, engine, sit))
             items.extend(scores[0])
             if scores[1]:
                 earned.extend(scores[1])
     return items, earned
 
 
-def _per_set_items(b: Block, scheme: Scheme, sit: Situation) -> tuple:
+def _per_set_items(b: Block, engine: Engine, sit: Situation) -> tuple[Earned, ...]:
     if b.kind not in _SETS:
         return ()
-    return tuple((n, r, _rule_item(r, b.text())) for n, r, _, _ in _rules_of(scheme, sit.winner, True)
+    return tuple((n, r, _rule_item(r, b.text())) for n, r, _, _ in engine.rules[sit.winner, True]
                  if block_matches(sit, b, r.when))
-
-
-def _rules_of(scheme: Scheme, winner: bool, per_set: bool) -> tuple:
-    """The per-set (or the other) rules a winner (or a loser) can earn, as (place, rule, needs,
-    tests): the place is the rule's in the scheme's order, which is the breakdown's; needs and
-    tests are read in the loop of every valuation, so they are unpacked once here."""
-    key = ("rules-of", winner, per_set)
-    found = scheme.memo.get(key)
-    if found is None:
-        rules = scheme.winner_rules if winner else scheme.loser_rules
-        found = scheme.memo[key] = tuple((n, r, r.needs, r.tests) for n, r in enumerate(rules)
-                                         if r.per_set == per_set)
-    return found
 
 
 _SCORED = frozenset({SetKind.PAIR, SetKind.PUNG, SetKind.KONG, SetKind.CHOW})
 _SETS = frozenset({SetKind.PUNG, SetKind.KONG, SetKind.CHOW})
 
 
-def _bonus_item(t, scheme: Scheme) -> Item:
-    key = ("bonus-item", t.index)
-    item = scheme.memo.get(key)
+def _bonus_item(t: Tile, engine: Engine) -> Item:
+    item = engine.bonus_items.get(t.index)
     if item is None:
         kind = "flower" if t.suit.value == "f" else "season"
-        item = scheme.memo[key] = Item(kind, kind.capitalize(), t.text, points=scheme.bonus_tile_points)
+        item = engine.bonus_items[t.index] = Item(kind, kind.capitalize(), t.text,
+                                                  points=engine.scheme.bonus_tile_points)
     return item
 
 
@@ -319,12 +363,13 @@ def _rule_applies(r: Rule, sit: Situation, arr: Arrangement) -> bool:
 
 
 def value(sit: Situation, arr: Arrangement) -> Valuation:
-    scheme: Scheme = sit.scheme
-    found, rule_items = _block_scores(arr, scheme, sit)
+    scheme = sit.scheme
+    engine = engine_for(scheme)
+    found, rule_items = _block_scores(arr, engine, sit)
     sit.set_points = sum([i.points for i in found])
     if scheme.bonus_tiles and sit.hand.bonus:
-        found.extend(_bonus_item(t, scheme) for t in sit.hand.bonus)
-    hand_rules = _rules_of(scheme, sit.winner, False)
+        found.extend(_bonus_item(t, engine) for t in sit.hand.bonus)
+    hand_rules = engine.rules[sit.winner, False]
     if hand_rules:
         present = features(sit, arr)
         for n, r, needs, tests in hand_rules:
@@ -334,10 +379,9 @@ def value(sit: Situation, arr: Arrangement) -> Valuation:
                 if not test(sit, arr, param):
                     break
             else:
-                key = ("rule-item", r.id)
-                item = scheme.memo.get(key)
+                item = engine.rule_items.get(r.id)
                 if item is None:
-                    item = scheme.memo[key] = _rule_item(r, None)
+                    item = engine.rule_items[r.id] = _rule_item(r, None)
                 rule_items.append((n, r, item))
     if not rule_items:
         return _total(scheme, arr, found, ())
@@ -387,19 +431,15 @@ def _total(scheme: Scheme, arr: Arrangement, found: list[Item], rules: list[Rule
 
 def calling_for(sit: Situation, rule_id: str) -> bool:
     """Would some tile, drawn by this loser, complete a hand that rule `rule_id` rewards?"""
-    key = ("calling", rule_id)
-    if key in sit.cache:
-        return sit.cache[key]
-    scheme: Scheme = sit.scheme
-    found = waits(sit)
-    result = False
-    if found:
-        result = _calling_for(sit, scheme.rule(rule_id), found)
-    sit.cache[key] = result
-    return result
+    found = sit.calling_found.get(rule_id)
+    if found is None:
+        target = sit.scheme.rule(rule_id)
+        found = sit.calling_found[rule_id] = bool(sit.waits) and target is not None and \
+            _calling_for(sit, target, sit.waits)
+    return found
 
 
-def _calling_for(sit: Situation, target: Rule, waits) -> bool:
+def _calling_for(sit: Situation, target: Rule, waits: list[int]) -> bool:
     for wsit, arrangements in _completions(sit, waits):
         for arr, set_points in arrangements:
             if target.per_set:
@@ -412,18 +452,18 @@ def _calling_for(sit: Situation, target: Rule, waits) -> bool:
     return False
 
 
-def _completions(sit: Situation, waits):
+def _completions(sit: Situation, waits: list[int]):
     """For each wait, the hand completed by it and its arrangements with their set points.
 
     Built once per loser and shared by every calling rule of the scheme (BMJA has 14): the
     arrangements of a completed hand do not depend on which rule asks.  Lazily, so a rule that
     finds its hand on the first wait does not pay for the others.
     """
-    done = sit.cache.setdefault("completions", [])
+    done = sit.completions
     yield from done
     if len(done) == len(waits):
         return
-    scheme: Scheme = sit.scheme
+    scheme = sit.scheme
     hand = sit.hand
     written = written_blocks(hand)
     loose = counts_of(hand.concealed)
@@ -433,8 +473,8 @@ def _completions(sit: Situation, waits):
         tile = TILES[t]
         full = dataclasses.replace(hand, concealed=tuple(sorted(hand.concealed + (tile,))),
                                    win=Win(tile, None, frozenset()))
-        wsit = dataclasses.replace(sit, hand=full, win_tile=t,
-                                   self_drawn=True, flags=frozenset(), cache={})
+        wsit = dataclasses.replace(sit, hand=full, win_tile=t, self_drawn=True, flags=frozenset(),
+                                   calling_found={}, completions=[])
         arrangements = [(arr, sum(i.points for i in _set_items(arr, scheme, wsit)))
                         for arr in winning_arrangements(written, tuple(counts), t, False, scheme.shapes,
                                                         scheme.max_chows)]

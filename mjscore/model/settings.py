@@ -1,0 +1,293 @@
+"""The settings: every choice of how a hand is settled and how an evening runs, declared once.
+
+A setting is a field of `Settings` (how one table settles) or of `Rotation` (how the deal moves
+round an evening), with its help text, its range and its default beside it.  Everything else is
+derived from these declarations, so a setting is added by adding a field here:
+
+- its header word (`east-double off`) and its command-line flag (`--east-double`, or
+  `--no-east-double` for a switch) are the field's name with `-` for `_`;
+- its key in a scheme file is the field's name, under `settlement:` or `rotation:`;
+- the readers of headers, the scheme's checks, the command line's options and the keyword
+  arguments of `mjscore.score` all take it from `SETTINGS` (and `ROTATION`).
+
+The layers, from the first that counts to the last: the command line (or the API's keyword
+arguments), the table's header, the session's header, the scheme.  `Settings.layered` is the
+one place that decides which value wins.
+
+    >>> from mjscore.model.settings import Settings
+    >>> s = Settings().layered({"paying": None, "kitty": 50}, {"kitty": 20, "east_double": False})
+    >>> s.paying.value, s.kitty, s.east_double
+    ('between-all', 50, False)
+    >>> [x.word for x in SETTINGS][:3]
+    ['paying', 'payoff', 'east-double']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Generic, TypeVar
+
+from mjscore.model.errors import Location, MjError, excerpt
+
+
+class Paying(str, Enum):
+    """How a table settles (docs/rules.md, "Paying methods")."""
+
+    WINNER_ONLY = "winner-only"          # only the winner is paid
+    BETWEEN_ALL = "between-all"          # the losers settle their differences too
+    ADD_UP = "add-up"                    # no payments: each score is added to its player's total
+
+    def __str__(self) -> str:
+        return self.value
+
+
+MAX_AMOUNT = 100_000_000        # the most any setting counts in points or chips
+
+
+class SettingError(MjError):
+    """A setting given a value it cannot take."""
+
+
+@dataclass(frozen=True)
+class _Declared:
+    help: str
+    metavar: str | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+def setting(default: Any, help: str, *, metavar: str | None = None, minimum: int | None = None,
+            maximum: int | None = None) -> Any:
+    """A field of `Settings` or `Rotation`: its default, and what the help says of it."""
+    return field(default=default, metadata={"setting": _Declared(help, metavar, minimum, maximum)})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one table settles.  Every field is a setting (see the module's docstring)."""
+
+    paying: Paying = setting(
+        Paying.BETWEEN_ALL,
+        "How the table settles: winner-only (only the winner is paid), between-all (losers also settle "
+        "their differences), add-up (no payments: scores are added to totals).")
+    payoff: str = setting(
+        "chinese-classical",
+        "How the winner is paid: chinese-classical, chinese-modern, japanese, or a payoff defined in "
+        "the scheme file.", metavar="NAME")
+    east_double: bool = setting(
+        True,
+        "East pays and receives double: on payments to the winner under chinese-classical, on "
+        "differences between losers under between-all, and East's added score under add-up. "
+        "chinese-modern never doubles for East; japanese has East's double built in.")
+    east_double_losers: bool | None = setting(
+        None,
+        "East's double on the differences between losers, apart from the winner's payments "
+        "(default: as --east-double; --no-east-double switches it off too).")
+    east_penalty_double: bool = setting(
+        False, "Under add-up, a penalty East incurs is taken off twice.")
+    round_payments_up: int | None = setting(
+        None, "Round every payment up to a multiple of N (Japanese Modern: 100).",
+        metavar="N", minimum=1, maximum=MAX_AMOUNT)
+    loser_difference_limit: int | None = setting(
+        None, "Cut each difference between two losers to N before East's double.",
+        metavar="N", minimum=1, maximum=MAX_AMOUNT)
+    kitty: int = setting(
+        0, "A kitty: each player puts N in every deal; a winner takes it (see --kitty-hand); 0: none.",
+        metavar="N", minimum=0, maximum=MAX_AMOUNT)
+    kitty_hand: str | None = setting(
+        None, "Only a winner whose hand earns this rule of the scheme takes the kitty (e.g. no-chow); "
+              "default: any winner.", metavar="RULE")
+    extra_hand_bonus: int = setting(
+        0, "The winner is paid N for each of East's extra hands in a row (deals East kept); 0: none.",
+        metavar="N", minimum=0, maximum=MAX_AMOUNT)
+
+    @property
+    def east_doubles_between_losers(self) -> bool:
+        """East's double on the losers' differences: switched off with East's double everywhere."""
+        return self.east_double and self.east_double_losers is not False
+
+    def layered(self, *layers: Mapping[str, Any]) -> Settings:
+        return layered(self, *layers)
+
+
+@dataclass(frozen=True)
+class Rotation:
+    """How the deal moves round an evening (docs/rules.md, "The deal").  Every field is a setting."""
+
+    draw_passes_deal: bool = setting(
+        True, "After a draw the deal passes to South (otherwise East deals again).")
+    dealer_streak_limit: int | None = setting(
+        None, "East passes the deal after N wins in a row (default: never).",
+        metavar="N", minimum=1, maximum=1000)
+
+    def layered(self, *layers: Mapping[str, Any]) -> Rotation:
+        return layered(self, *layers)
+
+
+T = TypeVar("T", Settings, Rotation)
+
+
+def layered(base: T, *layers: Mapping[str, Any]) -> T:
+    """`base` with the values the layers give, the first layer that gives a setting winning
+    (None: not given; a name that is not one of `base`'s settings: a setting of the other kind).
+    The one place where the command line beats the header, the header the session's header, and
+    each of them the scheme."""
+    names = _NAMES[type(base)]
+    changes: dict[str, Any] = {}
+    for layer in reversed(layers):
+        changes.update((k, v) for k, v in layer.items() if v is not None and k in names)
+    return dataclasses.replace(base, **changes) if changes else base
+
+
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class Setting(Generic[V]):
+    """One declared setting, with what every place that reads or writes it needs."""
+
+    name: str                           # the field's name: the scheme key and the API keyword
+    kind: type                          # bool, int, str or an Enum
+    optional: bool                      # None is a value of its own (not given, or none)
+    default: V
+    help: str
+    metavar: str | None
+    minimum: int | None
+    maximum: int | None
+    section: str                        # settlement | rotation: the scheme key it stands under
+
+    @property
+    def word(self) -> str:
+        """The header word, and the flag without its dashes."""
+        return self.name.replace("_", "-")
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The command-line flag: `--kitty`, or `--east-double/--no-east-double` for a switch."""
+        if self.kind is bool:
+            return (f"--{self.word}/--no-{self.word}",)
+        return (f"--{self.word}",)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return tuple(m.value for m in self.kind) if issubclass(self.kind, Enum) else ()
+
+    def describe(self) -> str:
+        """What the setting takes, for messages."""
+        if self.kind is bool:
+            return "on or off"
+        if self.choices:
+            return f"one of {', '.join(self.choices)}"
+        if self.kind is int:
+            low = self.minimum if self.minimum is not None else 0
+            top = self.maximum if self.maximum is not None else MAX_AMOUNT
+            return f"a whole number of {low} or more, at most {top:,}"
+        return "a name"
+
+    def parse(self, text: str, where: Location) -> V:
+        """The value of a header's word (`on`, `winner-only`, `100`); a SettingError says what
+        it takes, naming the word."""
+        if self.kind is bool:
+            if text not in ON_OFF:
+                raise SettingError(f"'{self.word}' takes on or off, not '{excerpt(text)}'", where, text)
+            return typing.cast(V, ON_OFF[text])
+        if self.choices:
+            if text not in self.choices:
+                raise SettingError(f"'{self.word}' takes {self.describe()}, not '{excerpt(text)}'", where, text)
+            return typing.cast(V, self.kind(text))
+        if self.kind is int:
+            if not text.isdigit() or not text.isascii():
+                raise SettingError(f"'{self.word}' takes a whole number, not '{excerpt(text)}'", where, text)
+            if len(text) > 10:
+                raise SettingError(f"'{self.word}': {excerpt(text)} is too large", where, text)
+            return self._in_range(int(text), f"'{self.word}'", where, text)
+        return typing.cast(V, text)
+
+    def check(self, value: object, what: str, where: Location = Location()) -> V:
+        """A value from a scheme file or a keyword argument, checked for type and range; `what`
+        names it in the message (`settlement.kitty`)."""
+        if self.optional and value is None:
+            return typing.cast(V, None)
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise SettingError(f"{what}: takes true or false, not {excerpt(value)}", where, what)
+            return typing.cast(V, value)
+        if self.choices:
+            if isinstance(value, self.kind):
+                return typing.cast(V, value)
+            if not isinstance(value, str) or value not in self.choices:
+                raise SettingError(f"{what}: takes one of: {', '.join(self.choices)}", where, what)
+            return typing.cast(V, self.kind(value))
+        if self.kind is int:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise SettingError(f"{what}: takes {self.describe()}, not {excerpt(value)}", where, what)
+            return self._in_range(value, f"{what}:", where, what)
+        if not isinstance(value, str) or not value:
+            raise SettingError(f"{what}: takes text, not {excerpt(value)}", where, what)
+        return typing.cast(V, value)
+
+    def _in_range(self, n: int, what: str, where: Location, token: str) -> V:
+        low = self.minimum if self.minimum is not None else 0
+        top = self.maximum if self.maximum is not None else MAX_AMOUNT
+        if not low <= n <= top:
+            hint = " (leave it out for none)" if self.optional else ""
+            raise SettingError(f"{what} takes {self.describe()}{hint}, not {n:,}", where, token)
+        return typing.cast(V, n)
+
+    def text(self, value: object) -> str:
+        """The value as a header writes it."""
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if isinstance(value, Enum):
+            return str(value.value)
+        return str(value)
+
+
+ON_OFF = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+
+
+def _declared(cls: type, section: str) -> tuple[Setting[Any], ...]:
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        meta: _Declared = f.metadata["setting"]
+        args = typing.get_args(hints[f.name])
+        kind = next((a for a in args if a is not type(None)), hints[f.name]) if args else hints[f.name]
+        out.append(Setting(f.name, kind, type(None) in args, f.default, meta.help, meta.metavar,
+                           meta.minimum, meta.maximum, section))
+    return tuple(out)
+
+
+SETTINGS: tuple[Setting[Any], ...] = _declared(Settings, "settlement")     # a table's header may set these
+ROTATION: tuple[Setting[Any], ...] = _declared(Rotation, "rotation")       # a session's header may set these too
+_NAMES: dict[type, frozenset[str]] = {Settings: frozenset(s.name for s in SETTINGS),
+                                      Rotation: frozenset(s.name for s in ROTATION)}
+BY_WORD: dict[str, Setting[Any]] = {s.word: s for s in SETTINGS + ROTATION}
+BY_NAME: dict[str, Setting[Any]] = {s.name: s for s in SETTINGS + ROTATION}
+
+
+def header_lines(values: Mapping[str, Any]) -> str:
+    """Settings as header lines (`paying winner-only`, `east-double off`), in declaration order;
+    values of None are left out."""
+    return "".join(f"{s.word} {s.text(values[s.name])}\n" for s in SETTINGS + ROTATION
+                   if values.get(s.name) is not None)
+
+
+def given(values: Mapping[str, Any], *, what: str = "a setting", section: tuple[Setting[Any], ...] | None = None
+          ) -> dict[str, Any]:
+    """Settings given by name (keyword arguments, a request's JSON): each checked for its type
+    and range, unknown names refused, None left out; in declaration order."""
+    known = {s.name: s for s in (section if section is not None else SETTINGS + ROTATION)}
+    for name in values:
+        if name not in known:
+            raise SettingError(f"no setting '{excerpt(name)}'; known: {', '.join(known)}", Location(what), name)
+    return {s.name: s.check(values[s.name], s.name) for s in known.values() if values.get(s.name) is not None}
+
+
+def ordered(values: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """Settings as a table or a header keeps them: (name, value) pairs in declaration order."""
+    return tuple((s.name, values[s.name]) for s in SETTINGS + ROTATION if s.name in values)

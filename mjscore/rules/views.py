@@ -1,0 +1,180 @@
+"""Schemes as people read them: each value of a scheme in words, and what differs between two.
+
+Plain data only (rows of text and numbers), worked out from the loaded `Scheme`, so a house file
+reads like a shipped one; the command line lays these rows out as tables, and the table page
+shows the same objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mjscore.model.tiles import TILES
+from mjscore.rules.payoffs import ROLES, SITUATIONS, builtin_payoffs
+from mjscore.rules.scheme import Rule, Scheme
+
+SCOPE_TITLES = {"every": "Every hand", "winner": "The winner only", "loser": "Losers only"}
+
+
+def _special(name: str, param) -> str | None:
+    if name == "only_possible":
+        v, dead = param
+        return ("only possible tile" + (" (dead waits ignored)" if dead else "")) if v else "not only possible tile"
+    if name == "nine_gates":
+        (lo, hi), ends = param
+        return f"nine gates, extra tile {lo}-{hi}" + (", 111 and 999 concealed" if ends else "")
+    if name == "one_suit":
+        return {"with-honours": "one suit with honours", "without-honours": "one suit, no honours",
+                "any": "one suit", "at-most-one": "one suit and/or honours"}[param]
+    if name == "shape":
+        return "shape " + "/".join(sorted(param))
+    if name == "calling":
+        return f"calling for {param}"
+    if name == "win_block":
+        return f"winning tile completes a {param}"
+    if name == "winning_tile_class":
+        return f"winning tile {param}"
+    return None
+
+
+def _cond(name: str, param) -> str:
+    special = _special(name, param)
+    if special is not None:
+        return special
+    if isinstance(param, bool):
+        return name.replace("_", " ") if param else f"not {name.replace('_', ' ')}"
+    if isinstance(param, frozenset):
+        items = sorted(param, key=str)
+        try:
+            return f"{name.replace('_', ' ')} {' '.join(TILES[i].text for i in items)}"
+        except TypeError:
+            return f"{name.replace('_', ' ')} {'/'.join(map(str, items))}"
+    if isinstance(param, tuple) and len(param) == 2 and isinstance(param[1], tuple):
+        cls, (lo, hi) = param
+        return f"{name} of {cls}: {_bounds(lo, hi)}"
+    if isinstance(param, tuple) and len(param) == 2 and all(isinstance(x, (int, type(None))) for x in param):
+        return f"{name.replace('_', ' ')}: {_bounds(*param)}"
+    if hasattr(param, "value"):
+        return f"{name.replace('_', ' ')} {param.value}"
+    if isinstance(param, int) and name == "winning_tile":
+        return f"winning tile {TILES[param].text}"
+    return f"{name.replace('_', ' ')} {param}"
+
+
+def _bounds(lo, hi) -> str:
+    if hi is None:
+        return f"{lo} or more"
+    return str(lo) if lo == hi else f"{lo} to {hi}"
+
+
+def condition_text(rule: Rule) -> str:
+    if rule.per_set:
+        parts = []
+        for name, param in rule.when:
+            parts.append("/".join(sorted(k.value for k in param)) if name == "kind" else f"{param} tiles" if name == "tiles"
+                         else ("exposed" if param else "concealed"))
+        return "each " + " of ".join(parts)
+    return ", ".join(_cond(n, p) for n, p in rule.when) or "always"
+
+
+def value_text(rule: Rule) -> str:
+    if rule.limit:
+        return {1.0: "limit", 0.5: "half limit"}.get(rule.limit, f"{rule.limit:g} of the limit")
+    if rule.doubles:
+        return f"{rule.doubles} double{'s' if rule.doubles != 1 else ''}"
+    return f"{rule.points} points"
+
+
+def parameters(s: Scheme) -> list[list]:
+    r = s.rounding
+    rounding = "none" if r.mode == "none" else f"{r.mode} {r.unit}, {r.stage}"
+    return [
+        ["limit", s.limit], ["roof off", "yes" if s.roof_off else "no"], ["most chows", s.max_chows],
+        ["bonus tiles", f"{s.bonus_tile_points} points each" if s.bonus_tiles else "not used"],
+        ["winning shapes", ", ".join(sorted(s.shapes))], ["rounding", rounding],
+        ["paying", s.settlement.paying.value],
+        ["payoff", s.settlement.payoff],
+        ["East double", "yes" if s.settlement.east_double else "no"],
+        ["draw passes the deal", "yes" if s.rotation.draw_passes_deal else "no"],
+        ["East's win streak limit", s.rotation.dealer_streak_limit or "none"],
+        ["claimed kong < >", claimed_kong_text(s)],
+        ["a loose-tile win needs", "a kong, a flower or a season" if s.ways_of_winning.loose_needs_kong
+         else "nothing (as Kajongg)"],
+    ]
+
+
+def claimed_kong_text(s: Scheme) -> str:
+    ck = s.claimed_kong
+    parts = ["exposed points" if ck.exposed_points else "concealed points"]
+    if ck.concealed_hand:
+        parts.append("keeps the hand concealed")
+    if ck.concealed_pung:
+        parts.append("counts among concealed pungs")
+    return ", ".join(parts)
+
+
+def set_rows(s: Scheme) -> list[list]:
+    rows = []
+    for kind in ("pung", "kong"):
+        for cls in ("simple", "terminal", "honour"):
+            rows.append([f"{kind} of {cls}s", s.set_points[(kind, cls, True)], s.set_points[(kind, cls, False)]])
+    rows.append(["chow", s.set_points[("chow", "simple", True)], s.set_points[("chow", "simple", False)]])
+    return rows
+
+
+def _flat(s: Scheme) -> dict[str, str]:
+    """Every value of a scheme under a readable key, for comparing two schemes."""
+    d = {f"parameter: {k}": str(v) for k, v in parameters(s)}
+    for name, exp, conc in set_rows(s):
+        d[f"set: {name}"] = f"{exp} / {conc}"
+    for k, v in s.pair_points.items():
+        d[f"pair: {k}"] = str(v)
+    for r in s.rules:
+        # Keyed by what the rule rewards, not by its id, so that the same rule under two names
+        # (classical's one-suit-with-honours, BMJA's false-color) is compared, not listed twice.
+        key = f"{SCOPE_TITLES[r.scope].lower()}: {condition_text(r)}"
+        d[key] = f"{value_text(r)} ({r.text})"
+    return d
+
+
+def diff(a: Scheme, b: Scheme) -> list[list[str]]:
+    """[what, its value under a, under b] for every value that differs ("-": not in that scheme)."""
+    fa, fb = _flat(a), _flat(b)
+    rows = []
+    for key in list(fa) + [k for k in fb if k not in fa]:
+        va, vb = fa.get(key, "-"), fb.get(key, "-")
+        # A rule whose value is the same under both names only differs in its name: not a difference.
+        if va != vb and (va.split(" (")[0] != vb.split(" (")[0] or "-" in (va, vb)):
+            rows.append([key, va, vb])
+    return rows
+
+
+def describe(s: Scheme) -> dict[str, Any]:
+    """Every value of a scheme, as rows: its parameters, set and pair points, rules by scope
+    (each with its id, what it is worth and when it applies), and sources."""
+    return {
+        "name": s.name, "title": s.title, "description": s.description,
+        "parameters": parameters(s),
+        "sets": set_rows(s),
+        "pairs": [[k, v] for k, v in s.pair_points.items()],
+        "rules": {scope: [{"id": r.id, "text": r.text, "value": value_text(r), "when": condition_text(r)}
+                          for r in s.rules if r.scope == scope] for scope in SCOPE_TITLES},
+        "sources": list(s.sources),
+    }
+
+
+def payoff_tables(s: Scheme) -> list[dict[str, Any]]:
+    """Every payoff scheme this scheme can settle with (the shipped ones and its own): what each
+    loser pays the winner, as a multiple of the winner's score, in each situation."""
+    tables = dict(builtin_payoffs())
+    tables.update(s.payoffs)
+    return [{"name": name, "text": payoff.text, "east_double": payoff.east_double,
+             "default": s.settlement.payoff == name, "roles": list(ROLES),
+             "rows": [[situation] + [payoff.table[situation].get(role, "") for role in ROLES]
+                      for situation in SITUATIONS]}
+            for name, payoff in tables.items()]
+
+
+def payoff_names(s: Scheme) -> list[str]:
+    """The payoff schemes a table under this scheme may name, sorted."""
+    return sorted(set(builtin_payoffs()) | set(s.payoffs))

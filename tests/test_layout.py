@@ -43,3 +43,15 @@ def test_library_modules_import_our_own_modules_at_the_top():
                     if isinstance(inner, ast.ImportFrom) and (inner.module or "").startswith("mjscore"):
                         hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
     assert hidden == []
+
+
+def test_the_shells_may_import_only_the_api_the_model_and_the_version():
+    """Every library module but the API, the model and the version is forbidden to the shells, so a
+    module added to the library is forbidden to them too."""
+    [contract] = [c for c in PYPROJECT["tool"]["importlinter"]["contracts"] if c["type"] == "forbidden"]
+    shells = {"mjscore.cli", "mjscore.web"}
+    allowed = {"mjscore.api", "mjscore.model", "mjscore.version"}
+    top = {f"mjscore.{p.stem}" for p in (ROOT / "mjscore").iterdir()
+           if (p.suffix == ".py" and p.stem not in ("__init__", "__main__")) or (p / "__init__.py").exists()}
+    assert set(contract["source_modules"]) == shells & top
+    assert set(contract["forbidden_modules"]) == top - shells - allowed

@@ -9,13 +9,14 @@ Pure arithmetic over the final hand scores.  The payoff schemes are rule data
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import Enum
 from typing import NamedTuple
 
 from mjscore.model.errors import MjError
 from mjscore.model.settings import Paying, Settings
 from mjscore.model.table import Table
 from mjscore.model.tiles import SEATS, Wind
-from mjscore.rules.payoffs import Payoff, builtin_payoffs
+from mjscore.rules.payoffs import EastDouble, Payoff, builtin_payoffs
 
 
 class SettlementError(MjError):
@@ -23,11 +24,22 @@ class SettlementError(MjError):
     stand, and the result says why there is no settlement."""
 
 
+class Reason(str, Enum):
+    """Why a payment is made (and what kind a special payment is)."""
+
+    WINNER = "winner"                          # a loser pays the winner
+    DIFFERENCE = "difference"                  # between two losers, under between-all
+    PAYS_FOR_ALL = "pays-for-all"              # a liable player pays what all the losers owed
+    PENALTY = "penalty"
+    KITTY = "kitty"                            # the kitty's stakes to the winner who takes it
+    EXTRA_HANDS = "extra-hands"                # the bonus for East's extra hands in a row
+
+
 class Payment(NamedTuple):
     payer: Wind
     payee: Wind
     amount: int
-    reason: str                                # winner | difference | pays-for-all | penalty | kitty | extra-hands
+    reason: Reason
 
     def as_dict(self) -> dict:
         return {"from": self.payer.letter, "to": self.payee.letter, "amount": self.amount}
@@ -37,7 +49,7 @@ class Special(NamedTuple):
     """A special payment of the hand, beside the score: the kitty, or the bonus for East's extra
     hands.  `amount` is what the winner receives in all (0: nothing paid this hand)."""
 
-    kind: str                                  # kitty | extra-hands
+    kind: Reason                               # KITTY or EXTRA_HANDS
     count: int                                 # deals in the kitty / East's extra hands
     unit: int                                  # the stake per deal / the bonus per extra hand
     amount: int
@@ -45,7 +57,7 @@ class Special(NamedTuple):
     why: str = ""                              # why it was not paid, when it was not
 
     def as_dict(self) -> dict:
-        d = {"kind": self.kind, "count": self.count, "unit": self.unit, "amount": self.amount,
+        d = {"kind": self.kind.value, "count": self.count, "unit": self.unit, "amount": self.amount,
              "to": self.to.letter if self.to else None}
         if self.why:
             d["why"] = self.why
@@ -66,7 +78,7 @@ class Settlement(NamedTuple):
              "east_double_applies": self.east_double_applies,
              "payments": [p.as_dict() for p in self.payments],
              # Penalties are among the payments too; listed here so that a reader can tell them apart.
-             "penalties": [p.as_dict() for p in self.payments if p.reason == "penalty"],
+             "penalties": [p.as_dict() for p in self.payments if p.reason == Reason.PENALTY],
              "net": {s.letter: self.net.get(s, 0) for s in SEATS if s in self.net}}
         if self.specials:
             d["specials"] = [x.as_dict() for x in self.specials]
@@ -108,7 +120,7 @@ def winner_shares(winner: Wind, discarder: Wind | None, score: int, payoff: Payo
             continue
         role = "discarder" if loser is discarder else "east" if loser is Wind.EAST else "others"
         m = row.get(role, 0)
-        if payoff.east_double == "switch" and east_double and Wind.EAST in (loser, winner):
+        if payoff.east_double == EastDouble.SWITCH and east_double and Wind.EAST in (loser, winner):
             m *= 2
         out[loser] = score * m
     return out
@@ -153,7 +165,7 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
         if winner is None:
             raise SettlementError("there is no winner and the table is not marked 'draw'")
         payoff = find_payoff(settings.payoff, scheme_payoffs)
-        applies = payoff.east_double == "switch" or (settings.paying is Paying.BETWEEN_ALL and winner.win.liable is None)
+        applies = payoff.east_double == EastDouble.SWITCH or (settings.paying is Paying.BETWEEN_ALL and winner.win.liable is None)
         if winner.seat not in scores:
             raise SettlementError("the winner's score is missing")
         u = scores[winner.seat]
@@ -164,11 +176,11 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
             # One lump sum from the liable player, rounded once; the losers settle nothing.
             total = sum(shares.values())
             if total:
-                payments.append(Payment(liable, winner.seat, _round_up(total, unit), "pays-for-all"))
+                payments.append(Payment(liable, winner.seat, _round_up(total, unit), Reason.PAYS_FOR_ALL))
         else:
             for loser, amount in shares.items():
                 if amount:
-                    payments.append(Payment(loser, winner.seat, _round_up(amount, unit), "winner"))
+                    payments.append(Payment(loser, winner.seat, _round_up(amount, unit), Reason.WINNER))
             if settings.paying is Paying.BETWEEN_ALL:
                 payments.extend(_between_losers(winner.seat, scores, settings, unit))
     specials = _specials(table, settings, kitty_earned, payoff)
@@ -177,7 +189,7 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
     for pen in table.penalties:
         payees = [pen.payee] if pen.payee else [s for s in SEATS if s is not pen.payer]
         for payee in payees:
-            payments.append(Payment(pen.payer, payee, pen.amount, "penalty"))
+            payments.append(Payment(pen.payer, payee, pen.amount, Reason.PENALTY))
     for p in payments:
         net[p.payer] = net.get(p.payer, 0) - p.amount
         net[p.payee] = net.get(p.payee, 0) + p.amount
@@ -196,38 +208,38 @@ def _specials(table: Table, settings: Settings, kitty_earned: bool, payoff: Payo
     if settings.kitty:
         deals = table.kitty_deals + 1                  # this deal's stakes are in it too
         if table.draw or winner is None:
-            out.append(Special("kitty", deals, settings.kitty, 0, None, "a draw: the kitty stays"))
+            out.append(Special(Reason.KITTY, deals, settings.kitty, 0, None, "a draw: the kitty stays"))
         elif not kitty_earned:
-            out.append(Special("kitty", deals, settings.kitty, 0, None,
+            out.append(Special(Reason.KITTY, deals, settings.kitty, 0, None,
                                f"the winner's hand does not earn '{settings.kitty_hand}': the kitty stays"))
         else:
             # Each player put the stake in for every deal; the winner takes the others' stakes
             # (her own come back to her).
             stakes = settings.kitty * deals
             amount = stakes if settings.paying is Paying.ADD_UP else stakes * (len(SEATS) - 1)
-            out.append(Special("kitty", deals, settings.kitty, amount, winner.seat))
+            out.append(Special(Reason.KITTY, deals, settings.kitty, amount, winner.seat))
     if settings.extra_hand_bonus and table.extra_hands:
         bonus = settings.extra_hand_bonus * table.extra_hands
         if table.draw or winner is None:
-            out.append(Special("extra-hands", table.extra_hands, settings.extra_hand_bonus, 0, None,
+            out.append(Special(Reason.EXTRA_HANDS, table.extra_hands, settings.extra_hand_bonus, 0, None,
                                "a draw: nothing is paid"))
         else:
             amount = bonus if settings.paying is Paying.ADD_UP else sum(
                 a for _, a in _bonus_shares(bonus, winner.seat, winner.win.discarder, winner.win.liable, payoff))
-            out.append(Special("extra-hands", table.extra_hands, settings.extra_hand_bonus, amount, winner.seat))
+            out.append(Special(Reason.EXTRA_HANDS, table.extra_hands, settings.extra_hand_bonus, amount, winner.seat))
     return tuple(out)
 
 
 def _special_payments(x: Special, table: Table, payoff: Payoff | None) -> list[Payment]:
     if x.to is None:
         return []
-    if x.kind == "kitty":
+    if x.kind == Reason.KITTY:
         share = x.amount // (len(SEATS) - 1)
-        return [Payment(s, x.to, share, "kitty") for s in SEATS if s is not x.to]
+        return [Payment(s, x.to, share, Reason.KITTY) for s in SEATS if s is not x.to]
     win = table.winner.win
     bonus = x.unit * x.count
     shares = _bonus_shares(bonus, x.to, win.discarder, win.liable, payoff)
-    return [Payment(s, x.to, a, "extra-hands") for s, a in shares]
+    return [Payment(s, x.to, a, Reason.EXTRA_HANDS) for s, a in shares]
 
 
 def _bonus_shares(bonus: int, winner: Wind, discarder: Wind | None, liable: Wind | None,
@@ -266,5 +278,5 @@ def _between_losers(winner: Wind, scores: dict[Wind, int], settings: Settings, u
                 amount = min(amount, settings.loser_difference_limit)
             if east_double and Wind.EAST in (a, b):
                 amount *= 2
-            out.append(Payment(payer, payee, _round_up(amount, unit), "difference"))
+            out.append(Payment(payer, payee, _round_up(amount, unit), Reason.DIFFERENCE))
     return out

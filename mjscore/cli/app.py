@@ -524,7 +524,7 @@ def add(
 
 def _ask_for_hand(book: Any, players: tuple[str, ...] | None) -> str:
     """The hand, asked seat by seat at the terminal: whose seat it is, then that player's line."""
-    from mjscore.cli.render import SEAT_NAMES
+    from mjscore.model.tiles import SEAT_WORDS
 
     if book.exists():
         so_far = book.play()
@@ -541,7 +541,7 @@ def _ask_for_hand(book: Any, players: tuple[str, ...] | None) -> str:
     typer.echo("'win TILE self' or 'win TILE from NAME'.")
     lines = []
     for seat, name in zip("ESWN", names):
-        answer = typer.prompt(f"{name} ({SEAT_NAMES[seat]})", default="", show_default=False).strip()
+        answer = typer.prompt(f"{name} ({SEAT_WORDS[seat]})", default="", show_default=False).strip()
         lines.append(f"{seat}: {answer or '...'}")
     return "\n".join(lines)
 

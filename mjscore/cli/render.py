@@ -11,9 +11,8 @@ import json
 import re
 
 from mjscore.model.errors import escaped
+from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
-SEATS = ("E", "S", "W", "N")
-SEAT_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 # One encoder for every line.  A result's plain form is a tree made fresh for each table, never
@@ -40,7 +39,7 @@ def _fraction(f: float) -> str:
 
 def _who(p: dict, names: dict[str, str] | None = None) -> str:
     name = p.get("name") or (names or {}).get(p["seat"])
-    return f"{SEAT_NAMES[p['seat']]} ({name})" if name else SEAT_NAMES[p["seat"]]
+    return f"{SEAT_WORDS[p['seat']]} ({name})" if name else SEAT_WORDS[p["seat"]]
 
 
 def _total_line(p: dict) -> str:
@@ -110,7 +109,7 @@ def table_names(result: dict) -> dict[str, str]:
 
 
 def label(seat: str, names: dict[str, str]) -> str:
-    return f"{names[seat]} ({seat})" if seat in names else SEAT_NAMES[seat]
+    return f"{names[seat]} ({seat})" if seat in names else SEAT_WORDS[seat]
 
 
 def settlement_text(result: dict, grid: str = "simple", width: int | None = None) -> list[str]:
@@ -124,7 +123,7 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
     net = s.get("net", {})
     specials = _special_lines(s, names, width)
     if s["paying"] == "add-up":
-        grows = ", ".join(f"{label(seat, names)} {net.get(seat, 0):+d}" for seat in SEATS if seat in net)
+        grows = ", ".join(f"{label(seat, names)} {net.get(seat, 0):+d}" for seat in SEAT_LETTERS if seat in net)
         what = "the hand was a draw: nothing is added" if result.get("draw") and not s.get("penalties") \
             else f"each total grows by the player's score{' (East double)' if s.get('east_double') else ''}"
         return _words([f"Add-up: nobody pays; {what}:", grows], width, indent="  ") + specials
@@ -135,10 +134,10 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
     lines = _words([f"Payments ({s['paying']}, {s.get('payoff') or 'no payoff'}{east}):", "rows pay, columns receive"],
                    width)
     amount = _paid(s)
-    heads = [names.get(b, b) for b in SEATS]
-    rows = [[label(a, names)] + [amount.get((a, b), "") if a != b else "." for b in SEATS]
-            + [sum(amount.get((a, b), 0) for b in SEATS)] for a in SEATS]
-    rows.append(["net"] + [f"{net.get(b, 0):+d}" for b in SEATS] + [""])
+    heads = [names.get(b, b) for b in SEAT_LETTERS]
+    rows = [[label(a, names)] + [amount.get((a, b), "") if a != b else "." for b in SEAT_LETTERS]
+            + [sum(amount.get((a, b), 0) for b in SEAT_LETTERS)] for a in SEAT_LETTERS]
+    rows.append(["net"] + [f"{net.get(b, 0):+d}" for b in SEAT_LETTERS] + [""])
     lines.append(fit(rows, ["pays \\ receives"] + heads + ["in all"], grid, width, wrap=(0, 1, 2, 3, 4)))
     for pen in s.get("penalties", []):
         lines.append(f"Penalty: {label(pen['from'], names)} pays {pen['amount']} to {label(pen['to'], names)}")
@@ -179,13 +178,13 @@ def payment_lines(result: dict) -> list[str]:
     names = table_names(result)
     owed = _paid(result.get("settlement") or {})
     out = []
-    for i, a in enumerate(SEATS):
-        for b in SEATS[i + 1:]:
+    for i, a in enumerate(SEAT_LETTERS):
+        for b in SEAT_LETTERS[i + 1:]:
             d = owed.get((a, b), 0) - owed.get((b, a), 0)
             if d:
                 payer, payee = (a, b) if d > 0 else (b, a)
-                who = names.get(payer, SEAT_NAMES[payer])
-                out.append((-abs(d), f"{who} pays {names.get(payee, SEAT_NAMES[payee])} {abs(d)}"))
+                who = names.get(payer, SEAT_WORDS[payer])
+                out.append((-abs(d), f"{who} pays {names.get(payee, SEAT_WORDS[payee])} {abs(d)}"))
     return [text for _, text in sorted(out)]
 
 
@@ -371,7 +370,7 @@ def next_line(nxt: dict) -> str:
     if nxt.get("kitty_deals"):
         n = nxt["kitty_deals"]
         more.append("the kitty holds 1 deal's stakes" if n == 1 else f"the kitty holds {n} deals' stakes")
-    return (f"Next: {nxt['dealer']} deals — {SEAT_NAMES[nxt['round']]} round, hand {nxt['hand']}"
+    return (f"Next: {nxt['dealer']} deals — {SEAT_WORDS[nxt['round']]} round, hand {nxt['hand']}"
             + (f" ({'; '.join(more)})" if more else ""))
 
 
@@ -380,7 +379,7 @@ def render_hand(result: dict, width: int | None = None) -> str:
     each net, the running totals, and who deals next."""
     hand = result["hands"][-1]
     names = hand["names"]
-    out = _words([f"Hand {hand['hand']}:", f"{SEAT_NAMES[hand['round']]} round,", f"{hand['dealer']} deals.",
+    out = _words([f"Hand {hand['hand']}:", f"{SEAT_WORDS[hand['round']]} round,", f"{hand['dealer']} deals.",
                   _result_text(hand) + "."], width)
     for p in hand["players"]:
         what = p["limit"] or ("counted" if p.get("counted") else f"{p['points']} points, {p['doubles']} doubles")
@@ -400,7 +399,7 @@ def render_hand(result: dict, width: int | None = None) -> str:
     out.extend(_special_lines(settlement, table_names(hand), width))
     net = settlement.get("net", {})
     out.append("")
-    out.extend(_words(["Net:"] + [f"{names[s]} {net.get(s, 0):+d}" for s in SEATS], width, sep="  ", indent="     "))
+    out.extend(_words(["Net:"] + [f"{names[s]} {net.get(s, 0):+d}" for s in SEAT_LETTERS], width, sep="  ", indent="     "))
     out.extend(_words(["Totals:"] + [f"{n} {t}" for n, t in hand["totals"].items()], width, sep="  ", indent="        "))
     nxt = result.get("next")
     if nxt:

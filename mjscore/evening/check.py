@@ -13,12 +13,13 @@ from mjscore.evening.session import play
 from mjscore.io.reader import is_session, parse_any
 from mjscore.io.sessionfile import read_session
 from mjscore.pipeline import EMPTY, evaluate
+from mjscore.rules.scheme import Scheme
+from mjscore.scoring.score import hand_score
 
 
-def _capped(points: int, doubles: int, scheme) -> int:
-    base = points * 2 ** max(doubles, 0)
-    score = base if scheme.roof_off else min(base, scheme.limit)
-    return scheme.rounding.apply(score)
+def _capped(points: int, doubles: int, scheme: Scheme) -> int:
+    """The score of these figures, as the scoring engine works it out."""
+    return hand_score(points, max(doubles, 0), scheme)[2]
 
 
 def _item_text(item: dict) -> str:

@@ -25,6 +25,7 @@ from mjscore.model.table import COUNTERS, Table
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.pipeline import EMPTY, TableResult, evaluate
 from mjscore.rules.scheme import Scheme
+from mjscore.settle import Reason
 
 
 @dataclass
@@ -171,7 +172,7 @@ def play(session: Session, scheme: str | None = None, given: Mapping[str, Any] =
         for s in SEATS:
             totals[by_seat[s]] += result.settlement.net.get(s, 0)
         played.append(PlayedHand(number, by_seat, result, dict(totals)))
-        kitty = next((x for x in result.settlement.specials if x.kind == "kitty"), None)
+        kitty = next((x for x in result.settlement.specials if x.kind == Reason.KITTY), None)
         # The kitty grows deal by deal until a winner takes it.
         seating.kitty_deals = kitty.count if kitty is not None and kitty.to is None else 0
         _rotate(seating, table, _rotation(result.scheme, h, given))

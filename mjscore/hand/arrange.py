@@ -189,23 +189,31 @@ def _wriggling_snake(c: Counts):
     return None
 
 
-def _nine_gates(c: Counts, lo: int = 1, hi: int = 9):
-    """1112345678999 of one suit and one more tile of it, the extra tile's rank in [lo, hi]."""
+_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)         # 1112345678999
+
+
+def nine_gates(c: Counts) -> tuple[int, int] | None:
+    """(suit, rank of the extra tile, 1 to 9) when these 14 tiles are 1112345678999 of one suit
+    and one more tile of it; None otherwise."""
     if sum(c) != 14:
         return None
     for s in range(3):
         suit = c[s * 9:(s + 1) * 9]
         if sum(suit) != 14:
             continue
-        extra = [r for r in range(9) if suit[r] > (3 if r in (0, 8) else 1)]
-        if any(suit[r] < (3 if r in (0, 8) else 1) for r in range(9)) or len(extra) != 1:
+        if any(suit[r] < _GATES[r] for r in range(9)):
             return None
-        if not lo <= extra[0] + 1 <= hi:
-            return None
-        # Laid out as four sets and a pair, as it always can be (whatever the chow limit).
-        split = decompositions(c, 4, 1)[0]
-        return tuple(_block_of(k, i) for k, i in split)
+        return s, next(r for r in range(9) if suit[r] > _GATES[r]) + 1    # the one tile more than the gates
     return None
+
+
+def _nine_gates(c: Counts, lo: int = 1, hi: int = 9) -> tuple[Block, ...] | None:
+    """Nine gates, the extra tile's rank in [lo, hi], laid out as four sets and a pair, as it
+    always can be (whatever the chow limit)."""
+    found = nine_gates(c)
+    if found is None or not lo <= found[1] <= hi:
+        return None
+    return tuple(_block_of(k, i) for k, i in decompositions(c, 4, 1)[0])
 
 
 SPECIAL_SHAPES = {

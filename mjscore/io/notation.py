@@ -29,11 +29,21 @@ from mjscore.model.table import (
     set_kind,
     tiles_text,
 )
-from mjscore.model.tiles import BY_GLYPH, DRAGON_BASE, FLOWER_BASE, SEASON_BASE, SEATS, TILES, WIND_BASE, Tile, Wind
+from mjscore.model.tiles import (
+    BY_GLYPH,
+    DRAGON_BASE,
+    FLOWER_BASE,
+    SEASON_BASE,
+    SEATS,
+    TILES,
+    WIND_BASE,
+    WIND_BY_LETTER,
+    Tile,
+    Wind,
+)
 
 MAX_SCORE = 10**9
 
-SEAT_NAMES = {w.value: w for w in Wind}
 FLAGS = {f.value: f for f in WinFlag}
 TABLE_SETTINGS = {s.word: s for s in SETTINGS}          # the settings a table's header may give
 SESSION_SETTINGS = {s.word: s for s in SETTINGS + ROTATION}   # ... and a session's
@@ -43,12 +53,14 @@ _CLOSE = {"[": "]", "(": ")", "<": ">", "{": "}"}
 # The words of a player's line that are not tiles.
 _KEYWORDS = frozenset({*_OPEN, *_CLOSE.values(), "...", "=", "score", "win", "discarded", "self", "from", *FLAGS})
 
-# One token: a bracket, `=`, `...`, or a word (anything else up to white space or a bracket).
-_WORD = re.compile(r"[\[\](){}<>]|\.\.\.|=|[^\s\[\](){}<>=]+")
-# The same, but a group written without spaces (`[777p]`, `(5555p)`) is one token: the same
-# groups come back table after table, and each is read once (`_compact_meld`).
-_TOKEN = re.compile(r"\[[^\s\[\](){}<>=]+\]|\([^\s\[\](){}<>=]+\)|<[^\s\[\](){}<>=]+>|\{[^\s\[\](){}<>=]+\}"
-                    r"|[\[\](){}<>]|\.\.\.|=|[^\s\[\](){}<>=]+")
+# The token grammar.  A word is anything up to white space, a bracket or `=`; a token is a
+# bracket, `=`, `...`, or a word (`_WORD`).  When a line is read, a group written without spaces
+# (`[777p]`, `(5555p)`) is one token too (`_TOKEN`): the same groups come back table after table,
+# and each is read once (`_compact_meld`).
+_PLAIN = r"[^\s\[\](){}<>=]+"
+_WORD = re.compile(rf"[\[\](){{}}<>]|\.\.\.|=|{_PLAIN}")
+_TOKEN = re.compile("|".join(rf"\{left}{_PLAIN}\{right}" for left, right in ("[]", "()", "<>", "{}"))
+                    + "|" + _WORD.pattern)
 
 # One unit of a tile run: digits with their suit letter, an honour alias, or an honour letter.
 _UNIT = re.compile(r"(?P<digits>[0-9]+)(?P<suit>[mpscdbzfy])|(?P<alias>Rd|Gd|Wd)|(?P<honour>[ESWNCFP])")
@@ -273,10 +285,10 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
                 draw = True
             elif word == "round":
                 _expect_args(head, args, 1, "a wind: E, S, W or N")
-                if args[0].text not in SEAT_NAMES:
+                if args[0].text not in WIND_BY_LETTER:
                     raise NotationError(f"'round' takes a wind (E, S, W or N), not '{args[0].text}'",
                                         args[0].where, args[0].text)
-                round_wind = SEAT_NAMES[args[0].text]
+                round_wind = WIND_BY_LETTER[args[0].text]
             elif word == "scheme":
                 _expect_args(head, args, 1, "a scheme name or a scheme file's path")
                 scheme = args[0].text
@@ -285,18 +297,18 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
                 counters[COUNTERS[word]] = _number(args[0], f"'{word}'")
             continue
         tokens = line.tokens[1:]
-        if len(word) > 2 and word[1] == ":" and word[0] in SEAT_NAMES:
+        if len(word) > 2 and word[1] == ":" and word[0] in WIND_BY_LETTER:
             # `E:123m` typed without a space: the seat, then the rest of the word
             tokens = (head._replace(text=word[2:], column=head.column + 2),) + tokens
             head = head._replace(text=word[:2])
             word = head.text
-        if word.endswith(":") and word[:-1] in SEAT_NAMES:
-            hand = _parse_player(SEAT_NAMES[word[:-1]], head, tokens)
+        if word.endswith(":") and word[:-1] in WIND_BY_LETTER:
+            hand = _parse_player(WIND_BY_LETTER[word[:-1]], head, tokens)
             if hand.seat in players:
                 raise NotationError(f"seat {hand.seat.value} is listed twice", head.where, word)
             players[hand.seat] = hand
             continue
-        if word in SEAT_NAMES and len(line.tokens) > 1 and line.tokens[1].text.startswith(":"):
+        if word in WIND_BY_LETTER and len(line.tokens) > 1 and line.tokens[1].text.startswith(":"):
             raise NotationError(f"write the seat and its colon together: '{word}:'", head.where, word)
         raise NotationError(_unknown_line(word), head.where, word)
     if not players and not draw and not allow_empty:
@@ -318,17 +330,17 @@ def _parse_penalty(head: Token, args) -> Penalty:
     if len(args) not in (2, 4):
         at = args[0] if args else head
         raise NotationError(usage, at.where, at.text)
-    if args[0].text not in SEAT_NAMES:
+    if args[0].text not in WIND_BY_LETTER:
         raise NotationError(f"{usage}; '{args[0].text}' is not a seat", args[0].where, args[0].text)
-    payer = SEAT_NAMES[args[0].text]
+    payer = WIND_BY_LETTER[args[0].text]
     amount = _number(args[1], "'penalty'")
     payee = None
     if len(args) == 4:
         if args[2].text != "to":
             raise NotationError(f"{usage}; expected 'to', not '{args[2].text}'", args[2].where, args[2].text)
-        if args[3].text not in SEAT_NAMES:
+        if args[3].text not in WIND_BY_LETTER:
             raise NotationError(f"{usage}; '{args[3].text}' is not a seat", args[3].where, args[3].text)
-        payee = SEAT_NAMES[args[3].text]
+        payee = WIND_BY_LETTER[args[3].text]
         if payee is payer:
             raise NotationError("a player cannot pay a penalty to himself", args[3].where, args[3].text)
     return Penalty(payer, amount, payee)
@@ -608,9 +620,9 @@ def _parse_win(seat: Wind, win_tok: Token, tokens, i: int) -> tuple[Win, int]:
             raise NotationError("'from' needs a seat: E, S, W or N", tok.where, tok.text)
         st = tokens[i]
         i += 1
-        if st.text not in SEAT_NAMES:
+        if st.text not in WIND_BY_LETTER:
             raise NotationError(f"'from' takes a seat (E, S, W or N), not '{st.text}'", st.where, st.text)
-        discarder = SEAT_NAMES[st.text]
+        discarder = WIND_BY_LETTER[st.text]
         if discarder is seat:
             raise NotationError(f"{seat.value} cannot win on a discard of its own: 'from' names another seat",
                                 st.where, st.text)
@@ -625,10 +637,10 @@ def _parse_win(seat: Wind, win_tok: Token, tokens, i: int) -> tuple[Win, int]:
             tok = tokens[i]
             if liable is not None:
                 raise NotationError("'liable' is given twice", tok.where, tok.text)
-            if i + 1 >= n or tokens[i + 1].text not in SEAT_NAMES:
+            if i + 1 >= n or tokens[i + 1].text not in WIND_BY_LETTER:
                 at = tokens[i + 1] if i + 1 < n else tok
                 raise NotationError("'liable' takes the seat that pays for all: liable SEAT", at.where, at.text)
-            liable = SEAT_NAMES[tokens[i + 1].text]
+            liable = WIND_BY_LETTER[tokens[i + 1].text]
             if liable is seat:
                 raise NotationError("the winner cannot be liable: 'liable' names a loser", tokens[i + 1].where,
                                     tokens[i + 1].text)

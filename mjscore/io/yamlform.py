@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from mjscore.io.notation import (
-    SEAT_NAMES,
     TABLE_SETTINGS,
     Token,
     parse_player_tokens,
@@ -25,7 +24,7 @@ from mjscore.io.yamlsafe import load_nodes, mark_location
 from mjscore.model.errors import Location, MjError, NotationError, YamlFormError
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.model.table import COUNTERS, PlayerHand, Table
-from mjscore.model.tiles import SEATS, Wind
+from mjscore.model.tiles import SEATS, WIND_BY_LETTER, Wind
 
 TABLE_KEYS = {"round", "scheme", "draw", "players", "name", "id", "penalties", *(x.name for x in SETTINGS),
               *COUNTERS, *COUNTERS.values()}
@@ -173,9 +172,9 @@ class NodeReader:
         if "round" in fields:
             k, v = fields["round"]
             r = self.text(v, "'round'")
-            if r not in SEAT_NAMES:
+            if r not in WIND_BY_LETTER:
                 raise YamlFormError(f"'round' takes a wind (E, S, W or N), not '{r}'", self.where(v), r)
-            round_wind = SEAT_NAMES[r]
+            round_wind = WIND_BY_LETTER[r]
         scheme = self.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
         draw = False
         if "draw" in fields:
@@ -195,9 +194,9 @@ class NodeReader:
         players: dict[Wind, PlayerHand] = {}
         if "players" in fields:
             pnode = fields["players"][1]
-            pmap = self.mapping(pnode, "'players'", set(SEAT_NAMES) | set(self.names))
+            pmap = self.mapping(pnode, "'players'", set(WIND_BY_LETTER) | set(self.names))
             for seat_text, (knode, vnode) in pmap.items():
-                seat = SEAT_NAMES[self.names.get(seat_text, seat_text)]
+                seat = WIND_BY_LETTER[self.names.get(seat_text, seat_text)]
                 if seat in players:
                     raise YamlFormError(f"seat {seat.value} is listed twice", self.where(knode))
                 players[seat] = self.player(seat, knode, vnode)

@@ -72,6 +72,11 @@ SEATS = _WIND_ORDER
 for _n, _w in enumerate(_WIND_ORDER, start=1):
     _w.number, _w.letter = _n, _w.value
 del _n, _w
+# The seats as the plain forms of results write them (E S W N), as people say them (East ...),
+# and from their letter back to the wind.
+SEAT_LETTERS = tuple(w.letter for w in SEATS)
+SEAT_WORDS = {w.letter: w.name.capitalize() for w in SEATS}
+WIND_BY_LETTER = {w.letter: w for w in SEATS}
 
 
 class Dragon(Enum):

@@ -17,7 +17,7 @@ from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from mjscore.hand.arrange import SHAPES, Arrangement, Block
+from mjscore.hand.arrange import SHAPES, Arrangement, Block, nine_gates
 from mjscore.hand.shapes import Counts, counts_of
 from mjscore.hand.waits import waits_before_win, waits_of
 from mjscore.io.notation import parse_tile
@@ -458,24 +458,13 @@ def c_zero_points(sit, arr, v):
 
 def c_nine_gates(sit, arr, spec):
     (lo, hi), concealed_ends = spec
-    h = sit.hand
-    if h.melds:
+    if sit.hand.melds:
         return False
-    c = sit.counts
-    for s in range(3):
-        suit = c[s * 9:(s + 1) * 9]
-        if sum(suit) != 14:
-            continue
-        base = (3, 1, 1, 1, 1, 1, 1, 1, 3)
-        extra = [r for r in range(9) if suit[r] - base[r] == 1]
-        if any(suit[r] < base[r] for r in range(9)) or len(extra) != 1:
-            return False
-        if not lo <= extra[0] + 1 <= hi:
-            return False
-        if concealed_ends and not sit.self_drawn and sit.win_tile in (s * 9, s * 9 + 8):
-            return False
-        return True
-    return False
+    found = nine_gates(sit.counts)
+    if found is None or not lo <= found[1] <= hi:
+        return False
+    suit = found[0]
+    return not (concealed_ends and not sit.self_drawn and sit.win_tile in (suit * 9, suit * 9 + 8))
 
 
 def c_squirming_snake(sit, arr, v):

@@ -8,6 +8,7 @@ under `settlement.payoffs`.  Both are read and checked here, where the other rul
 
 from __future__ import annotations
 
+from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -23,7 +24,17 @@ SITUATIONS = ("east-self-drawn", "other-self-drawn", "east-on-discard", "other-o
 MAX_MULTIPLIER = 100        # of the winner's score, for one loser
 PAYOFF_NAME = "schemes/settlement/payoffs.yaml"     # as the user sees it in messages
 ROLES = ("east", "discarder", "others")
-EAST_DOUBLE_KINDS = ("switch", "built-in", "none")
+
+
+class EastDouble(str, Enum):
+    """How a payoff scheme treats East's double."""
+
+    SWITCH = "switch"            # East pays and receives double where the East-double setting is on
+    BUILT_IN = "built-in"        # East's double is in the figures already
+    NONE = "none"                # East is never doubled
+
+
+EAST_DOUBLE_KINDS = tuple(k.value for k in EastDouble)
 
 
 class Payoff(NamedTuple):
@@ -31,7 +42,7 @@ class Payoff(NamedTuple):
 
     name: str
     text: str
-    east_double: str                      # switch | built-in | none
+    east_double: EastDouble
     table: dict                           # situation -> role -> multiplier
 
 
@@ -67,7 +78,7 @@ def parse_payoffs(data, where: str) -> dict[str, Payoff]:
             if situation not in SITUATIONS:
                 raise SchemeError(f"{path}.table.{situation}: unknown situation; known: {', '.join(SITUATIONS)}",
                                   Location(where))
-        out[name] = Payoff(name, str(spec.get("text", name)), kind, table)
+        out[name] = Payoff(name, str(spec.get("text", name)), EastDouble(kind), table)
     return out
 
 

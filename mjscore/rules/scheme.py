@@ -9,6 +9,7 @@ batch reads each file once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 from collections.abc import Mapping
@@ -38,8 +39,23 @@ MAX_PAYMENT = 100_000_000
 SCOPES = ("every", "winner", "loser")
 SET_CLASSES = ("simple", "terminal", "honour")
 PAIR_KINDS = ("dragon", "own-wind", "prevailing-wind", "own-and-prevailing")
-ROUNDING_MODES = ("none", "up", "nearest")
-ROUNDING_STAGES = ("before-doubles", "after-doubles")
+
+
+class RoundingMode(str, Enum):
+    NONE = "none"
+    UP = "up"
+    NEAREST = "nearest"                  # halves up: 65 -> 70
+
+
+class RoundingStage(str, Enum):
+    """When a hand's points are rounded: before the doubles, or the score after them."""
+
+    BEFORE_DOUBLES = "before-doubles"
+    AFTER_DOUBLES = "after-doubles"
+
+
+ROUNDING_MODES = tuple(m.value for m in RoundingMode)
+ROUNDING_STAGES = tuple(m.value for m in RoundingStage)
 
 TOP_KEYS = {"scheme", "title", "description", "sources", "extends", "limit", "roof_off", "max_chows",
             "bonus_tiles", "bonus_tile_points", "shapes", "rounding", "sets", "pairs", "rules",
@@ -75,14 +91,14 @@ class Rule:
 
 
 class Rounding(NamedTuple):
-    mode: str = "none"
+    mode: RoundingMode = RoundingMode.NONE
     unit: int = 10
-    stage: str = "after-doubles"
+    stage: RoundingStage = RoundingStage.AFTER_DOUBLES
 
     def apply(self, value: int) -> int:
-        if self.mode == "none" or self.unit <= 1:
+        if self.mode == RoundingMode.NONE or self.unit <= 1:
             return value
-        if self.mode == "up":
+        if self.mode == RoundingMode.UP:
             return -(-value // self.unit) * self.unit
         return (value + self.unit // 2) // self.unit * self.unit   # nearest, halves up (65 -> 70)
 
@@ -492,7 +508,8 @@ def _rounding(ck, v) -> Rounding:
     stage = v.get("stage", "after-doubles")
     if stage not in ROUNDING_STAGES:
         ck.fail("rounding.stage", f"takes one of: {', '.join(ROUNDING_STAGES)}")
-    return Rounding(mode, ck.int(v, "unit", "rounding.unit", default=10, minimum=1, maximum=10_000), stage)
+    return Rounding(RoundingMode(mode), ck.int(v, "unit", "rounding.unit", default=10, minimum=1, maximum=10_000),
+                    RoundingStage(stage))
 
 
 def _sets(ck, v) -> dict:

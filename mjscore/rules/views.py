@@ -11,7 +11,7 @@ from typing import Any
 
 from mjscore.model.tiles import TILES
 from mjscore.rules.payoffs import ROLES, SITUATIONS, builtin_payoffs
-from mjscore.rules.scheme import Rule, Scheme
+from mjscore.rules.scheme import RoundingMode, Rule, Scheme
 
 SCOPE_TITLES = {"every": "Every hand", "winner": "The winner only", "loser": "Losers only"}
 
@@ -87,7 +87,7 @@ def value_text(rule: Rule) -> str:
 
 def parameters(s: Scheme) -> list[list]:
     r = s.rounding
-    rounding = "none" if r.mode == "none" else f"{r.mode} {r.unit}, {r.stage}"
+    rounding = "none" if r.mode is RoundingMode.NONE else f"{r.mode.value} {r.unit}, {r.stage.value}"
     return [
         ["limit", s.limit], ["roof off", "yes" if s.roof_off else "no"], ["most chows", s.max_chows],
         ["bonus tiles", f"{s.bonus_tile_points} points each" if s.bonus_tiles else "not used"],
@@ -168,7 +168,7 @@ def payoff_tables(s: Scheme) -> list[dict[str, Any]]:
     loser pays the winner, as a multiple of the winner's score, in each situation."""
     tables = dict(builtin_payoffs())
     tables.update(s.payoffs)
-    return [{"name": name, "text": payoff.text, "east_double": payoff.east_double,
+    return [{"name": name, "text": payoff.text, "east_double": payoff.east_double.value,
              "default": s.settlement.payoff == name, "roles": list(ROLES),
              "rows": [[situation] + [payoff.table[situation].get(role, "") for role in ROLES]
                       for situation in SITUATIONS]}

@@ -34,7 +34,7 @@ from mjscore.model.errors import IncompleteHandError
 from mjscore.model.table import Form, PlayerHand, SetKind, Table, Win
 from mjscore.model.tiles import DRAGON_BASE, KINDS, TILES, WIND_BASE, Tile, Wind
 from mjscore.rules.conditions import FeatureIndex, Need, Situation, block_matches, features
-from mjscore.rules.scheme import Rule, Scheme
+from mjscore.rules.scheme import RoundingStage, Rule, Scheme
 
 
 class Item(NamedTuple):
@@ -225,8 +225,7 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
         # A counted score is held to the limit like any other hand (docs/rules.md, "The limit"):
         # its points stay as counted, the score is what is paid on.
         item = Item("counted", "score counted at the table", None, points=hand.score)
-        held = hand.score if scheme.roof_off else min(hand.score, scheme.limit)
-        v = Valuation(None, (item,), (), hand.score, 0, None, 0.0, hand.score, held)
+        v = Valuation(None, (item,), (), hand.score, 0, None, 0.0, hand.score, held_to_limit(hand.score, scheme))
         return PlayerScore(hand.seat, hand.is_winner, v, counted=True, name=hand.name)
     if hand.is_winner:
         valued = _winning(hand, scheme, table)
@@ -412,19 +411,33 @@ def _total(scheme: Scheme, arr: Arrangement, found: list[Item], rules: list[Rule
             plain.append(i)
             points += i.points
             doubles += i.doubles
-    rounding = scheme.rounding
-    if rounding.stage == "before-doubles":
-        points = rounding.apply(points)
-    base = points * 2 ** doubles
-    if fraction >= 1 or (fraction > 0 and fraction * scheme.limit >= base):
+    points, base, score = hand_score(points, doubles, scheme)
+    if limit_rule is not None and (fraction >= 1 or fraction * scheme.limit >= base):
         score = round(fraction * scheme.limit)
         decided = [i for i in limit_items if i.rule == limit_rule.id][:1]
         return Valuation(arr, tuple(decided), tuple(i for i in found if i not in decided), 0, 0,
                          limit_rule, fraction, base, score)
-    score = base if scheme.roof_off else min(base, scheme.limit)
-    if rounding.stage == "after-doubles":
-        score = rounding.apply(score)
     return Valuation(arr, tuple(plain), tuple(limit_items), points, doubles, None, fraction, base, score)
+
+
+def hand_score(points: int, doubles: int, scheme: Scheme) -> tuple[int, int, int]:
+    """(points, base, score) of a hand of these points and doubles, no limit hand among them:
+    the points rounded if the scheme rounds before the doubles, base = points * 2**doubles, the
+    score held to the limit, then rounded if the scheme rounds after the doubles.  What `check`
+    weighs a claim's other figures with, too."""
+    rounding = scheme.rounding
+    if rounding.stage == RoundingStage.BEFORE_DOUBLES:
+        points = rounding.apply(points)
+    base = points * 2 ** doubles
+    score = held_to_limit(base, scheme)
+    if rounding.stage == RoundingStage.AFTER_DOUBLES:
+        score = rounding.apply(score)
+    return points, base, score
+
+
+def held_to_limit(value: int, scheme: Scheme) -> int:
+    """No hand scores more than the limit, unless the scheme takes the roof off."""
+    return value if scheme.roof_off else min(value, scheme.limit)
 
 
 # -- calling (a loser one tile from a special hand) --------------------------------------------

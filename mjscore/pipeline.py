@@ -85,21 +85,22 @@ class TableResult(NamedTuple):
         seat = Wind(seat) if isinstance(seat, str) else seat
         return next((p for p in self.players if p.seat is seat), None)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The plain object of `mjscore score --format json` for this table."""
         t = self.table
-        w = t.winner
-        d = {
+        won = t.winning
+        d: dict[str, Any] = {
             "scheme": self.scheme.name,
             "round": t.round.letter,
-            "winner": w.seat.letter if w else None,
+            "winner": won[0].seat.letter if won else None,
             "draw": t.draw,
             "players": [player_dict(p, self.explain) for p in self.players],
         }
-        if w is not None and w.win is not None:
-            d["win"] = {"tile": w.win.tile.text if w.win.tile else None,
-                        "from": w.win.discarder.letter if w.win.discarder else None,
-                        "flags": sorted(f.value for f in w.win.flags)}
+        if won is not None:
+            win = won[1]
+            d["win"] = {"tile": win.tile.text if win.tile else None,
+                        "from": win.discarder.letter if win.discarder else None,
+                        "flags": sorted(f.value for f in win.flags)}
         if self.ruling:
             d["ruling"] = self.ruling
         d["settlement"] = self.settlement.as_dict() if self.settlement else None
@@ -113,11 +114,10 @@ def one_winner(table: Table) -> tuple[Table, str | None]:
     the discarder takes the tile (the rule text); the other keeps a hand one tile short of going
     out.  Returns the table as played, and the ruling in words (None when there was nothing to
     rule)."""
-    winners = [p for p in table.players if p.is_winner]
+    winners = [(p, p.win) for p in table.players if p.win is not None]
     if len(winners) != 2:
         return table, None
-    a, b = winners
-    wa, wb = a.win, b.win
+    (a, wa), (b, wb) = winners
     if (wa.discarder is None or wa.discarder is not wb.discarder or wa.tile != wb.tile or wa.tile is None
             or a.score is not None or b.score is not None):
         return table, None                       # not a claim on one discard: validation says what is wrong

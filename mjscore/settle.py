@@ -9,6 +9,7 @@ Pure arithmetic over the final hand scores.  The payoff schemes are rule data
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
@@ -45,7 +46,8 @@ class Payment(NamedTuple):
         return {"from": self.payer.letter, "to": self.payee.letter, "amount": self.amount}
 
 
-class Special(NamedTuple):
+@dataclass(frozen=True)
+class Special:
     """A special payment of the hand, beside the score: the kitty, or the bonus for East's extra
     hands.  `amount` is what the winner receives in all (0: nothing paid this hand)."""
 
@@ -56,8 +58,8 @@ class Special(NamedTuple):
     to: Wind | None                            # the winner, when it was paid
     why: str = ""                              # why it was not paid, when it was not
 
-    def as_dict(self) -> dict:
-        d = {"kind": self.kind.value, "count": self.count, "unit": self.unit, "amount": self.amount,
+    def as_dict(self) -> dict[str, object]:
+        d: dict[str, object] = {"kind": self.kind.value, "count": self.count, "unit": self.unit, "amount": self.amount,
              "to": self.to.letter if self.to else None}
         if self.why:
             d["why"] = self.why
@@ -162,16 +164,18 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
     applies = False
     payoff = None
     if not table.draw:
-        if winner is None:
+        won = table.winning
+        if won is None:
             raise SettlementError("there is no winner and the table is not marked 'draw'")
+        winner, win = won
         payoff = find_payoff(settings.payoff, scheme_payoffs)
-        applies = payoff.east_double == EastDouble.SWITCH or (settings.paying is Paying.BETWEEN_ALL and winner.win.liable is None)
+        applies = payoff.east_double == EastDouble.SWITCH or (settings.paying is Paying.BETWEEN_ALL and win.liable is None)
         if winner.seat not in scores:
             raise SettlementError("the winner's score is missing")
         u = scores[winner.seat]
-        discarder = winner.win.discarder
+        discarder = win.discarder
         shares = winner_shares(winner.seat, discarder, u, payoff, settings.east_double)
-        liable = winner.win.liable
+        liable = win.liable
         if liable is not None:
             # One lump sum from the liable player, rounded once; the losers settle nothing.
             total = sum(shares.values())
@@ -204,10 +208,10 @@ def _specials(table: Table, settings: Settings, kitty_earned: bool, payoff: Payo
     """The kitty and the extra-hand bonus of this hand, paid or not (docs/rules.md, "Special
     payments").  Never capped by the limit, never doubled for East."""
     out = []
-    winner = table.winner
+    won = table.winning
     if settings.kitty:
         deals = table.kitty_deals + 1                  # this deal's stakes are in it too
-        if table.draw or winner is None:
+        if table.draw or won is None:
             out.append(Special(Reason.KITTY, deals, settings.kitty, 0, None, "a draw: the kitty stays"))
         elif not kitty_earned:
             out.append(Special(Reason.KITTY, deals, settings.kitty, 0, None,
@@ -217,26 +221,30 @@ def _specials(table: Table, settings: Settings, kitty_earned: bool, payoff: Payo
             # (her own come back to her).
             stakes = settings.kitty * deals
             amount = stakes if settings.paying is Paying.ADD_UP else stakes * (len(SEATS) - 1)
-            out.append(Special(Reason.KITTY, deals, settings.kitty, amount, winner.seat))
+            out.append(Special(Reason.KITTY, deals, settings.kitty, amount, won[0].seat))
     if settings.extra_hand_bonus and table.extra_hands:
         bonus = settings.extra_hand_bonus * table.extra_hands
-        if table.draw or winner is None:
+        if table.draw or won is None:
             out.append(Special(Reason.EXTRA_HANDS, table.extra_hands, settings.extra_hand_bonus, 0, None,
                                "a draw: nothing is paid"))
         else:
-            amount = bonus if settings.paying is Paying.ADD_UP else sum(
-                a for _, a in _bonus_shares(bonus, winner.seat, winner.win.discarder, winner.win.liable, payoff))
+            winner, win = won
+            amount = bonus if settings.paying is Paying.ADD_UP or payoff is None else sum(
+                a for _, a in _bonus_shares(bonus, winner.seat, win.discarder, win.liable, payoff))
             out.append(Special(Reason.EXTRA_HANDS, table.extra_hands, settings.extra_hand_bonus, amount, winner.seat))
     return tuple(out)
 
 
 def _special_payments(x: Special, table: Table, payoff: Payoff | None) -> list[Payment]:
-    if x.to is None:
+    won = table.winning
+    if x.to is None or won is None:
         return []
     if x.kind == Reason.KITTY:
         share = x.amount // (len(SEATS) - 1)
         return [Payment(s, x.to, share, Reason.KITTY) for s in SEATS if s is not x.to]
-    win = table.winner.win
+    if payoff is None:
+        return []
+    win = won[1]
     bonus = x.unit * x.count
     shares = _bonus_shares(bonus, x.to, win.discarder, win.liable, payoff)
     return [Payment(s, x.to, a, Reason.EXTRA_HANDS) for s, a in shares]

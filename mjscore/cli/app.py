@@ -123,8 +123,8 @@ def source(file: Optional[str], inline: Optional[str], stdin_when_piped: bool = 
     if inline is None and file is None:
         if not stdin_when_piped or sys.stdin.isatty():
             raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
-        file = "-"                                # `mjscore score < hand.mj`
-    return inline if inline is not None else Path(file)
+        return Path("-")                          # `mjscore score < hand.mj`
+    return inline if inline is not None else Path(file or "-")
 
 
 def _check_payoff(settings: dict[str, Any], scheme: str | None) -> None:
@@ -250,8 +250,8 @@ def score(
         sys.stdout.write(render_csv([], header=True))
     for item in api.score_many(source(file, inline, stdin_when_piped=True), scheme=scheme, name="<-e>",
                                explain=explain, **settings):
-        if item.error is not None:
-            failures.report(item.error)
+        if item.result is None:
+            failures.report(item.error or MjError("no result"))
             continue
         result = item.result.to_dict()
         if format is Format.json:
@@ -301,7 +301,7 @@ def batch(
                                    encode=encode, **settings):
             n += 1
             errors += not item.ok
-            out.write(item.text)
+            out.write(item.text or "")
             if progress is not None and n % 500 == 0:
                 progress.write(f"\r  {n:,} tables, {errors:,} with errors")
                 progress.flush()
@@ -454,8 +454,8 @@ def session(
         sys.stdout.write(session_csv(result))
     else:
         sys.stdout.write(terminal_safe(render_session(result, format.value, output_width())))
-    for e in played.errors:
-        typer.echo(str(e), err=True)
+    for bad in played.errors:
+        typer.echo(str(bad), err=True)
     if chart:
         try:
             color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
@@ -505,6 +505,8 @@ def add(
         raise typer.BadParameter("give a FILE or -e TEXT, not both")
     _check_payoff(settings, scheme)
     book = api.Evening(evening)
+    hand: str | Path
+    name: str | None
     try:
         if inline is not None:
             hand, name = inline, "<-e>"
@@ -651,7 +653,7 @@ def _app_for(argv: list[str]) -> typer.Typer:
     """
     name = argv[1] if len(argv) > 1 else ""
     commands = [c for c in app.registered_commands
-                if (c.name or typer.main.get_command_name(c.callback.__name__)) == name]
+                if (c.name or typer.main.get_command_name(getattr(c.callback, "__name__", ""))) == name]
     groups = [g for g in app.registered_groups if g.name == name]
     if not commands and not groups:
         return app

@@ -6,9 +6,13 @@ Knows nothing about scoring: it only lays out figures it is given.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import re
+import textwrap
+from collections.abc import Sequence
+from typing import Any
 
 from mjscore.model.errors import escaped
 from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
@@ -135,9 +139,9 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
                    width)
     amount = _paid(s)
     heads = [names.get(b, b) for b in SEAT_LETTERS]
-    rows = [[label(a, names)] + [amount.get((a, b), "") if a != b else "." for b in SEAT_LETTERS]
+    rows: list[list[str | int]] = [[label(a, names)] + [amount.get((a, b), "") if a != b else "." for b in SEAT_LETTERS]
             + [sum(amount.get((a, b), 0) for b in SEAT_LETTERS)] for a in SEAT_LETTERS]
-    rows.append(["net"] + [f"{net.get(b, 0):+d}" for b in SEAT_LETTERS] + [""])
+    rows.append(["net", *[f"{net.get(b, 0):+d}" for b in SEAT_LETTERS], ""])
     lines.append(fit(rows, ["pays \\ receives"] + heads + ["in all"], grid, width, wrap=(0, 1, 2, 3, 4)))
     for pen in s.get("penalties", []):
         lines.append(f"Penalty: {label(pen['from'], names)} pays {pen['amount']} to {label(pen['to'], names)}")
@@ -188,24 +192,79 @@ def payment_lines(result: dict) -> list[str]:
     return [text for _, text in sorted(out)]
 
 
-def fit(rows: list[list], headers: list[str], grid: str, width: int | None, wrap: tuple[int, ...] = ()) -> str:
-    """A tabulate grid no wider than `width`: the columns in `wrap` (text) are narrowed and
-    wrapped at word breaks until it fits; figures are never broken."""
+def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int | None,
+        wrap: tuple[int, ...] = ()) -> str:
+    """A tabulate grid no wider than `width`: the widest of the columns in `wrap` (text) is
+    narrowed a character at a time, its words wrapped, until the grid fits; figures never break.
+
+    The columns' widths are worked out directly (tabulate's "simple" grid is its columns, two
+    spaces apart, each as wide as its widest line, a header with two spaces more: the cells here
+    are text and whole numbers), so tabulate draws the grid once, at the width it keeps."""
     from tabulate import tabulate
 
-    text = tabulate(rows, headers=headers, tablefmt=grid)
     if width is None or grid != "simple":
-        return text
-    widths = [max(len(str(c)) for c in col) for col in zip(headers, *rows)]
+        return tabulate(rows, headers=headers, tablefmt=grid)
+    tracked = [max(len(str(c)) for c in col) for col in zip(headers, *rows)]
+    actual = [max(len(h) + 2, w) for h, w in zip(headers, tracked)]    # a header has two spaces more
     limits: list[int | None] = [None] * len(headers)
-    while max(map(len, text.split("\n"))) > width:
-        wide = max((c for c in wrap if widths[c] > 6), key=lambda c: widths[c], default=None)
+    narrowed: dict[int, _Column] = {}
+    gaps = 2 * (len(headers) - 1)
+    while sum(actual) + gaps > width:
+        wide = max((c for c in wrap if tracked[c] > 6), key=lambda c: tracked[c], default=None)
         if wide is None:
             break
-        widths[wide] -= 1
-        limits[wide] = widths[wide]
-        text = tabulate(rows, headers=headers, tablefmt=grid, maxcolwidths=limits, maxheadercolwidths=limits)
-    return text
+        tracked[wide] -= 1
+        limits[wide] = tracked[wide]
+        column = narrowed.get(wide)
+        if column is None:
+            column = narrowed[wide] = _Column(headers[wide], [r[wide] for r in rows])
+        actual[wide] = column.width_at(tracked[wide])
+    if not narrowed:
+        return tabulate(rows, headers=headers, tablefmt=grid)
+    return tabulate(rows, headers=headers, tablefmt=grid, maxcolwidths=limits,
+                    maxheadercolwidths=limits)  # type: ignore[arg-type]  # a None width leaves a column as it is (tabulate's README); the stub takes only ints
+
+
+class _Column:
+    """One column of a grid as tabulate draws it with its text wrapped at a width: its widest
+    line (numbers are never wrapped), the header's with two spaces of padding.
+
+    A greedy wrap at a width no narrower than its widest line is the same wrap, so a column is
+    wrapped again only when the width comes below its widest line (once or twice as it narrows,
+    not at every character)."""
+
+    def __init__(self, header: str, cells: Sequence[Any]):
+        self.header = header
+        self.texts = [str(c) for c in cells if not _is_number(c) and str(c)]
+        self.numbers = max((len(str(c)) for c in cells if _is_number(c)), default=0)
+        self.head = self.text = -1          # widest line of the header, of the texts: not yet wrapped
+
+    def width_at(self, limit: int) -> int:
+        if self.head < 0 or self.head > limit:
+            self.head = _widest_line(self.header, limit)
+        if self.text < 0 or self.text > limit:
+            self.text = max((_widest_line(t, limit) for t in self.texts), default=0)
+        return max(self.head + 2, self.text, self.numbers)
+
+
+@functools.lru_cache(maxsize=4096)
+def _widest_line(text: str, limit: int) -> int:
+    """The widest line of `text` wrapped at `limit` by tabulate's own wrapper (where it has one:
+    it breaks a long word a little differently from the standard library's)."""
+    import tabulate
+
+    wrapper: textwrap.TextWrapper = getattr(tabulate, "_CustomTextWrap", textwrap.TextWrapper)(width=limit)
+    return max((len(line) for line in wrapper.wrap(text)), default=0)
+
+
+def _is_number(cell: Any) -> bool:
+    if isinstance(cell, (int, float)):
+        return True
+    try:
+        float(cell)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _words(words: list[str], width: int | None, sep: str = " ", indent: str = "  ") -> list[str]:
@@ -272,12 +331,12 @@ def terminal_safe(text: str) -> str:
     return "\n".join(escaped(line) for line in text.split("\n"))
 
 
-def batch_line(row: dict | None, fmt: str, header: bool = False) -> str:
+def batch_line(row: dict[str, Any] | None, fmt: str, header: bool = False) -> str:
     """One table of a batch (a result or an error row, see `BatchItem.to_dict`) as a JSON line
-    or CSV rows; with `header`, the CSV header line."""
+    or CSV rows; with `header` (and no row), the CSV header line."""
+    if row is None or header:
+        return render_csv([], header=True) if fmt == "csv" else ""
     if fmt == "csv":
-        if header:
-            return render_csv([], header=True)
         if "error" in row:
             return render_csv([{k: row[k] for k in ("table", "file", "line", "error")}], header=False)
         return render_csv(csv_rows(row, row["table"], row["file"], row["line"]), header=False)

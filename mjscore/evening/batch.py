@@ -37,7 +37,7 @@ class BatchItem(NamedTuple):
         """A JSON line of `mjscore batch`: the result's object, or an error row."""
         if self.error is not None:
             return {"table": self.table, "file": self.file, "line": self.line, "error": str(self.error)}
-        plain = self.result.to_dict() if self.result is not None else self.data
+        plain = self.result.to_dict() if self.result is not None else self.data or {}
         return {"table": self.table, "file": self.file, "line": self.line, **plain}
 
 

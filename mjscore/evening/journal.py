@@ -38,7 +38,7 @@ class Removed(NamedTuple):
 
 def hand_lines(text: str) -> str:
     """A hand typed on one line (`E: ...; S: ...`) as the file keeps it: a line per player."""
-    out = []
+    out: list[str] = []
     for line in text.replace("\r\n", "\n").split("\n"):
         body, hash_, comment = line.partition("#")
         parts = [p.strip() for p in body.split(";")]

@@ -9,13 +9,14 @@ score are pungs and pairs, so those are enumerated and the rest is left as it li
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import product
 from typing import NamedTuple
 
 from mjscore.hand.shapes import MAJORS, Counts, counts_of, decompositions
 from mjscore.model.table import CLAIMED_FORMS, Form, PlayerHand, SetKind, indices_text
-from mjscore.model.tiles import KINDS, WIND_BASE
+from mjscore.model.tiles import KINDS, WIND_BASE, Tile
 
 
 class Block(NamedTuple):
@@ -88,7 +89,7 @@ class Arrangement(NamedTuple):
         return [b.text() for b in sorted(self.blocks, key=_layout_order)]
 
 
-def _layout_order(b: Block):
+def _layout_order(b: Block) -> tuple[int, tuple[int, ...]]:
     return (0 if b.form is not Form.CONCEALED else _KIND_ORDER[b.kind], b.tiles)
 
 
@@ -99,7 +100,8 @@ _KIND_ORDER = {SetKind.CHOW: 1, SetKind.PUNG: 1, SetKind.KONG: 1, SetKind.PAIR: 
 def written_blocks(hand: PlayerHand) -> tuple[Block, ...]:
     out = []
     for m in hand.melds:
-        out.append(Block(m.kind, tuple([t.index for t in m.tiles]), m.form in CLAIMED_FORMS, m.form))
+        # A written group is always a set (the readers see to it); one that is not would be leftovers.
+        out.append(Block(m.kind or SetKind.SINGLE, tuple([t.index for t in m.tiles]), m.form in CLAIMED_FORMS, m.form))
     return tuple(out)
 
 
@@ -110,27 +112,31 @@ def _block_of(kind: str, i: int) -> Block:
     return _BLOCKS[kind][i]
 
 
-def _make_block(kind: str, i: int) -> Block | None:
+def _make_block(kind: str, i: int) -> Block:
     if kind == "chow":
-        return Block(SetKind.CHOW, (i, i + 1, i + 2)) if i < WIND_BASE and i % 9 <= 6 else None
+        return Block(SetKind.CHOW, (i, i + 1, i + 2))
     return Block(_KIND[kind], (i,) * (3 if kind == "pung" else 2))
 
 
 # Every pung, pair and chow there is, made once: arrangements share them.
-_BLOCKS = {kind: tuple(_make_block(kind, i) for i in range(KINDS)) for kind in _KIND}
+_BLOCKS = {kind: {i: _make_block(kind, i) for i in range(KINDS) if kind != "chow" or (i < WIND_BASE and i % 9 <= 6)}
+           for kind in _KIND}
 _PUNGS, _PAIRS = _BLOCKS["pung"], _BLOCKS["pair"]
 
 
 # -- special shapes ----------------------------------------------------------------------------
 # Each returns the blocks of the special shape for 14 concealed tile counts, or None.
 
-def _thirteen_orphans(c: Counts):
+Blocks = tuple[Block, ...]
+
+
+def _thirteen_orphans(c: Counts) -> Blocks | None:
     if sum(c) != 14 or any(c[i] == 0 for i in MAJORS) or sum(c[i] for i in MAJORS) != 14:
         return None
     return tuple(Block(SetKind.PAIR if c[i] == 2 else SetKind.SINGLE, (i,) * c[i]) for i in MAJORS)
 
 
-def _seven_pairs(c: Counts, only=None):
+def _seven_pairs(c: Counts, only: frozenset[int] | None = None) -> Blocks | None:
     if sum(c) != 14 or any(n not in (0, 2) for n in c):
         return None
     idx = [i for i in range(KINDS) if c[i] == 2]
@@ -139,11 +145,11 @@ def _seven_pairs(c: Counts, only=None):
     return tuple(Block(SetKind.PAIR, (i, i)) for i in idx)
 
 
-def _all_pair_honours(c: Counts):
-    return _seven_pairs(c, only=set(MAJORS))
+def _all_pair_honours(c: Counts) -> Blocks | None:
+    return _seven_pairs(c, only=frozenset(MAJORS))
 
 
-def _knitting(c: Counts):
+def _knitting(c: Counts) -> Blocks | None:
     """Seven pairs, each the same number in two suits; two suits only, no honours."""
     if sum(c) != 14 or any(c[WIND_BASE:]):
         return None
@@ -159,7 +165,7 @@ def _knitting(c: Counts):
     return tuple(blocks)
 
 
-def _triple_knitting(c: Counts):
+def _triple_knitting(c: Counts) -> Blocks | None:
     """Four triples of one number in all three suits, and a pair of one number in two suits."""
     if sum(c) != 14 or any(c[WIND_BASE:]) or _suits_used(c) != 3:
         return None
@@ -178,7 +184,7 @@ def _triple_knitting(c: Counts):
     return tuple(blocks) + (Block(SetKind.KNITTED, (x, y)),)
 
 
-def _wriggling_snake(c: Counts):
+def _wriggling_snake(c: Counts) -> Blocks | None:
     """BMJA: a pair of 1s, 2 to 9 of the same suit, and each of the four winds."""
     if sum(c) != 14 or any(c[WIND_BASE + w] != 1 for w in range(4)) or any(c[WIND_BASE + 4:]):
         return None
@@ -216,7 +222,7 @@ def _nine_gates(c: Counts, lo: int = 1, hi: int = 9) -> tuple[Block, ...] | None
     return tuple(_block_of(k, i) for k, i in decompositions(c, 4, 1)[0])
 
 
-SPECIAL_SHAPES = {
+SPECIAL_SHAPES: dict[str, Callable[[Counts], Blocks | None]] = {
     "nine-gates": _nine_gates,
     "gates-of-heaven": lambda c: _nine_gates(c, 2, 8),
     "thirteen-orphans": _thirteen_orphans,
@@ -229,7 +235,7 @@ SPECIAL_SHAPES = {
 SHAPES = frozenset({"standard", *SPECIAL_SHAPES})
 
 
-def _only(indices):
+def _only(indices: Iterable[int]) -> Callable[[Counts], bool]:
     allowed = frozenset(indices)
     return lambda c: all(i in allowed for i in range(KINDS) if c[i])
 
@@ -253,7 +259,7 @@ def _near_knitting(c: Counts) -> bool:
 
 # What 13 tiles must already look like for one more tile to make the special shape: a cheap
 # test that spares trying all 34 tiles on hands that are nowhere near it.
-SPECIAL_NEAR = {
+SPECIAL_NEAR: dict[str, Callable[[Counts], bool]] = {
     "thirteen-orphans": _only(MAJORS),
     "all-pair-honours": _only(MAJORS),
     "seven-pairs": lambda c: sum(1 for n in c if n % 2) <= 1,
@@ -266,7 +272,7 @@ SPECIAL_NEAR = {
 }
 
 
-def special_blocks(shape: str, counts: Counts):
+def special_blocks(shape: str, counts: Counts) -> Blocks | None:
     return SPECIAL_SHAPES[shape](counts)
 
 
@@ -278,13 +284,13 @@ def is_special(shape: str, counts: Counts) -> bool:
 
 # -- the winner --------------------------------------------------------------------------------
 
-def winner_arrangements(hand: PlayerHand, shapes, max_chows: int) -> list[Arrangement]:
+def winner_arrangements(hand: PlayerHand, shapes: frozenset[str], max_chows: int) -> list[Arrangement]:
     """Every complete arrangement of a winner's hand, one per set the winning tile may have completed."""
     return list(_winner_arrangements(hand, shapes, max_chows))
 
 
 @lru_cache(maxsize=64)
-def _winner_arrangements(hand: PlayerHand, shapes, max_chows: int) -> tuple[Arrangement, ...]:
+def _winner_arrangements(hand: PlayerHand, shapes: frozenset[str], max_chows: int) -> tuple[Arrangement, ...]:
     # Remembered for a moment: validation asks whether the winner is complete, then scoring
     # asks for the same arrangements.
     win = hand.win
@@ -294,7 +300,7 @@ def _winner_arrangements(hand: PlayerHand, shapes, max_chows: int) -> tuple[Arra
 
 
 def winning_arrangements(written: tuple[Block, ...], counts: Counts, win_tile: int | None, discard: bool,
-                         shapes, max_chows: int) -> list[Arrangement]:
+                         shapes: frozenset[str], max_chows: int) -> list[Arrangement]:
     """Complete arrangements of written groups plus loose concealed tiles (`counts`)."""
     out: list[Arrangement] = []
     need = 4 - len(written)
@@ -308,8 +314,9 @@ def winning_arrangements(written: tuple[Block, ...], counts: Counts, win_tile: i
     if not written:
         for shape in shapes:
             # is_special is remembered, and the waits have usually asked it already.
-            if shape != "standard" and is_special(shape, counts):
-                out.extend(_mark_winning_block(special_blocks(shape, counts), shape, win_tile, discard))
+            special = special_blocks(shape, counts) if shape != "standard" and is_special(shape, counts) else None
+            if special is not None:
+                out.extend(_mark_winning_block(special, shape, win_tile, discard))
     return out
 
 
@@ -317,7 +324,8 @@ def winning_arrangements(written: tuple[Block, ...], counts: Counts, win_tile: i
 _LAID_DOWN = frozenset({Form.EXPOSED, Form.CLAIMED_KONG, Form.DECLARED_KONG})
 
 
-def _mark_winning_block(blocks: tuple[Block, ...], shape: str, win_tile, discard: bool):
+def _mark_winning_block(blocks: tuple[Block, ...], shape: str, win_tile: int | None,
+                        discard: bool) -> list[Arrangement]:
     """One arrangement per concealed block that holds the winning tile (duplicates once)."""
     if win_tile is None:
         return [Arrangement(blocks, shape)]
@@ -355,7 +363,7 @@ def losing_arrangements(hand: PlayerHand, exhaustive: bool = False) -> list[Arra
     return [_partial(written, counts, [c for c in choice if c is not None]) for choice in product(*options)]
 
 
-def _every_pung_and_pair(written: tuple[Block, ...], concealed) -> Arrangement:
+def _every_pung_and_pair(written: tuple[Block, ...], concealed: tuple[Tile, ...]) -> Arrangement:
     """A loser's one best arrangement: every run of equal tiles a pung (four: a pung and a
     single) or a pair, the rest one leftover block; `_partial` of every pung and pair, found in
     one pass over the loose tiles rather than over all 34 kinds."""
@@ -381,7 +389,7 @@ def _every_pung_and_pair(written: tuple[Block, ...], concealed) -> Arrangement:
     return Arrangement(tuple(blocks), "partial")
 
 
-def _partial(written: tuple[Block, ...], counts: Counts, formed) -> Arrangement:
+def _partial(written: tuple[Block, ...], counts: Counts, formed: list[tuple[int, str]]) -> Arrangement:
     """A loser's arrangement: the written groups, the pungs and pairs `formed` ((tile, "pung" or
     "pair"), in tile order) and the tiles left over as one leftover block."""
     rest = list(counts)

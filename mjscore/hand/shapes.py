@@ -7,7 +7,9 @@ the second time.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import cast
 
 from mjscore.model.tiles import KINDS, WIND_BASE, Tile
 
@@ -18,15 +20,15 @@ Block = tuple[str, int]
 MAJORS = tuple(i for i in range(KINDS) if i >= WIND_BASE or i % 9 in (0, 8))
 
 
-def counts_of(tiles) -> Counts:
+def counts_of(tiles: Sequence[Tile] | Sequence[int]) -> Counts:
     """How many of each tile kind: from tiles or tile indices."""
     c = [0] * KINDS
     if tiles and isinstance(tiles[0], Tile):
-        for t in tiles:
+        for t in cast(Sequence[Tile], tiles):        # all tiles (the usual case): no test per tile
             c[t.index] += 1
     else:
-        for t in tiles:
-            c[t.index if isinstance(t, Tile) else t] += 1
+        for x in tiles:
+            c[x.index if isinstance(x, Tile) else x] += 1
     return tuple(c)
 
 
@@ -73,7 +75,7 @@ def _suit_decompositions(counts: tuple[int, ...], first: int, pairs: int) -> tup
     i = next((k for k, c in enumerate(counts) if c), -1)
     if i < 0:
         return (((), 0, 0),)
-    out = []
+    out: list[tuple[tuple[Block, ...], int, int]] = []
     here = counts[i]
     tile = first + i
     honours = first >= WIND_BASE
@@ -104,7 +106,7 @@ def _suit_splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, int
     return _splits(_trim(counts), honours)
 
 
-def _trim(counts) -> tuple[int, ...]:
+def _trim(counts: Sequence[int]) -> tuple[int, ...]:
     # Empty ranks at either end change no split (a chow needs its three ranks held), so
     # 2233m and 6677m are one state: fewer states to solve and to remember.
     lo, hi = 0, len(counts)
@@ -124,7 +126,7 @@ def _splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, int], ..
     """
     if not counts:
         return ((0, 0),)
-    out = set()
+    out: set[tuple[int, int]] = set()
     c = list(counts)
     if c[0] >= 3:
         c[0] -= 3
@@ -142,11 +144,14 @@ def _splits(counts: tuple[int, ...], honours: bool) -> tuple[tuple[int, int], ..
     return tuple(sorted(out))
 
 
-def _combine(a, b):
+Splits = tuple[tuple[int, int], ...]      # (pairs, chows) of each split
+
+
+def _combine(a: Splits, b: Splits) -> Splits:
     return tuple({(p1 + p2, c1 + c2) for p1, c1 in a for p2, c2 in b if p1 + p2 <= 1})
 
 
-def _part(counts: Counts, s: int):
+def _part(counts: Counts, s: int) -> Splits:
     """The (pairs, chows) splits of suit s (0-2 numbered, 3 honours) of a count vector."""
     if s < 3:
         return _suit_splits(counts[s * 9:(s + 1) * 9], False)
@@ -163,9 +168,9 @@ def standard_waits(counts: Counts, max_chows: int) -> tuple[int, ...]:
         # one would be left over.  Most losers stop here.
         return ()
     parts = [_part(counts, s) for s in range(4)]
-    out = []
+    out: list[int] = []
     for s in range(4):
-        others = ((0, 0),)
+        others: Splits = ((0, 0),)
         for k in range(4):
             if k != s:
                 others = _combine(others, parts[k])

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from mjscore.hand.arrange import winner_arrangements
 from mjscore.model.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError
-from mjscore.model.table import Form, PlayerHand, Table, WinFlag
-from mjscore.model.tiles import ALL_TILES, KINDS, TILES, Wind
+from mjscore.model.table import Form, PlayerHand, Table, Win, WinFlag
+from mjscore.model.tiles import ALL_TILES, KINDS, TILES, Tile, Wind
 
 DEFAULT_SHAPES = frozenset({"standard", "thirteen-orphans"})
 
@@ -79,7 +79,7 @@ def _check_flags_fit(p: PlayerHand, table: Table, loose_needs_kong: bool = False
                                  p.where, "robbed")
 
 
-def _tiles_shown(p) -> tuple:
+def _tiles_shown(p: PlayerHand) -> tuple[Tile, ...]:
     # A discard lies on the table: it is one of the four too.
     return p.all_tiles() + p.bonus + p.discards
 
@@ -127,7 +127,7 @@ def _check_player(p: PlayerHand, table: Table, shapes: frozenset[str],
     if p.score is not None:
         return
     if win is not None:
-        _check_win_clause(p)
+        _check_win_clause(p, win)
     kongs = p.kongs
     size = p.tile_count
     if p.incomplete:
@@ -159,8 +159,7 @@ def _check_player(p: PlayerHand, table: Table, shapes: frozenset[str],
             raise IncompleteHandError(f"{p.seat.value}'s hand is not complete: {why}", p.where)
 
 
-def _check_win_clause(p: PlayerHand) -> None:
-    win = p.win
+def _check_win_clause(p: PlayerHand, win: Win) -> None:
     flags = win.flags
     if win.tile is not None:
         in_hand = win.tile in p.concealed or any(win.tile in m.tiles for m in p.melds if m.form is Form.GROUP)
@@ -184,7 +183,7 @@ def _check_win_clause(p: PlayerHand) -> None:
                                  p.where, f.value)
 
 
-def is_complete(p: PlayerHand, shapes=DEFAULT_SHAPES) -> bool:
+def is_complete(p: PlayerHand, shapes: frozenset[str] = DEFAULT_SHAPES) -> bool:
     """Four sets and a pair (the written groups counting as sets), or a special shape in `shapes`."""
     return bool(winner_arrangements(p, frozenset(shapes), 4))
 

@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 from mjscore.hand.arrange import SPECIAL_NEAR, is_special
 from mjscore.hand.shapes import Counts, counts_of, standard_waits
-from mjscore.model.table import Form, PlayerHand, SetKind
+from mjscore.model.table import Form, Meld, PlayerHand, SetKind, Table
 from mjscore.model.tiles import KINDS, TILES
+
+
+class Shapes(Protocol):
+    """What the waits need of a scheme: the winning shapes it knows, and the most chows."""
+
+    @property
+    def shapes(self) -> frozenset[str]: ...
+
+    @property
+    def max_chows(self) -> int: ...
 
 
 def waiting_hand(hand: PlayerHand) -> PlayerHand:
@@ -24,7 +36,7 @@ def waiting_hand(hand: PlayerHand) -> PlayerHand:
                                melds=tuple(m for m in hand.melds if m.form is not Form.GROUP))
 
 
-def waits_of(hand: PlayerHand, scheme, held: Counts | None = None) -> list[int]:
+def waits_of(hand: PlayerHand, scheme: Shapes, held: Counts | None = None) -> list[int]:
     """Tile indices (sorted) that complete `hand` under the scheme, as a self-drawn tile.
 
     A tile the player already holds four of is no wait; copies visible elsewhere at the table
@@ -41,7 +53,7 @@ def waits_of(hand: PlayerHand, scheme, held: Counts | None = None) -> list[int]:
     return list(_waits(counts_of(hand.concealed), len(hand.melds), chows, held, scheme.shapes, scheme.max_chows))
 
 
-def _written(melds) -> tuple[int, int, int]:
+def _written(melds: Iterable[Meld]) -> tuple[int, int, int]:
     """(chows, kongs, tiles) of the groups a player wrote."""
     chows = kongs = tiles = 0
     for m in melds:
@@ -51,14 +63,14 @@ def _written(melds) -> tuple[int, int, int]:
     return chows, kongs, tiles
 
 
-def waits_before_win(hand: PlayerHand, scheme, held: Counts | None = None) -> list[int]:
+def waits_before_win(hand: PlayerHand, scheme: Shapes, held: Counts | None = None) -> list[int]:
     """`waits_of(waiting_hand(hand))` for a winner, worked out on tile counts without building
     the waiting hand (the "only possible tile" rules ask it of every winner).  `held`: the
     counts of every playing tile of the hand, melds included, when the caller has them."""
     if hand.incomplete or hand.score is not None or hand.win is None or hand.win.tile is None:
         return []
-    held = list(held if held is not None else counts_of(hand.all_tiles()))
-    loose = held[:]
+    counts = list(held if held is not None else counts_of(hand.all_tiles()))
+    loose = counts[:]
     written = [m for m in hand.melds if m.form is not Form.GROUP]      # `{ }` groups go back among the loose
     chows, kongs, written_tiles = _written(written)
     for m in written:
@@ -68,15 +80,16 @@ def waits_before_win(hand: PlayerHand, scheme, held: Counts | None = None) -> li
     if not loose[win]:
         return []                 # the winning tile is in no loose group: the hand is not as written
     loose[win] -= 1
-    held[win] -= 1
+    counts[win] -= 1
     if sum(loose) + written_tiles != 13 + kongs:
         return []
-    return list(_waits(tuple(loose), len(written), chows, held, scheme.shapes, scheme.max_chows))
+    return list(_waits(tuple(loose), len(written), chows, counts, scheme.shapes, scheme.max_chows))
 
 
-def _waits(loose, written, written_chows, held, shapes, max_chows) -> tuple[int, ...]:
+def _waits(loose: Counts, written: int, written_chows: int, held: Sequence[int], shapes: frozenset[str],
+           max_chows: int) -> tuple[int, ...]:
     """Waits from plain values: the loose tile counts, how many sets (and chows) are written."""
-    found = set()
+    found: set[int] = set()
     if "standard" in shapes and sum(loose) + 1 == 3 * (4 - written) + 2 and written_chows <= max_chows:
         found.update(standard_waits(loose, max_chows - written_chows))
     near = [shape for shape in shapes if shape != "standard" and SPECIAL_NEAR[shape](loose)] if not written else []
@@ -95,7 +108,7 @@ def _waits(loose, written, written_chows, held, shapes, max_chows) -> tuple[int,
     return tuple(sorted(t for t in found if held[t] < 4))
 
 
-def table_waits(table, scheme) -> list[dict]:
+def table_waits(table: Table, scheme: Shapes) -> list[dict[str, Any]]:
     """For each fully listed player, the tiles that would complete the hand, and which are dead.
 
     The winner is shown with what the hand waited for before the winning tile.  A wait is dead
@@ -114,7 +127,7 @@ def table_waits(table, scheme) -> list[dict]:
         held = counts_of(hand.all_tiles())
         row = {"seat": p.seat.value,
                "waits": [TILES[t].text for t in ws],
-               "dead": [TILES[t].text for t in ws if visible[t] - (1 if p.win and p.win.tile.index == t else 0)
+               "dead": [TILES[t].text for t in ws if visible[t] - (1 if hand is not p and _won_on(p, t) else 0)
                         >= 4 and held[t] < 4]}
         if p.discards:
             # Her own discards since her last draw: she may not go out on another discard of them.
@@ -122,3 +135,7 @@ def table_waits(table, scheme) -> list[dict]:
             row["sacred"] = [TILES[t].text for t in ws if t in own]
         out.append(row)
     return out
+
+
+def _won_on(p: PlayerHand, t: int) -> bool:
+    return p.win is not None and p.win.tile is not None and p.win.tile.index == t

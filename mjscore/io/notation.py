@@ -125,8 +125,8 @@ def _parts(run):
 
 def _parse_run(word: str) -> tuple[Tile, ...] | None:
     if word and word[0] in BY_GLYPH:             # tile pictures, as `show --tiles unicode` prints them
-        tiles = tuple(BY_GLYPH.get(ch) for ch in word.replace("\ufe0e", "").replace("\ufe0f", ""))
-        return None if None in tiles else tiles
+        glyphs = word.replace("\ufe0e", "").replace("\ufe0f", "")
+        return tuple(BY_GLYPH[ch] for ch in glyphs) if all(ch in BY_GLYPH for ch in glyphs) else None
     out: list[Tile] = []
     pos = 0
     while pos < len(word):

@@ -22,7 +22,7 @@ SESSION_HEADERS = ("players", "start", "scheme", *SESSION_SETTINGS)
 
 
 class SessionHeader(NamedTuple):
-    names: tuple[str, str, str, str]          # seat order E S W N at the first hand
+    names: tuple[str, ...]                    # the four, in seat order E S W N at the first hand
     start: int = 2000
     scheme: str | None = None
     options: tuple[tuple[str, object], ...] = ()   # the settings for every hand (model.settings: SETTINGS, ROTATION)

@@ -24,7 +24,7 @@ class Location(NamedTuple):
         return f"{self.file}:{self.line}:{self.column}"
 
 
-def excerpt(value, limit: int = 24) -> str:
+def excerpt(value: object, limit: int = 24) -> str:
     """A value as a message may show it: its text, control and invisible characters escaped,
     cut to `limit` characters.  A file's content never reaches a message whole."""
     text = value if isinstance(value, str) else repr(value)
@@ -52,7 +52,7 @@ class MjError(Exception):
     def __str__(self) -> str:
         return f"{escaped(str(self.location))}: error: {escaped(self.message)}"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[MjError], tuple[str, Location, str | None]]:
         # Whole across processes (`batch --jobs`): the location and token too, not only the message.
         return (self.__class__, (self.message, self.location, self.token))
 

@@ -7,6 +7,7 @@ table read from YAML equals the same table read from the compact form.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from functools import lru_cache
@@ -50,7 +51,9 @@ CLAIMED_FORMS = frozenset({Form.EXPOSED, Form.CLAIMED_KONG})
 def set_kind(tiles: tuple[Tile, ...]) -> SetKind | None:
     """The kind of set these tiles make (sorted input), or None if they make none."""
     n = len(tiles)
-    first = tiles[0] if tiles else None
+    if not n:
+        return None
+    first = tiles[0]
     if n >= 2 and all(t == first for t in tiles):
         return {2: SetKind.PAIR, 3: SetKind.PUNG, 4: SetKind.KONG}.get(n)
     if (n == 3 and first.suit.is_numbered and tiles[1].index == first.index + 1
@@ -199,9 +202,9 @@ class Table:
     options: tuple[tuple[str, object], ...] = ()
     where: Location = field(default_factory=Location, compare=False, repr=False)
     # Which of `round` and the COUNTERS the text stated (a session checks them against its count).
-    stated: frozenset = field(default=frozenset(), compare=False, repr=False)
+    stated: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
-    def option(self, name: str):
+    def option(self, name: str) -> object:
         return dict(self.options).get(name)
 
     @property
@@ -211,6 +214,14 @@ class Table:
                 return p
         return None
 
+    @property
+    def winning(self) -> tuple[PlayerHand, Win] | None:
+        """The winner and the win clause together (the winner's `win` is never None)."""
+        for p in self.players:
+            if p.win is not None:
+                return p, p.win
+        return None
+
     def player(self, seat: Wind) -> PlayerHand | None:
         for p in self.players:
             if p.seat is seat:
@@ -218,7 +229,7 @@ class Table:
         return None
 
 
-def tiles_text(tiles, *, style: str = "text", sep: str = " ") -> str:
+def tiles_text(tiles: Iterable[Tile], *, style: str = "text", sep: str = " ") -> str:
     """Tiles in compact notation, one run per suit and per honour: `234678m 55p EEE NN`.
 
     `style="unicode"` writes the glyphs instead, one per tile.
@@ -228,7 +239,7 @@ def tiles_text(tiles, *, style: str = "text", sep: str = " ") -> str:
     return indices_text(sorted(t.index for t in tiles), sep)
 
 
-def indices_text(indices, sep: str = " ") -> str:
+def indices_text(indices: Iterable[int], sep: str = " ") -> str:
     """`tiles_text` of tile indices, sorted: what every printed breakdown calls, so it reads
     plain integers rather than tile objects."""
     chunks: list[str] = []

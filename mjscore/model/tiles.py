@@ -64,7 +64,7 @@ class Wind(Enum):
         return cls(text)
 
     def __str__(self) -> str:
-        return self.value
+        return self.letter
 
 
 _WIND_ORDER = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
@@ -85,6 +85,7 @@ class Dragon(Enum):
     WHITE = "P"
 
 
+_DRAGONS = (Dragon.RED, Dragon.GREEN, Dragon.WHITE)
 NUMBERED_SUITS = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
 WIND_BASE = 27
 DRAGON_BASE = 31
@@ -126,7 +127,7 @@ class Tile:
     """
 
     index: int
-    suit: Suit = field(default=None, compare=False, repr=False)
+    suit: Suit = field(default=Suit.CHARACTERS, compare=False, repr=False)   # set from the index
     rank: int = field(default=0, compare=False, repr=False)   # 1-9; winds, bonus 1-4 (E=1); dragons 1-3
 
     def __post_init__(self) -> None:
@@ -142,7 +143,7 @@ class Tile:
 
     @property
     def dragon(self) -> Dragon | None:
-        return (Dragon.RED, Dragon.GREEN, Dragon.WHITE)[self.rank - 1] if self.suit is Suit.DRAGON else None
+        return _DRAGONS[self.rank - 1] if self.suit is Suit.DRAGON else None
 
     @property
     def owner(self) -> Wind | None:
@@ -188,9 +189,9 @@ class Tile:
         if s.is_numbered:
             return f"{self.rank} {_SUIT_NAMES[s]}"
         if s is Suit.WIND:
-            return f"{self.wind.name.lower()} wind"
+            return f"{_WIND_ORDER[self.rank - 1].name.lower()} wind"
         if s is Suit.DRAGON:
-            return _DRAGON_NAMES[self.dragon]
+            return _DRAGON_NAMES[_DRAGONS[self.rank - 1]]
         if s is Suit.FLOWER:
             return f"flower {self.rank} ({_FLOWER_NAMES[self.rank - 1]})"
         return f"season {self.rank} ({_SEASON_NAMES[self.rank - 1]})"

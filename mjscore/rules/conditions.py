@@ -163,7 +163,9 @@ TILE_CLASSES = ("any", "simple", "terminal", "honour", "major", "wind", "dragon"
 _GREEN = frozenset({19, 20, 21, 23, 25, DRAGON_BASE + 1})   # 2 3 4 6 8 bamboo, green dragon
 
 
-def in_class(i: int, cls: str, sit: Situation) -> bool:
+def in_class(i: int, cls: str, sit: Situation | None) -> bool:
+    """Whether tile kind `i` is of the tile class; the own and prevailing winds are the player's
+    (`sit`), the other classes are the same for everyone (`sit` may be None)."""
     if cls == "any":
         return True
     if cls == "simple":
@@ -178,9 +180,9 @@ def in_class(i: int, cls: str, sit: Situation) -> bool:
         return WIND_BASE <= i < DRAGON_BASE
     if cls == "dragon":
         return DRAGON_BASE <= i < KINDS
-    if cls == "own-wind":
+    if cls == "own-wind" and sit is not None:
         return i == WIND_BASE + sit.seat.number - 1
-    if cls == "prevailing-wind":
+    if cls == "prevailing-wind" and sit is not None:
         return i == WIND_BASE + sit.round.number - 1
     if cls == "green":
         return i in _GREEN

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, NoReturn
 
 from mjscore.hand.arrange import SHAPES
 from mjscore.io import datacache
@@ -202,7 +202,7 @@ def _load(path: str, given: str | None = None) -> Scheme:
     raw = _read_bytes(Path(path), given)
     source = fingerprint(raw)
     cached = datacache.load("scheme", path, source, _fingerprint_now)
-    if cached is not None:
+    if isinstance(cached, dict):
         try:
             return _build(cached, path)
         except SchemeError:
@@ -299,11 +299,12 @@ def _merge(base: dict, top: dict, file: str) -> dict:
     return out
 
 
-def _merge_rules(base: list, top, file: str, base_name: str) -> list:
+def _merge_rules(base: list[dict[str, Any]], top: object, file: str,
+                 base_name: str) -> tuple[list[dict[str, Any]], list[str]]:
     if not isinstance(top, list):
         raise SchemeError("'rules' is a list of rules", Location(file), "rules")
-    rules = [dict(r) for r in base]
-    index = {r.get("id"): n for n, r in enumerate(rules)}
+    rules: list[dict[str, Any] | None] = [dict(r) for r in base]
+    index = {r.get("id"): n for n, r in enumerate(rules) if r is not None}
     unknown: list[str] = []
     for n, r in enumerate(top):
         if not isinstance(r, dict) or not isinstance(r.get("id"), str):
@@ -318,7 +319,7 @@ def _merge_rules(base: list, top, file: str, base_name: str) -> list:
             if r.get("remove"):
                 rules[at] = None
             else:
-                merged = dict(rules[at])
+                merged = dict(rules[at] or {})
                 # A changed unit replaces the old one: a rule has exactly one of points, doubles, limit.
                 if any(u in r for u in ("points", "doubles", "limit")):
                     for u in ("points", "doubles", "limit"):
@@ -340,7 +341,7 @@ class _Checker:
     def __init__(self, file: str):
         self.file = file
 
-    def fail(self, path: str, message: str):
+    def fail(self, path: str, message: str) -> NoReturn:
         path = excerpt(path, 80)
         raise SchemeError(f"{path}: {message}", Location(self.file), path)
 
@@ -612,8 +613,9 @@ def _rule(ck, r, n) -> Rule:
         ck.fail(f"{path}.text", "takes text")
     if r.get("source") is not None and not isinstance(r["source"], str):
         ck.fail(f"{path}.source", "takes text")
+    tests: tuple[tuple[Callable[..., bool], Any], ...] = ()
     if per == "set":
-        tests, needs = (), set_rule_needs(parsed)
+        needs = set_rule_needs(parsed)
     else:
         tests = tuple((CONDITIONS[c].test, p) for c, p in parsed)
         needs = frozenset().union(*(CONDITIONS[c].needs(p) for c, p in parsed))

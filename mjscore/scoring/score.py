@@ -45,8 +45,8 @@ class Item(NamedTuple):
     doubles: int = 0
     limit: float = 0.0
 
-    def as_dict(self) -> dict:
-        d = {"rule": self.rule, "text": self.text}
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"rule": self.rule, "text": self.text}
         if self.applies_to is not None:
             d["applies_to"] = self.applies_to
         if self.limit:
@@ -71,12 +71,19 @@ class Valuation(NamedTuple):
     base: int                          # points * 2**doubles, uncapped
     score: int
 
-    def rank(self):
+    def rank(self) -> tuple[int | float, ...]:
         return (-self.score, -self.fraction, -self.base, -self.doubles, -self.points)
 
-    def sort_key(self):
-        text = tuple(self.arrangement.text()) if self.arrangement else ()
-        return self.rank() + (text,)
+    def sort_key(self) -> tuple[int | float | tuple[str, ...], ...]:
+        return self.rank() + (tuple(self.layout()),)
+
+    def layout(self) -> list[str]:
+        """The arrangement's blocks as the player would lay them out (none for a counted score)."""
+        return self.arrangement.text() if self.arrangement else []
+
+    @property
+    def shape(self) -> str | None:
+        return self.arrangement.shape if self.arrangement else None
 
 
 class PlayerScore(NamedTuple):
@@ -188,15 +195,13 @@ def is_complete_under(hand: PlayerHand, scheme: Scheme, table: Table | None = No
     return bool(_winning(hand, scheme, table))
 
 
-def _winning(hand: PlayerHand, scheme: Scheme, table: Table | None) -> list[Valuation] | list[Arrangement]:
-    """The winner's arrangements that go out: the standard ones, and a special shape only as the
-    limit hand it stands for (Gates won on the wrong tile, a snake won on a discard are then
-    judged as ordinary hands).  Valued when the table is known."""
-    arrangements = winner_arrangements(hand, scheme.shapes, scheme.max_chows)
-    if table is None:
-        return arrangements
+def _winning(hand: PlayerHand, scheme: Scheme, table: Table) -> list[Valuation]:
+    """The winner's arrangements that go out, valued: the standard ones, and a special shape only
+    as the limit hand it stands for (Gates won on the wrong tile, a snake won on a discard are
+    then judged as ordinary hands)."""
     sit = situation(hand, table, scheme)
-    return [v for v in (value(sit, a) for a in arrangements) if v.arrangement.shape == "standard" or v.fraction > 0]
+    return [v for v in (value(sit, a) for a in winner_arrangements(hand, scheme.shapes, scheme.max_chows))
+            if v.shape == "standard" or v.fraction > 0]
 
 
 def incompleteness(hand: PlayerHand, scheme: Scheme, table: Table | None = None) -> str | None:
@@ -242,7 +247,7 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
         # Equal in every figure: the arrangement's text decides, so input order never does.
         top = [v for v in valued if v.rank() == valued[0].rank()]
         valued = sorted(top, key=Valuation.sort_key) + valued[len(top):]
-    runner = next((v for v in valued[1:] if v.arrangement.text() != valued[0].arrangement.text()), None)
+    runner = next((v for v in valued[1:] if v.layout() != valued[0].layout()), None)
     return PlayerScore(hand.seat, hand.is_winner, valued[0], runner, name=hand.name)
 
 
@@ -383,7 +388,7 @@ def value(sit: Situation, arr: Arrangement) -> Valuation:
                     item = engine.rule_items[r.id] = _rule_item(r, None)
                 rule_items.append((n, r, item))
     if not rule_items:
-        return _total(scheme, arr, found, ())
+        return _total(scheme, arr, found, [])
     if len(rule_items) > 1:
         rule_items.sort(key=_PLACE)             # the scheme's order; a rule's sets in the hand's order
     if any([r.excludes for _, r, _ in rule_items]):

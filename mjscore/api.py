@@ -205,9 +205,9 @@ def score_many(*sources: Source | Iterable[str], jobs: int = 1, scheme: str | os
     >>> from pathlib import Path
     >>> for item in mjscore.score_many(Path("sample_hands/evening.mj")):
     ...     print(item.line, item.result.to_dict()["winner"] if item.ok else item.error)
-    2 S
-    10 E
-    18 None
+    2 E
+    8 None
+    16 W
     """
     given = _given(settings, SETTINGS)
     if sources and all(isinstance(s, os.PathLike) for s in sources):

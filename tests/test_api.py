@@ -1,6 +1,5 @@
 """The Python API: the same figures as the command line, typed, errors raised and never printed."""
 
-import doctest
 import glob
 import json
 from pathlib import Path
@@ -113,18 +112,3 @@ def test_public_names_have_docstrings_with_an_example():
     for name in mjscore.api.__all__:
         doc = getattr(mjscore.api, name).__doc__
         assert doc and ">>>" in doc, name
-
-
-def test_docstring_examples_run(monkeypatch):
-    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
-    finder = doctest.DocTestFinder()
-    runner_ = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    tests = finder.find(mjscore.api, globs={"mjscore": mjscore, "Path": Path}) + \
-        finder.find(mjscore, globs={"mjscore": mjscore})
-    ran = 0
-    for t in tests:
-        if t.name.endswith("score_many"):
-            continue                        # reads a file of the reader's own
-        ran += len(t.examples)
-        runner_.run(t)
-    assert ran >= 10 and runner_.failures == 0

@@ -199,8 +199,9 @@ def _winning(hand: PlayerHand, scheme: Scheme, table: Table) -> list[Valuation]:
     """The winner's arrangements that go out, valued: the standard ones, and a special shape only
     as the limit hand it stands for (Gates won on the wrong tile, a snake won on a discard are
     then judged as ordinary hands)."""
-    sit = situation(hand, table, scheme)
-    return [v for v in (value(sit, a) for a in winner_arrangements(hand, scheme.shapes, scheme.max_chows))
+    engine = engine_for(scheme)
+    sit = situation(hand, table, scheme, engine)
+    return [v for v in (value(engine, sit, a) for a in winner_arrangements(hand, scheme.shapes, scheme.max_chows))
             if v.shape == "standard" or v.fraction > 0]
 
 
@@ -211,10 +212,10 @@ def incompleteness(hand: PlayerHand, scheme: Scheme, table: Table | None = None)
     return f"under '{scheme.name}' " + _why_incomplete(hand, scheme)
 
 
-def situation(hand: PlayerHand, table: Table, scheme: Scheme) -> Situation:
+def situation(hand: PlayerHand, table: Table, scheme: Scheme, engine: Engine | None = None) -> Situation:
     win = hand.win
     sit = Situation(hand=hand, round=table.round, dealer_wins=table.dealer_wins, table=table, scheme=scheme,
-                    index=engine_for(scheme).index,
+                    index=(engine or engine_for(scheme)).index,
                     win_tile=win.tile.index if win is not None and win.tile is not None else None,
                     self_drawn=bool(win is not None and win.self_drawn),
                     flags=win.flags if win is not None else frozenset(), calling=calling_for)
@@ -238,8 +239,9 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
             raise IncompleteHandError(f"{hand.seat.value}'s hand is not complete: "
                                       f"{incompleteness(hand, scheme, table)}", hand.where)
     else:
-        sit = situation(hand, table, scheme)
-        valued = [value(sit, a) for a in losing_arrangements(hand, scheme.losers_exhaustive)]
+        engine = engine_for(scheme)
+        sit = situation(hand, table, scheme, engine)
+        valued = [value(engine, sit, a) for a in losing_arrangements(hand, scheme.losers_exhaustive)]
     if len(valued) == 1:
         return PlayerScore(hand.seat, hand.is_winner, valued[0], None, name=hand.name)
     valued = sorted(valued, key=Valuation.rank)
@@ -366,9 +368,9 @@ def _rule_applies(r: Rule, sit: Situation, arr: Arrangement) -> bool:
     return True
 
 
-def value(sit: Situation, arr: Arrangement) -> Valuation:
-    scheme = sit.scheme
-    engine = engine_for(scheme)
+def value(engine: Engine, sit: Situation, arr: Arrangement) -> Valuation:
+    """One arrangement of the player's tiles, valued under the engine's scheme."""
+    scheme = engine.scheme
     found, rule_items = _block_scores(arr, engine, sit)
     sit.set_points = sum([i.points for i in found])
     if scheme.bonus_tiles and sit.hand.bonus:

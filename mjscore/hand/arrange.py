@@ -101,7 +101,7 @@ def written_blocks(hand: PlayerHand) -> tuple[Block, ...]:
     out = []
     for m in hand.melds:
         # A written group is always a set (the readers see to it); one that is not would be leftovers.
-        out.append(Block(m.kind or SetKind.SINGLE, tuple([t.index for t in m.tiles]), m.form in CLAIMED_FORMS, m.form))
+        out.append(Block(m.kind or SetKind.SINGLE, tuple(t.index for t in m.tiles), m.form in CLAIMED_FORMS, m.form))
     return tuple(out)
 
 
@@ -369,7 +369,7 @@ def _every_pung_and_pair(written: tuple[Block, ...], concealed: tuple[Tile, ...]
     one pass over the loose tiles rather than over all 34 kinds."""
     blocks = list(written)
     left = []
-    idx = sorted([t.index for t in concealed])
+    idx = sorted(t.index for t in concealed)
     n, k = len(idx), 0
     while k < n:
         i, j = idx[k], k + 1

@@ -50,8 +50,6 @@ SESSION_SETTINGS = {s.word: s for s in SETTINGS + ROTATION}   # ... and a sessio
 HEADERS = ("round", "scheme", "draw", *COUNTERS, "penalty", *TABLE_SETTINGS)
 _OPEN = {"[": Form.EXPOSED, "(": Form.DECLARED_KONG, "<": Form.CLAIMED_KONG, "{": Form.GROUP}
 _CLOSE = {"[": "]", "(": ")", "<": ">", "{": "}"}
-# The words of a player's line that are not tiles.
-_KEYWORDS = frozenset({*_OPEN, *_CLOSE.values(), "...", "=", "score", "win", "discarded", "self", "from", *FLAGS})
 
 # The token grammar.  A word is anything up to white space, a bracket or `=`; a token is a
 # bracket, `=`, `...`, or a word (`_WORD`).  When a line is read, a group written without spaces
@@ -71,9 +69,6 @@ _HONOUR = {"E": WIND_BASE, "S": WIND_BASE + 1, "W": WIND_BASE + 2, "N": WIND_BAS
 _ALIAS = {"Rd": "C", "Gd": "F", "Wd": "P"}
 
 
-_tuple_new = tuple.__new__
-
-
 class Token(NamedTuple):
     """One word of the input and where it stood.  The place is kept as plain fields and made a
     Location only when a message asks for it: a batch splits millions of words and reports few."""
@@ -89,7 +84,7 @@ class Token(NamedTuple):
 
     @property
     def where(self) -> Location:
-        return _tuple_new(Location, (self.file, self.line, self.column))
+        return Location(self.file, self.line, self.column)
 
     @property
     def is_bracket(self) -> bool:
@@ -201,10 +196,7 @@ def logical_lines(text: str, file: str = "<input>", first_line: int = 1,
         col = 0
         for segment in body.split(";"):
             if column_of is None:
-                # Built as plain tuples: a named tuple's own constructor is a Python call, and a
-                # batch makes one token for every word it reads.
-                base = col + 1
-                tokens = [_tuple_new(Token, (m[0], file, n, base + m.start())) for m in _TOKEN.finditer(segment)]
+                tokens = [Token(m[0], file, n, col + m.start() + 1) for m in _TOKEN.finditer(segment)]
             else:
                 tokens = [Token.at(m[0], _loc(file, n, col + m.start() + 1, column_of))
                           for m in _TOKEN.finditer(segment)]
@@ -411,8 +403,7 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
             opened.append(tok)
             places.append((tok, meld.tiles))
             continue
-        # run_parts(t), written out: most words are tiles, tried first, once per word read.
-        parts = None if t in _KEYWORDS else _short_run_parts(t) if len(t) <= 24 else run_parts(t)
+        parts = run_parts(t)                    # most words are tiles: tried first
         if parts is not None:
             run, playing, flowers = parts
             concealed.extend(playing)
@@ -541,7 +532,7 @@ def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
             raise NotationError(f"'{tok.text[0]}' cannot stand inside a group opened by '{open_tok.text}'",
                                 tok.where, tok.text[0])
         t = tok.text
-        parts = _short_run_parts(t) if len(t) <= 24 else run_parts(t)
+        parts = run_parts(t)
         if parts is None:
             raise NotationError(_bad_word(t), tok.where, t)
         run, _, flowers = parts
@@ -578,8 +569,7 @@ def _compact_meld(word: str) -> Meld | None:
 
 def _parse_compact_group(tok: Token) -> Meld:
     """A whole-group token that is no group, read bracket by bracket: its error, at its place."""
-    tokens = tuple(_tuple_new(Token, (m[0], tok.file, tok.line, tok.column + m.start()))
-                   for m in _WORD.finditer(tok.text))
+    tokens = tuple(Token(m[0], tok.file, tok.line, tok.column + m.start()) for m in _WORD.finditer(tok.text))
     return _parse_group(tokens[0], tokens, 1)[0]
 
 

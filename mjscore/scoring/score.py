@@ -372,7 +372,7 @@ def value(engine: Engine, sit: Situation, arr: Arrangement) -> Valuation:
     """One arrangement of the player's tiles, valued under the engine's scheme."""
     scheme = engine.scheme
     found, rule_items = _block_scores(arr, engine, sit)
-    sit.set_points = sum([i.points for i in found])
+    sit.set_points = sum(i.points for i in found)
     if scheme.bonus_tiles and sit.hand.bonus:
         found.extend(_bonus_item(t, engine) for t in sit.hand.bonus)
     hand_rules = engine.rules[sit.winner, False]
@@ -393,10 +393,10 @@ def value(engine: Engine, sit: Situation, arr: Arrangement) -> Valuation:
         return _total(scheme, arr, found, [])
     if len(rule_items) > 1:
         rule_items.sort(key=_PLACE)             # the scheme's order; a rule's sets in the hand's order
-    if any([r.excludes for _, r, _ in rule_items]):
+    if any(r.excludes for _, r, _ in rule_items):
         excluded = {x for _, r, _ in rule_items for x in r.excludes}
         rule_items = [e for e in rule_items if e[1].id not in excluded]
-    found.extend([item for _, _, item in rule_items])
+    found.extend(item for _, _, item in rule_items)
     return _total(scheme, arr, found, [r for _, r, _ in rule_items])
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -33,7 +32,7 @@ from mjscore.hand.shapes import counts_of
 from mjscore.model.errors import IncompleteHandError
 from mjscore.model.table import Form, PlayerHand, SetKind, Table, Win
 from mjscore.model.tiles import DRAGON_BASE, KINDS, TILES, WIND_BASE, Tile, Wind
-from mjscore.rules.conditions import FeatureIndex, Need, Situation, block_matches, features
+from mjscore.rules.conditions import FeatureIndex, Situation, block_matches, features
 from mjscore.rules.scheme import RoundingStage, Rule, Scheme
 
 
@@ -130,9 +129,8 @@ class TableScore(NamedTuple):
 
 # -- what the engine keeps of a scheme ---------------------------------------------------------
 
-# A rule as the valuation loop reads it: its place in the scheme's order (the breakdown's), the
-# rule, what it needs, its tests.
-RuleEntry = tuple[int, Rule, frozenset[Need], tuple[tuple[Callable[..., bool], Any], ...]]
+# A rule with its place in the scheme's order (the breakdown's).
+RuleEntry = tuple[int, Rule]
 # What a per-set rule gives a set: (the rule's place, the rule, the item).
 Earned = tuple[int, Rule, Item]
 
@@ -159,8 +157,7 @@ class Engine:
         for winner in (True, False):
             role = scheme.winner_rules if winner else scheme.loser_rules
             for per_set in (True, False):
-                rules[winner, per_set] = tuple((n, r, r.needs, r.tests) for n, r in enumerate(role)
-                                               if r.per_set == per_set)
+                rules[winner, per_set] = tuple((n, r) for n, r in enumerate(role) if r.per_set == per_set)
         return cls(scheme, rules, FeatureIndex.of(scheme))
 
 
@@ -298,7 +295,7 @@ def _block_scores(arr: Arrangement, engine: Engine, sit: Situation) -> tuple[lis
 def _per_set_items(b: Block, engine: Engine, sit: Situation) -> tuple[Earned, ...]:
     if b.kind not in _SETS:
         return ()
-    return tuple((n, r, _rule_item(r, b.text())) for n, r, _, _ in engine.rules[sit.winner, True]
+    return tuple((n, r, _rule_item(r, b.text())) for n, r in engine.rules[sit.winner, True]
                  if block_matches(sit, b, r.when))
 
 
@@ -378,13 +375,10 @@ def value(engine: Engine, sit: Situation, arr: Arrangement) -> Valuation:
     hand_rules = engine.rules[sit.winner, False]
     if hand_rules:
         present = features(sit, arr)
-        for n, r, needs, tests in hand_rules:
-            if not needs <= present:
+        for n, r in hand_rules:
+            if not r.needs <= present:
                 continue
-            for test, param in tests:           # `_rule_applies`, written out: the hottest loop
-                if not test(sit, arr, param):
-                    break
-            else:
+            if _rule_applies(r, sit, arr):
                 item = engine.rule_items.get(r.id)
                 if item is None:
                     item = engine.rule_items[r.id] = _rule_item(r, None)

@@ -136,6 +136,8 @@ def layered(base: T, *layers: Mapping[str, Any]) -> T:
     (None: not given; a name that is not one of `base`'s settings: a setting of the other kind).
     The one place where the command line beats the header, the header the session's header, and
     each of them the scheme."""
+    if not any(layers):
+        return base                 # the usual table: no setting given anywhere but the scheme
     names = _NAMES[type(base)]
     changes: dict[str, Any] = {}
     for layer in reversed(layers):

@@ -22,14 +22,12 @@ one place that decides which value wins.
     ['paying', 'payoff', 'east-double']
 """
 
-from __future__ import annotations
-
 import dataclasses
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from mjscore.model.errors import Location, MjError, excerpt
 
@@ -52,8 +50,7 @@ class SettingError(MjError):
     """A setting given a value it cannot take."""
 
 
-@dataclass(frozen=True)
-class _Declared:
+class _Declared(NamedTuple):
     help: str
     metavar: str | None = None
     minimum: int | None = None
@@ -110,7 +107,7 @@ class Settings:
         """East's double on the losers' differences: switched off with East's double everywhere."""
         return self.east_double and self.east_double_losers is not False
 
-    def layered(self, *layers: Mapping[str, Any]) -> Settings:
+    def layered(self, *layers: Mapping[str, Any]) -> "Settings":
         return layered(self, *layers)
 
 
@@ -124,7 +121,7 @@ class Rotation:
         None, "East passes the deal after N wins in a row (default: never).",
         metavar="N", minimum=1, maximum=1000)
 
-    def layered(self, *layers: Mapping[str, Any]) -> Rotation:
+    def layered(self, *layers: Mapping[str, Any]) -> "Rotation":
         return layered(self, *layers)
 
 
@@ -148,9 +145,9 @@ def layered(base: T, *layers: Mapping[str, Any]) -> T:
 V = TypeVar("V")
 
 
-@dataclass(frozen=True)
-class Setting(Generic[V]):
-    """One declared setting, with what every place that reads or writes it needs."""
+class Setting(NamedTuple, Generic[V]):
+    """One declared setting, with what every place that reads or writes it needs (a named tuple:
+    the declarations are read once, at start-up, and a dataclass costs more to define)."""
 
     name: str                           # the field's name: the scheme key and the API keyword
     kind: type                          # bool, int, str or an Enum
@@ -253,12 +250,14 @@ ON_OFF = {"on": True, "yes": True, "true": True, "off": False, "no": False, "fal
 
 
 def _declared(cls: type, section: str) -> tuple[Setting[Any], ...]:
-    hints = typing.get_type_hints(cls)
+    # The annotations are the types themselves (this module does not defer them): read as they
+    # stand, with no evaluation of text at start-up.
     out = []
     for f in dataclasses.fields(cls):
         meta: _Declared = f.metadata["setting"]
-        args = typing.get_args(hints[f.name])
-        kind = next((a for a in args if a is not type(None)), hints[f.name]) if args else hints[f.name]
+        hint: Any = f.type
+        args = typing.get_args(hint)
+        kind = next((a for a in args if a is not type(None)), hint) if args else hint
         out.append(Setting(f.name, kind, type(None) in args, f.default, meta.help, meta.metavar,
                            meta.minimum, meta.maximum, section))
     return tuple(out)

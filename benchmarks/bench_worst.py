@@ -32,7 +32,7 @@ from mjscore.hand.waits import waits_of  # noqa: E402
 from mjscore.io.notation import parse_table  # noqa: E402
 from mjscore.model.errors import MjError  # noqa: E402
 from mjscore.rules.scheme import load_scheme  # noqa: E402
-from mjscore.scoring.score import is_complete_under, score_player  # noqa: E402
+from mjscore.scoring.score import forget, is_complete_under, score_player  # noqa: E402
 
 RETIME = 100     # the slowest hands of each group timed again: covers the 99.9th percentile of 100,000
 
@@ -52,7 +52,7 @@ def _cold(scheme) -> None:
         for value in vars(module).values():
             if hasattr(value, "cache_clear"):
                 value.cache_clear()
-    scheme.memo.clear()          # what the engine remembered of the scheme: set items, block features
+    forget(scheme)               # what the engine remembered of the scheme: set items, block features
 
 
 def _time(hand, table, scheme) -> int:

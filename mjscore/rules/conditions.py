@@ -11,11 +11,11 @@ the engine skips it on hands that lack them (none is always safe, only slower).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Generic, TypeVar
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from mjscore.hand.arrange import SHAPES, Arrangement, Block, nine_gates
 from mjscore.hand.shapes import Counts, counts_of
@@ -24,11 +24,32 @@ from mjscore.io.notation import parse_tile
 from mjscore.model.table import Form, PlayerHand, SetKind, Table, WinFlag
 from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, KINDS, SEASON_BASE, WIND_BASE, Wind
 
-if TYPE_CHECKING:       # the scheme module reads this catalogue when it loads a scheme
-    from mjscore.rules.scheme import ClaimedKong, Scheme
 
 
 T = TypeVar("T")
+
+
+class ClaimedKong(NamedTuple):
+    """How a concealed pung completed by a claimed fourth tile counts, scheme by scheme (the
+    scheme's `sets.claimed_kong`): the associations score it as exposed but let it keep the hand
+    concealed."""
+
+    exposed_points: bool = True      # scores the exposed column of `sets.kong`
+    concealed_hand: bool = False     # leaves the hand concealed, for the concealed-hand rules
+    concealed_pung: bool = False     # counts among concealed pungs (three concealed pungs)
+
+
+class RuleSet(Protocol):
+    """What the conditions read of the scheme a hand is scored under (a `Scheme` is one)."""
+
+    @property
+    def claimed_kong(self) -> ClaimedKong: ...
+
+    @property
+    def shapes(self) -> frozenset[str]: ...
+
+    @property
+    def max_chows(self) -> int: ...
 
 
 class once(Generic[T]):
@@ -104,10 +125,12 @@ class FeatureIndex:
     blocks: BlockFeatures = field(default_factory=dict)
 
     @classmethod
-    def of(cls, scheme: Scheme) -> FeatureIndex:
-        return cls(frozenset(n for r in scheme.winner_rules for n in r.needs),
-                   frozenset(n for r in scheme.loser_rules for n in r.needs),
-                   frozenset(n[0] for r in scheme.rules for n in r.needs
+    def of(cls, winner: Iterable[frozenset[Need]], loser: Iterable[frozenset[Need]]) -> FeatureIndex:
+        """The index of a scheme's rules, from the needs of those a winner and a loser can earn."""
+        winner_needs = frozenset(n for needs in winner for n in needs)
+        loser_needs = frozenset(n for needs in loser for n in needs)
+        return cls(winner_needs, loser_needs,
+                   frozenset(n[0] for n in winner_needs | loser_needs
                              if isinstance(n, tuple) and n[0] in _BLOCK_FEATURE_KEYS))
 
 
@@ -120,7 +143,7 @@ class Situation:
     hand: PlayerHand
     round: Wind
     dealer_wins: int
-    scheme: Scheme                  # for shapes, the chow limit, rule look-ups
+    scheme: RuleSet                 # for shapes, the chow limit, how a claimed kong counts
     index: FeatureIndex             # the scheme's, from the engine
     win_tile: int | None = None
     self_drawn: bool = False

@@ -22,7 +22,7 @@ from mjscore.io.text import decode, read_bytes
 from mjscore.io.yamlsafe import load_document
 from mjscore.model.errors import Location, MjError, SchemeError, excerpt
 from mjscore.model.settings import ROTATION, SETTINGS, Rotation, Setting, SettingError, Settings
-from mjscore.rules.conditions import CONDITIONS, SET_CONDITIONS, ParamError, set_rule_needs
+from mjscore.rules.conditions import CONDITIONS, SET_CONDITIONS, ClaimedKong, ParamError, set_rule_needs
 from mjscore.rules.payoffs import Payoff, builtin_payoffs, parse_payoffs
 from mjscore.rules.shipped import scheme_dir, shipped_schemes
 
@@ -101,15 +101,6 @@ class Rounding(NamedTuple):
         if self.mode == RoundingMode.UP:
             return -(-value // self.unit) * self.unit
         return (value + self.unit // 2) // self.unit * self.unit   # nearest, halves up (65 -> 70)
-
-
-class ClaimedKong(NamedTuple):
-    """How a concealed pung completed by a claimed fourth tile counts, scheme by scheme: the
-    associations score it as exposed but let it keep the hand concealed."""
-
-    exposed_points: bool = True      # scores the exposed column of `sets.kong`
-    concealed_hand: bool = False     # leaves the hand concealed, for the concealed-hand rules
-    concealed_pung: bool = False     # counts among concealed pungs (three concealed pungs)
 
 
 class WaysOfWinning(NamedTuple):

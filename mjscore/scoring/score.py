@@ -158,7 +158,12 @@ class Engine:
             role = scheme.winner_rules if winner else scheme.loser_rules
             for per_set in (True, False):
                 rules[winner, per_set] = tuple((n, r) for n, r in enumerate(role) if r.per_set == per_set)
-        return cls(scheme, rules, FeatureIndex.of(scheme))
+        return cls(scheme, rules, FeatureIndex.of((r.needs for r in scheme.winner_rules),
+                                                  (r.needs for r in scheme.loser_rules)))
+
+    def calling_for(self, sit: Situation, rule_id: str) -> bool:
+        """The `calling` condition's question, answered by valuing the completed hands."""
+        return calling_for(self, sit, rule_id)
 
 
 _ENGINES: dict[int, Engine] = {}
@@ -211,11 +216,12 @@ def incompleteness(hand: PlayerHand, scheme: Scheme, table: Table | None = None)
 
 def situation(hand: PlayerHand, table: Table, scheme: Scheme, engine: Engine | None = None) -> Situation:
     win = hand.win
+    engine = engine or engine_for(scheme)
     sit = Situation(hand=hand, round=table.round, dealer_wins=table.dealer_wins, table=table, scheme=scheme,
-                    index=(engine or engine_for(scheme)).index,
+                    index=engine.index,
                     win_tile=win.tile.index if win is not None and win.tile is not None else None,
                     self_drawn=bool(win is not None and win.self_drawn),
-                    flags=win.flags if win is not None else frozenset(), calling=calling_for)
+                    flags=win.flags if win is not None else frozenset(), calling=engine.calling_for)
     if win is not None:
         # A winner's rules always read the counts: set them now rather than through the cached
         # property's first, locked, look-up.
@@ -443,18 +449,18 @@ def held_to_limit(value: int, scheme: Scheme) -> int:
 
 # -- calling (a loser one tile from a special hand) --------------------------------------------
 
-def calling_for(sit: Situation, rule_id: str) -> bool:
+def calling_for(engine: Engine, sit: Situation, rule_id: str) -> bool:
     """Would some tile, drawn by this loser, complete a hand that rule `rule_id` rewards?"""
     found = sit.calling_found.get(rule_id)
     if found is None:
-        target = sit.scheme.rule(rule_id)
+        target = engine.scheme.rule(rule_id)
         found = sit.calling_found[rule_id] = bool(sit.waits) and target is not None and \
-            _calling_for(sit, target, sit.waits)
+            _calling_for(engine, sit, target, sit.waits)
     return found
 
 
-def _calling_for(sit: Situation, target: Rule, waits: list[int]) -> bool:
-    for wsit, arrangements in _completions(sit, waits):
+def _calling_for(engine: Engine, sit: Situation, target: Rule, waits: list[int]) -> bool:
+    for wsit, arrangements in _completions(engine, sit, waits):
         for arr, set_points in arrangements:
             if target.per_set:
                 hit = any(b.is_set and block_matches(wsit, b, target.when) for b in arr.blocks)
@@ -466,7 +472,7 @@ def _calling_for(sit: Situation, target: Rule, waits: list[int]) -> bool:
     return False
 
 
-def _completions(sit: Situation, waits: list[int]):
+def _completions(engine: Engine, sit: Situation, waits: list[int]):
     """For each wait, the hand completed by it and its arrangements with their set points.
 
     Built once per loser and shared by every calling rule of the scheme (BMJA has 14): the
@@ -477,7 +483,7 @@ def _completions(sit: Situation, waits: list[int]):
     yield from done
     if len(done) == len(waits):
         return
-    scheme = sit.scheme
+    scheme = engine.scheme
     hand = sit.hand
     written = written_blocks(hand)
     loose = counts_of(hand.concealed)
@@ -489,7 +495,7 @@ def _completions(sit: Situation, waits: list[int]):
                                    win=Win(tile, None, frozenset()))
         wsit = dataclasses.replace(sit, hand=full, win_tile=t, self_drawn=True, flags=frozenset(),
                                    calling_found={}, completions=[])
-        arrangements = [(arr, sum(i.points for i in _set_items(arr, scheme, wsit)))
+        arrangements = [(arr, sum(i.points for i in _block_scores(arr, engine, wsit)[0]))
                         for arr in winning_arrangements(written, tuple(counts), t, False, scheme.shapes,
                                                         scheme.max_chows)]
         done.append((wsit, arrangements))

@@ -86,7 +86,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
     from mjscore.settle import Payment, Settlement, SettlementError
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     module = _API.get(name)
     if module is None:
         raise AttributeError(f"module 'mjscore' has no attribute {name!r}")

@@ -33,9 +33,10 @@ from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.model.settings import given as given_settings
 from mjscore.model.table import Table
 from mjscore.pipeline import TableResult, evaluate, table_waits
-from mjscore.rules import scheme as _scheme
 from mjscore.rules import views as _views
 from mjscore.rules.scheme import Scheme
+from mjscore.rules.scheme import load_scheme as _load_scheme
+from mjscore.rules.shipped import shipped_schemes as _shipped_schemes
 
 __all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "load_scheme",
            "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "describe_scheme", "diff_schemes",
@@ -353,7 +354,7 @@ def load_scheme(name_or_path: str | os.PathLike[str] | None = None) -> Scheme:
     >>> s.limit, s.rule("mahjong").points
     (500, 20)
     """
-    return _scheme.load_scheme(_scheme_name(name_or_path))
+    return _load_scheme(_scheme_name(name_or_path))
 
 
 def shipped_schemes() -> list[str]:
@@ -363,7 +364,7 @@ def shipped_schemes() -> list[str]:
     >>> "classical" in mjscore.shipped_schemes()
     True
     """
-    return _scheme.shipped_schemes()
+    return _shipped_schemes()
 
 
 def describe_scheme(name_or_path: str | os.PathLike[str] | None = None) -> dict[str, Any]:

@@ -157,7 +157,7 @@ def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] =
     return TableResult(table, used, scored.players, settlement, error, explain, ruling)
 
 
-def _kitty_earned(table: Table, settings: Settings, scheme: Scheme, players) -> bool:
+def _kitty_earned(table: Table, settings: Settings, scheme: Scheme, players: tuple[PlayerScore, ...]) -> bool:
     """Whether the winner's hand earns the rule the kitty asks for (`kitty-hand`), counted or
     left out under a limit hand; any winner takes it when no rule is asked for."""
     if not settings.kitty or settings.kitty_hand is None or table.draw or table.winner is None:
@@ -175,7 +175,7 @@ def _kitty_earned(table: Table, settings: Settings, scheme: Scheme, players) -> 
 
 # -- the plain form ----------------------------------------------------------------------------
 
-def _valuation(v: Valuation) -> dict:
+def _valuation(v: Valuation) -> dict[str, Any]:
     return {
         "points": v.points,
         "doubles": v.doubles,
@@ -186,7 +186,7 @@ def _valuation(v: Valuation) -> dict:
     }
 
 
-def player_dict(p: PlayerScore, explain: bool = False) -> dict:
+def player_dict(p: PlayerScore, explain: bool = False) -> dict[str, Any]:
     d = {"seat": p.seat.letter, "winner": p.winner}
     if p.name:
         d["name"] = p.name
@@ -200,7 +200,7 @@ def player_dict(p: PlayerScore, explain: bool = False) -> dict:
     return d
 
 
-def _runner_up(p: PlayerScore) -> dict | None:
+def _runner_up(p: PlayerScore) -> dict[str, Any] | None:
     r = p.runner_up
     if r is None:
         return None
@@ -212,7 +212,7 @@ def _runner_up(p: PlayerScore) -> dict | None:
     return d
 
 
-def table_waits(table: Table, scheme: str | None = None) -> list[dict]:
+def table_waits(table: Table, scheme: str | None = None) -> list[dict[str, Any]]:
     """Each fully listed player's waits under the table's scheme (see `hand.waits.table_waits`).
 
     The table is checked as a table, but a hand one tile short of going out is the point here,

@@ -42,7 +42,7 @@ class Payment(NamedTuple):
     amount: int
     reason: Reason
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {"from": self.payer.letter, "to": self.payee.letter, "amount": self.amount}
 
 
@@ -69,12 +69,12 @@ class Special:
 class Settlement(NamedTuple):
     settings: Settings
     payments: tuple[Payment, ...]
-    net: dict                                  # seat -> gain (negative: loss)
+    net: dict[Wind, int]                       # seat -> gain (negative: loss)
     east_double_applies: bool = False          # whether the East-double switch changed, or could change, a figure
     specials: tuple[Special, ...] = ()
 
-    def as_dict(self) -> dict:
-        d = {"paying": self.settings.paying.value,
+    def as_dict(self) -> dict[str, object]:
+        d: dict[str, object] = {"paying": self.settings.paying.value,
              "payoff": self.settings.payoff if self.settings.paying is not Paying.ADD_UP else None,
              "east_double": self.settings.east_double,
              "east_double_applies": self.east_double_applies,

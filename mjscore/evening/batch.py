@@ -26,14 +26,14 @@ class BatchItem(NamedTuple):
     line: int
     result: TableResult | None
     error: MjError | None = None
-    data: dict | None = None          # the result in its plain form, where it was scored in another process
+    data: dict[str, Any] | None = None   # the result in its plain form, where it was scored in another process
     text: str | None = None           # the item as written out, where `score_files` was given `encode`
 
     @property
     def ok(self) -> bool:
         return self.error is None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON line of `mjscore batch`: the result's object, or an error row."""
         if self.error is not None:
             return {"table": self.table, "file": self.file, "line": self.line, "error": str(self.error)}
@@ -59,7 +59,7 @@ def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], scheme: str
 
 
 def score_files(files: Iterable[str], scheme: str | None = None, given: Mapping[str, Any] = EMPTY, jobs: int = 1,
-                encode: Callable[[dict], str] | None = None, explain: bool = False) -> Iterator[BatchItem]:
+                encode: Encoder | None = None, explain: bool = False) -> Iterator[BatchItem]:
     """Each table of each file (`-`: standard input) scored as it is read.
 
     Compact files are read a table at a time, so memory does not grow with the number of tables.
@@ -77,11 +77,15 @@ def score_files(files: Iterable[str], scheme: str | None = None, given: Mapping[
         encode)
 
 
+Encoder = Callable[[dict[str, Any]], str]          # an item's plain form -> the text written
+Request = tuple[str | None, dict[str, Any], bool]   # the scheme named, the settings given, explain
+Row = tuple[int, str, int, Any]                      # number, file, line, table (or its text, or an error)
+
 CHUNK = 64                # tables a worker takes at a time: few enough to keep the order moving
 WINDOW = 4                # chunks in flight for each worker: enough to keep them busy, memory flat
 
 
-def _score_in_workers(rows, request: tuple[str | None, dict[str, Any], bool], jobs: int, encode=None
+def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: Encoder | None = None
                       ) -> Iterator[BatchItem]:
     # Workers are forked from this process, so they start with its loaded schemes; they leave
     # Ctrl-C to this one, which stops them and writes no half line.
@@ -93,7 +97,7 @@ def _score_in_workers(rows, request: tuple[str | None, dict[str, Any], bool], jo
     chunks = itertools.chain([first], iter(lambda: list(itertools.islice(source, CHUNK)), []))
     context = multiprocessing.get_context("fork")
     with context.Pool(jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
-        pending: deque = deque()
+        pending: deque[Any] = deque()
         while True:
             chunk = next(chunks, [])
             if chunk:
@@ -104,7 +108,7 @@ def _score_in_workers(rows, request: tuple[str | None, dict[str, Any], bool], jo
                 return
 
 
-def _score_chunk(chunk, request: tuple[str | None, dict[str, Any], bool], encode=None) -> list[BatchItem]:
+def _score_chunk(chunk: list[Row], request: Request, encode: Encoder | None = None) -> list[BatchItem]:
     """In a worker: each (number, file, line, table or its text or an error) parsed and scored
     under `request` (the scheme named, the settings given, whether to explain), and written out by `encode` when
     given (then only the text travels back, not the result)."""
@@ -124,7 +128,7 @@ def _score_chunk(chunk, request: tuple[str | None, dict[str, Any], bool], encode
     return out
 
 
-def encoded(item: BatchItem, encode: Callable[[dict], str]) -> BatchItem:
+def encoded(item: BatchItem, encode: Encoder) -> BatchItem:
     """The item as written out; the plain result it was written from is not kept (from a worker,
     only the text then travels back)."""
     return item._replace(data=None, text=encode(item.to_dict()))

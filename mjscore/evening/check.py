@@ -22,7 +22,7 @@ def _capped(points: int, doubles: int, scheme: Scheme) -> int:
     return hand_score(points, max(doubles, 0), scheme)[2]
 
 
-def _item_text(item: dict) -> str:
+def _item_text(item: dict[str, Any]) -> str:
     what = item["text"] + (f" {item['applies_to']}" if item.get("applies_to") else "")
     if "limit" in item:
         return f"{what} (limit hand)"
@@ -31,7 +31,7 @@ def _item_text(item: dict) -> str:
     return f"{what} ({item['points']} points)"
 
 
-def explain(claim: int, player: dict, scheme) -> list[str]:
+def explain(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
     """Sentences that account for the difference between a claim and mjscore's score."""
     score, points, doubles = player["score"], player["points"], player["doubles"]
     reasons: list[str] = []
@@ -77,7 +77,8 @@ def explain(claim: int, player: dict, scheme) -> list[str]:
     return reasons
 
 
-def check_result(result: dict, claims: dict, scheme, where: dict[str, str]) -> tuple[list[str], int]:
+def check_result(result: dict[str, Any], claims: dict[str, int], scheme: Scheme,
+                 where: dict[str, str]) -> tuple[list[str], int]:
     """Lines of report for one table (each claim at its player's line, `where[seat]`), and how
     many claims differ."""
     lines, differ = [], 0

@@ -60,7 +60,7 @@ class Transfer(NamedTuple):
     payee: str
     amount: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {"from": self.payer, "to": self.payee, "amount": self.amount}
 
 
@@ -77,7 +77,7 @@ class PlayedHand:
     def dealer(self) -> str:
         return self.names[Wind.EAST]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = self.result.to_dict()
         d["hand"] = self.number
         d["dealer"] = self.dealer
@@ -95,7 +95,7 @@ class NextDeal(NamedTuple):
     extra_hands: int = 0        # deals the dealer has kept in a row
     kitty_deals: int = 0        # deals whose stakes lie in the kitty
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {"dealer": self.dealer, "round": self.round.value, "hand": self.hand,
                 "extra_hands": self.extra_hands, "kitty_deals": self.kitty_deals}
 
@@ -121,9 +121,9 @@ class SessionResult:
         order = sorted(self.players, key=lambda n: (-self.totals[n], self.players.index(n)))
         return [(n, self.totals[n]) for n in order]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The plain object of `mjscore session --format json`."""
-        out = {"players": list(self.players), "start": self.start, "hands": [h.to_dict() for h in self.hands],
+        out: dict[str, Any] = {"players": list(self.players), "start": self.start, "hands": [h.to_dict() for h in self.hands],
                "totals": dict(self.totals), "standings": [{"name": n, "total": t} for n, t in self.standings]}
         if self.settle_up is not None:
             out["settle_up"] = [t.as_dict() for t in self.settle_up]
@@ -184,7 +184,8 @@ def play(session: Session, scheme: str | None = None, given: Mapping[str, Any] =
     return SessionResult(tuple(names), h.start, tuple(played), totals, transfers, coming, tuple(errors))
 
 
-def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating: Seating, names) -> None:
+def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating: Seating,
+                            names: tuple[str, ...]) -> None:
     if "round" in hand.stated and hand.round is not prevailing:
         raise SessionError(f"hand {number} says round {hand.round.value}, but by the rotation it is played "
                            f"in the {prevailing.name.lower()} round", hand.where, "round")
@@ -267,7 +268,7 @@ def settle_up(balance: dict[str, int]) -> list[Transfer]:
     return out
 
 
-def _zero_groups(people: tuple, balance: dict) -> list[tuple]:
+def _zero_groups(people: tuple[str, ...], balance: dict[str, int]) -> list[tuple[str, ...]]:
     """The partition of `people` into the most zero-sum groups (few players: exhaustive)."""
     if not people:
         return []

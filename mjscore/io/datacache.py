@@ -22,6 +22,7 @@ The cache is a convenience, never an authority:
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 import json
 import os
 import secrets
@@ -70,7 +71,7 @@ def _key(kind: str, path: str, source: str) -> str:
     return fingerprint(f"{__version__}\0{kind}\0{path}\0{source}".encode("utf-8"))
 
 
-def load(kind: str, path: str, source: str, reread) -> object | None:
+def load(kind: str, path: str, source: str, reread: Callable[[str], str | None]) -> object | None:
     """The data cached for the file `path` whose content has the fingerprint `source`, or None.
 
     `reread(path)` gives the current fingerprint of another file the entry depends on; every one
@@ -95,12 +96,13 @@ def load(kind: str, path: str, source: str, reread) -> object | None:
         for dep_path, dep_fp in record["depends"]:
             if reread(dep_path) != dep_fp:
                 return None
-        return record["data"]
+        data: object = record["data"]
+        return data
     except Exception:       # noqa: BLE001 -- any doubt about an entry means the file is read again
         return None
 
 
-def store(kind: str, path: str, source: str, depends: list[tuple[str, str]], source_bytes: int, data) -> None:
+def store(kind: str, path: str, source: str, depends: list[tuple[str, str]], source_bytes: int, data: object) -> None:
     """Remember `data`, parsed from `path` (fingerprint `source`) and the files in `depends`
     ((path, fingerprint) each, together `source_bytes` long); quietly does nothing when it
     cannot, or when the data is larger than its sources allow."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from mjscore.io.notation import HEADERS, SESSION_SETTINGS, logical_lines, parse_setting, parse_table, split_tables
 from mjscore.io.text import looks_like_yaml
@@ -46,7 +46,7 @@ def _compact_hand(chunk: str, name: str, first: int, names: dict[str, str]) -> T
     return parse_table(chunk, name, first, names=names)
 
 
-def _yaml_hand(reader: NodeReader, node, names: dict[str, str]) -> Table:
+def _yaml_hand(reader: NodeReader, node: Any, names: dict[str, str]) -> Table:
     reader.names = names
     try:
         return reader.table(node)
@@ -133,7 +133,7 @@ def _read_yaml_session(text: str, name: str) -> Session:
     return Session(SessionHeader(names, start, scheme, options, where), tuple(hands))
 
 
-def _check_names(names, where: Location) -> None:
+def _check_names(names: tuple[str, ...], where: Location) -> None:
     """A name stands for a seat in the hands, so it cannot look like a seat or a keyword."""
     for n in names:
         if n in ("E", "S", "W", "N") or n in HEADERS or not n or ":" in n or n[0] in "[({#=;" or n.startswith("..."):

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterator
+from typing import BinaryIO
 import re
 import stat
 import sys
 
-from mjscore.model.errors import InputError, Location, NotationError
+from mjscore.model.errors import InputError, Location, MjError, NotationError
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 MAX_LINE = 10_000          # characters; a longer line is refused, not parsed
@@ -27,7 +29,7 @@ _YAML_START = re.compile(r"^(players|hands|round|scheme|draw|dealer[-_]wins)\s*:
 _BAD = re.compile(r"[\x00\udc80-\udcff]")
 
 
-def open_regular(path: str, display: str | None = None, what: str = "file"):
+def open_regular(path: str, display: str | None = None, what: str = "file") -> BinaryIO:
     """A binary stream of a regular file; anything else is refused before it is read.
 
     Opening never blocks (a FIFO is opened without waiting for a writer, then refused), and a
@@ -53,7 +55,7 @@ def open_regular(path: str, display: str | None = None, what: str = "file"):
     return os.fdopen(fd, "rb")
 
 
-def read_limited(stream, limit: int, name: str) -> bytes:
+def read_limited(stream: BinaryIO, limit: int, name: str) -> bytes:
     """At most `limit` bytes of a stream; more is an error (counted as it is read, so an endless
     stream costs no more than the limit)."""
     try:
@@ -98,7 +100,7 @@ def decode(data: bytes, name: str) -> str:
     return text
 
 
-def lines_of(stream, name: str):
+def lines_of(stream: BinaryIO, name: str) -> Iterator[tuple[int, str | MjError]]:
     """(number, line) for each line of a binary stream, decoded as `decode` does, or (number,
     error) for a line that is too long or holds a bad byte; a line is never held whole beyond
     MAX_LINE characters, and the stream is read as it goes."""

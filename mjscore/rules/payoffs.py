@@ -43,12 +43,12 @@ class Payoff(NamedTuple):
     name: str
     text: str
     east_double: EastDouble
-    table: dict                           # situation -> role -> multiplier
+    table: dict[str, dict[str, float]]    # situation -> role -> multiplier
 
 
 # -- payoff tables -------------------------------------------------------------------------------
 
-def parse_payoffs(data, where: str) -> dict[str, Payoff]:
+def parse_payoffs(data: object, where: str) -> dict[str, Payoff]:
     """Payoff tables from their YAML form (see payoffs.yaml), checked."""
     if not isinstance(data, dict):
         raise SchemeError(f"{where}: payoffs is a mapping of names to tables", Location(where))

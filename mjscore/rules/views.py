@@ -16,7 +16,7 @@ from mjscore.rules.scheme import RoundingMode, Rule, Scheme
 SCOPE_TITLES = {"every": "Every hand", "winner": "The winner only", "loser": "Losers only"}
 
 
-def _special(name: str, param) -> str | None:
+def _special(name: str, param: Any) -> str | None:
     if name == "only_possible":
         v, dead = param
         return ("only possible tile" + (" (dead waits ignored)" if dead else "")) if v else "not only possible tile"
@@ -37,7 +37,7 @@ def _special(name: str, param) -> str | None:
     return None
 
 
-def _cond(name: str, param) -> str:
+def _cond(name: str, param: Any) -> str:
     special = _special(name, param)
     if special is not None:
         return special
@@ -61,7 +61,7 @@ def _cond(name: str, param) -> str:
     return f"{name.replace('_', ' ')} {param}"
 
 
-def _bounds(lo, hi) -> str:
+def _bounds(lo: int, hi: int | None) -> str:
     if hi is None:
         return f"{lo} or more"
     return str(lo) if lo == hi else f"{lo} to {hi}"
@@ -85,7 +85,7 @@ def value_text(rule: Rule) -> str:
     return f"{rule.points} points"
 
 
-def parameters(s: Scheme) -> list[list]:
+def parameters(s: Scheme) -> list[list[Any]]:
     r = s.rounding
     rounding = "none" if r.mode is RoundingMode.NONE else f"{r.mode.value} {r.unit}, {r.stage.value}"
     return [
@@ -113,7 +113,7 @@ def claimed_kong_text(s: Scheme) -> str:
     return ", ".join(parts)
 
 
-def set_rows(s: Scheme) -> list[list]:
+def set_rows(s: Scheme) -> list[list[Any]]:
     rows = []
     for kind in ("pung", "kong"):
         for cls in ("simple", "terminal", "honour"):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -114,7 +115,7 @@ class PlayerScore(NamedTuple):
 
 
     @property
-    def items(self):
+    def items(self) -> tuple[Item, ...]:
         return self.best.items
 
 
@@ -123,7 +124,7 @@ class TableScore(NamedTuple):
     scheme: Scheme
     players: tuple[PlayerScore, ...]
 
-    def player(self, seat) -> PlayerScore | None:
+    def player(self, seat: Wind) -> PlayerScore | None:
         return next((p for p in self.players if p.seat is seat), None)
 
 
@@ -472,7 +473,8 @@ def _calling_for(engine: Engine, sit: Situation, target: Rule, waits: list[int])
     return False
 
 
-def _completions(engine: Engine, sit: Situation, waits: list[int]):
+def _completions(engine: Engine, sit: Situation,
+                 waits: list[int]) -> Iterator[tuple[Situation, list[tuple[Arrangement, int]]]]:
     """For each wait, the hand completed by it and its arrangements with their set points.
 
     Built once per loser and shared by every calling rule of the scheme (BMJA has 14): the

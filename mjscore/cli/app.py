@@ -8,11 +8,12 @@ quick: this is the one place in the package where imports are deferred.
 
 from __future__ import annotations
 
+import contextlib
 import copy
-import errno
 import functools
 import inspect
 import os
+import signal
 import sys
 from collections.abc import Callable
 from enum import Enum
@@ -203,13 +204,14 @@ def show(
       mjscore show sample_hands/east-self-drawn.mj --tiles unicode
     """
     import mjscore.api as api
+    from mjscore.cli.render import terminal_safe
 
     failures, shown = Failures(), 0
     for entry in api.canonical(source(file, inline), tiles=tiles.value, name="<-e>"):
         if entry.error is not None:
             failures.report(entry.error)
             continue
-        sys.stdout.write(("---\n" if shown else "") + entry.value)
+        sys.stdout.write(terminal_safe(("---\n" if shown else "") + entry.value))
         shown += 1
     failures.exit()
 
@@ -519,9 +521,11 @@ def add(
         added = book.add(hand, players=players, start=start, scheme=scheme, name=name, **settings)
     except MjError as e:
         fail(e)
+    text = render_hand(added.evening.to_dict(), output_width())
     if added.created:
-        typer.echo(f"Started {evening}: {', '.join(added.evening.players)}")
-    sys.stdout.write(terminal_safe(render_hand(added.evening.to_dict(), output_width())))
+        scheme_note = f"; scheme {added.scheme} (read from the evening's folder)" if added.scheme else ""
+        text = f"Started {evening}: {', '.join(added.evening.players)}{scheme_note}\n{text}"
+    _report_after_change(terminal_safe(text), f"the hand was added to {evening}")
 
 
 def _ask_for_hand(book: Any, players: tuple[str, ...] | None) -> str:
@@ -563,9 +567,25 @@ def undo(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
         removed = api.Evening(evening).undo()
     except MjError as e:
         fail(e)
-    typer.echo("Removed this hand:")
-    typer.echo(terminal_safe("".join(f"  {line}\n" for line in removed.text.rstrip("\n").split("\n"))))
-    sys.stdout.write(terminal_safe(render_standings(removed.evening.to_dict(), output_width())))
+    shown = "".join(f"  {line}\n" for line in removed.text.rstrip("\n").split("\n"))
+    _report_after_change(terminal_safe(f"Removed this hand:\n{shown}\n"
+                                       + render_standings(removed.evening.to_dict(), output_width())),
+                         f"the last hand was taken out of {evening}")
+
+
+def _report_after_change(text: str, done: str) -> None:
+    """What a command that changed the evening prints.  The change is made, so a failure to
+    print it is a warning and the exit status stays 0: a script that retries on failure must not
+    add the hand twice."""
+    from mjscore.cli import output
+
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except (output.OutputError, OSError) as e:
+        output.silence()
+        reason = e.reason if isinstance(e, output.OutputError) else (e.strerror or str(e))
+        typer.echo(f"mjscore: warning: {done}, but the output could not be written: {reason}", err=True)
 
 
 schemes_app = typer.Typer(help="The shipped scoring schemes: list them, show one, compare two.",
@@ -662,12 +682,19 @@ def _app_for(argv: list[str]) -> typer.Typer:
     return one
 
 
+class Terminated(BaseException):
+    """SIGTERM: the command stops as at Ctrl-C, its workers ended, its lines whole."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
 def main() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        # A terminal or file that cannot show a character (LC_ALL=C, a Latin-1 terminal) gets an
-        # escape for it instead of an error that would lose the rows after it.
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
+    from mjscore.cli import output
+
+    output.install()
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         _app_for(sys.argv)()
         sys.stdout.flush()         # a full disk shows here, not at exit
@@ -676,15 +703,17 @@ def main() -> None:
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
+    except Terminated:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()     # the lines written so far, whole
+        sys.exit(143)
     except BrokenPipeError:
         # The reader went away (`mjscore batch ... | head`): nothing more to say to it.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        output.silence()
         sys.exit(1)
-    except OSError as e:
-        if e.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
-            raise
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # nothing more can be written
-        typer.echo(f"mjscore: error: cannot write the output: {e.strerror}", err=True)
+    except output.OutputError as e:
+        output.silence()           # nothing more can be written
+        typer.echo(f"mjscore: error: cannot write the output: {e.reason}", err=True)
         sys.exit(1)
     except RecursionError:
         typer.echo("mjscore: error: input nested too deeply", err=True)

@@ -25,8 +25,25 @@ from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 _ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
-def to_json(result: dict) -> str:
-    return _ENCODE(result)
+def to_json(result: dict[str, Any]) -> str:
+    return json_safe(_ENCODE(result))
+
+
+def json_safe(text: str) -> str:
+    """JSON whose strings hold no character a terminal would act on (a control character, an
+    escape sequence's C1 introducer, a direction mark): each is written as its `\\uXXXX` escape,
+    which reads back as the same string.  (The encoder escapes the C0 controls itself.)"""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _json_escape(c) for c in text)
+
+
+def _json_escape(c: str) -> str:
+    n = ord(c)
+    if n <= 0xFFFF:
+        return f"\\u{n:04x}"
+    n -= 0x10000
+    return f"\\u{0xD800 + (n >> 10):04x}\\u{0xDC00 + (n & 0x3FF):04x}"
 
 
 def _fmt_item(item: dict) -> list:
@@ -61,6 +78,8 @@ def render_text(result: dict, fmt: str = "table", width: int | None = None) -> s
     """The human forms: `table` (plain text grids) or `markdown`; no line longer than `width`
     (a terminal's) when given, wrapping words but never a figure."""
     grid = "simple" if fmt == "table" else "github"
+    if fmt == "markdown":
+        result = markdown_safe(result)
     names = table_names(result)
     out: list[str] = []
     head = [f"Scheme: {result['scheme']}", f"Round: {result['round']}"]
@@ -323,6 +342,21 @@ def render_csv(rows: list[dict], header: bool = True) -> str:
     return buf.getvalue()
 
 
+def markdown_safe(value: Any) -> Any:
+    """A result with every text in it (names, a house scheme's item texts) made safe for a
+    Markdown table: `|` would end a cell, `<` and `&` open HTML.  (The plain form's own keys hold
+    none of these, so only names and texts change.)"""
+    if isinstance(value, str):
+        if not any(c in value for c in "|<>&"):
+            return value
+        return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    if isinstance(value, dict):
+        return {markdown_safe(k): markdown_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [markdown_safe(v) for v in value]
+    return value
+
+
 def terminal_safe(text: str) -> str:
     """Text for a terminal: every line's control and invisible characters escaped (a name or a
     scheme title could hold escape sequences), line breaks kept."""
@@ -340,7 +374,7 @@ def batch_line(row: dict[str, Any] | None, fmt: str, header: bool = False) -> st
         if "error" in row:
             return render_csv([{k: row[k] for k in ("table", "file", "line", "error")}], header=False)
         return render_csv(csv_rows(row, row["table"], row["file"], row["line"]), header=False)
-    return _ENCODE(row) + "\n"
+    return json_safe(_ENCODE(row)) + "\n"
 
 
 # -- sessions ----------------------------------------------------------------------------------
@@ -363,6 +397,8 @@ def render_session(result: dict, fmt: str = "table", width: int | None = None) -
     from tabulate import tabulate
 
     grid = "github" if fmt == "markdown" else "simple"
+    if fmt == "markdown":
+        result = markdown_safe(result)
     names = result["players"]
     out = _words([f"Session: {', '.join(names)};", f"each starts with {result['start']}"], width)
     out.append("")

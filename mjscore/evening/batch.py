@@ -87,8 +87,8 @@ WINDOW = 4                # chunks in flight for each worker: enough to keep the
 
 def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: Encoder | None = None
                       ) -> Iterator[BatchItem]:
-    # Workers are forked from this process, so they start with its loaded schemes; they leave
-    # Ctrl-C to this one, which stops them and writes no half line.
+    # Workers are forked from this process, so they start with its loaded schemes; an interrupt
+    # or SIGTERM here leaves the `with` and so ends them (`_worker_start`).
     source = iter(rows)
     first = list(itertools.islice(source, CHUNK))
     if len(first) < CHUNK:
@@ -96,7 +96,7 @@ def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: 
         return
     chunks = itertools.chain([first], iter(lambda: list(itertools.islice(source, CHUNK)), []))
     context = multiprocessing.get_context("fork")
-    with context.Pool(jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
+    with context.Pool(jobs, initializer=_worker_start) as pool:
         pending: deque[Any] = deque()
         while True:
             chunk = next(chunks, [])
@@ -106,6 +106,14 @@ def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: 
                 yield from pending.popleft().get()
             elif not chunk:
                 return
+
+
+def _worker_start() -> None:
+    """A worker leaves Ctrl-C to the main process, which stops it and writes no half line, and
+    dies quietly when that process ends it (SIGTERM): it does not inherit the main process's own
+    handler, which would make it print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _score_chunk(chunk: list[Row], request: Request, encode: Encoder | None = None) -> list[BatchItem]:

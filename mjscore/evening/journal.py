@@ -1,27 +1,28 @@
 """An evening kept as a growing file: hands appended one at a time, the last one taken back.
 
 The file stays the plain compact notation a person can read and edit (a header block naming the
-players, then hands separated by `---`); `mjscore session` plays it back.  A hand is checked
-by playing the whole evening with it before anything is written, and the file is replaced in
-one step (a new file in the same folder, then renamed over the old one), so it is never left
-half-written.
+players, then hands separated by `---`); `mjscore session` plays it back.  Every change holds the
+evening's lock while it re-reads the file, checks the new evening by playing it whole, and
+writes it (`io.writing`): two writers at once never lose or bring back a hand, and the file is
+never left half-written.  The text checked is the text written: a hand is read as a file is
+(line ends, bytes that are not UTF-8), and one hand only.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from mjscore.evening.session import SessionResult, play
-from mjscore.pipeline import EMPTY
 from mjscore.io.notation import print_table
-from mjscore.io.sessionfile import read_session
-from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, read_bytes
+from mjscore.io.sessionfile import player_names, read_session
+from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, normalise, read_bytes
+from mjscore.io.writing import check_writable, locked, replace, target_of
 from mjscore.model.errors import InputError, Location, MjError, SessionError
 from mjscore.model.settings import SETTINGS, header_lines
+from mjscore.pipeline import EMPTY
 
 _TABLE_SETTINGS = frozenset(s.name for s in SETTINGS)
 
@@ -29,6 +30,7 @@ _TABLE_SETTINGS = frozenset(s.name for s in SETTINGS)
 class Added(NamedTuple):
     evening: SessionResult          # the whole evening, the new hand last
     created: bool                   # the file was made by this call
+    scheme: str | None = None       # a new evening's scheme, as its header names it (a path: from its folder)
 
 
 class Removed(NamedTuple):
@@ -37,9 +39,10 @@ class Removed(NamedTuple):
 
 
 def hand_lines(text: str) -> str:
-    """A hand typed on one line (`E: ...; S: ...`) as the file keeps it: a line per player."""
+    """A hand typed on one line (`E: ...; S: ...`) as the file keeps it: a line per player.
+    The text's line ends are `\\n` already (`io.text.normalise`)."""
     out: list[str] = []
-    for line in text.replace("\r\n", "\n").split("\n"):
+    for line in text.split("\n"):
         body, hash_, comment = line.partition("#")
         parts = [p.strip() for p in body.split(";")]
         out.extend(p for p in parts[:-1] if p)
@@ -58,63 +61,94 @@ def header(players: tuple[str, ...], start: int | None, scheme: str | None, sett
     return "\n".join(lines) + "\n" + header_lines(settings)
 
 
+def one_hand(text: str, name: str) -> str:
+    """A hand as it was given (`-e`, a file, the prompt), read as a file is read, and refused
+    when it holds no hand or more than one: the lines the evening file will hold."""
+    text = normalise(text, name)
+    lines = hand_lines(text)
+    body = [ln for ln in lines.split("\n") if ln.split("#", 1)[0].strip()]
+    if not body:
+        raise InputError("holds no hand: write each player's line ('E: ...'), or 'draw'", Location(name))
+    if any(ln.strip() == "---" for ln in body):
+        raise InputError("'---' separates hands: add one hand at a time", Location(name), "---")
+    return lines
+
+
 def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, start: int | None = None,
              scheme: str | None = None, settings: Mapping[str, Any] = EMPTY, hand_name: str = "<hand>") -> Added:
     """Append one hand (compact notation; `;` may break its lines) to the evening in `path`.
 
-    A file that does not exist yet is made, its header naming `players` (and `start`,
-    `scheme` and the `settings` given, model.settings); for an existing file, the table's
-    settings become the hand's own headers (the evening's, such as the rotation, stay the
-    header's to change).  Raises MjError, and writes nothing, when the hand or the evening is
-    wrong.
+    A file that does not exist yet is made, its header naming `players` (and `start`, `scheme`
+    and the `settings` given, model.settings; a scheme file's path is written as the evening will
+    read it, from the evening's folder); for an existing file, the table's settings become the
+    hand's own headers (the evening's, such as the rotation, stay the header's to change).
+    Raises MjError, and writes nothing, when the hand or the evening is wrong, or when another
+    writer holds the evening for more than a few seconds.
     """
+    lines = one_hand(hand, hand_name)
     options = {k: v for k, v in settings.items() if v is not None}
-    exists = os.path.lexists(path)
-    if exists:
-        text = _read(path)
-        session = read_session(text, path)
-        if players is not None and tuple(players) != session.header.names:
-            raise SessionError(f"the evening already names its players ({' '.join(session.header.names)}); "
-                               "leave out --players", Location(path))
-        if start is not None or scheme:
-            raise SessionError("the evening's header already stands: --start and --scheme are for a new file "
-                               "(edit the header to change them)", Location(path))
-        evening_only = [k for k in options if k not in _TABLE_SETTINGS]
-        if evening_only:
-            raise SessionError(f"the evening's header already stands: --{evening_only[0].replace('_', '-')} is for a "
-                               "new file (edit the header to change it)", Location(path))
-        new = text.rstrip("\n") + "\n---\n" + header_lines(options) + hand_lines(hand)
-    else:
-        if players is None:
-            raise InputError("no such evening file: name the players to start one (--players A B C D)",
-                             Location(path))
-        new = header(tuple(players), start, scheme, options) + "---\n" + hand_lines(hand)
-    before = new[:len(new) - len(hand_lines(hand))].count("\n")   # lines of the file above the new hand
-    try:
-        evening = play(read_session(new, path))      # the new hand is checked with all the rest
-    except MjError as e:
-        if e.location.file == path and e.location.line > before:
-            # Point into what was typed, not at a line of a file that was never written.
-            e.location = Location(hand_name, e.location.line - before, e.location.column)
-        raise
-    _replace(path, new)
-    return Added(evening, not exists)
+    target = target_of(path)
+    with locked(target, path):
+        raw = _read_raw(target, path)
+        if raw is not None:
+            check_writable(target, path)
+            text = decode(raw, path)
+            session = read_session(text, path)
+            if players is not None and tuple(player_names(list(players), [Location("--players")] * 4)) \
+                    != session.header.names:
+                raise SessionError(f"the evening already names its players ({' '.join(session.header.names)}); "
+                                   "leave out --players", Location(path))
+            if start is not None or scheme:
+                raise SessionError("the evening's header already stands: --start and --scheme are for a new file "
+                                   "(edit the header to change them)", Location(path))
+            evening_only = [k for k in options if k not in _TABLE_SETTINGS]
+            if evening_only:
+                raise SessionError(f"the evening's header already stands: --{evening_only[0].replace('_', '-')} "
+                                   "is for a new file (edit the header to change it)", Location(path))
+            kept = _without_trailing_separators(text)
+            new = kept + "---\n" + header_lines(options) + lines
+        else:
+            if players is None:
+                raise InputError("no such evening file: name the players to start one (--players A B C D)",
+                                 Location(path))
+            names = player_names(list(players), [Location("--players")] * 4)
+            scheme = _as_the_evening_reads_it(scheme, path)
+            new = header(names, start, scheme, options) + "---\n" + lines
+        before = new[:len(new) - len(lines)].count("\n")          # lines of the file above the new hand
+        try:
+            evening = play(read_session(new, path))                 # the new hand is checked with all the rest
+        except MjError as e:
+            if e.location.file == path and e.location.line > before:
+                # Point into what was typed, not at a line of a file that was never written.
+                e.location = Location(hand_name, e.location.line - before, e.location.column)
+            raise
+        replace(target, new, like=raw, display=path)
+    return Added(evening, raw is None, scheme if raw is None else None)
 
 
 def remove_last_hand(path: str) -> Removed:
     """Take the evening's last hand out of its file; raises MjError when there is none."""
-    text = _read(path)
-    lines = text.rstrip("\n").split("\n")
-    cut = max((n for n, line in enumerate(lines) if line.strip() == "---"), default=None)
-    if cut is None or not any(line.split("#", 1)[0].strip() for line in lines[cut + 1:]):
-        raise SessionError("the evening has no hand to take back", Location(path))
-    first_hand = min(n for n, line in enumerate(lines) if line.strip() == "---")
-    kept = "\n".join(lines[:cut]) + "\n"
-    removed = "\n".join(lines[cut + 1:]) + "\n"
-    if cut == first_hand:
-        kept = "\n".join(lines[:cut]) + "\n---\n"                # the header block stays a header block
-    evening = play(read_session(kept, path), keep_going=True)
-    _replace(path, kept)
+    target = target_of(path)
+    with locked(target, path):
+        raw = _read_raw(target, path)
+        if raw is None:
+            raise InputError("no such evening file", Location(path))
+        check_writable(target, path)
+        text = decode(raw, path)
+        lines = _without_trailing_separators(text).rstrip("\n").split("\n")
+        separators = [n for n, line in enumerate(lines) if line.strip() == "---"]
+        # The last hand that holds anything: empty hands after it (comments, an edit's `---`) go with it.
+        cut = next((n for n in reversed(separators)
+                    if any(line.split("#", 1)[0].strip() for line in lines[n + 1:])), None)
+        if cut is None:
+            raise SessionError("the evening has no hand to take back", Location(path))
+        first_hand = separators[0]
+        kept = "\n".join(lines[:cut]) + "\n"
+        removed = "\n".join(ln for ln in lines[cut + 1:] if ln.strip() != "---") + "\n"
+        if cut == first_hand:
+            kept = "\n".join(lines[:cut]) + "\n---\n"            # the header block stays a header block
+        evening = play(read_session(kept, path), keep_going=True)
+        replace(target, kept, like=raw, display=path)
     return Removed(removed, evening)
 
 
@@ -130,34 +164,31 @@ def print_session(text: str, name: str, style: str = "text") -> str:
     return "\n---\n".join(out) + "\n"
 
 
-def _read(path: str) -> str:
+def _without_trailing_separators(text: str) -> str:
+    """The file's text without the `---` lines and blank lines at its end (an edit may leave
+    them): the next hand follows one separator, and undo finds the last hand."""
+    lines = text.rstrip("\n").split("\n")
+    while len(lines) > 1 and (not lines[-1].strip() or lines[-1].strip() == "---"):
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def _as_the_evening_reads_it(scheme: str | None, path: str) -> str | None:
+    """A scheme file's path as the evening's header must write it: relative to the evening's
+    folder (where `session` reads it from), not to the folder `add` was run in."""
+    if not scheme or ("/" not in scheme and "\\" not in scheme and not scheme.endswith((".yaml", ".yml"))):
+        return scheme                                           # a shipped scheme's name
+    folder = os.path.dirname(os.path.abspath(path))
+    return Path(os.path.relpath(os.path.abspath(scheme), folder)).as_posix()
+
+
+def _read_raw(target: str, path: str) -> bytes | None:
+    """The evening file's bytes, or None when it does not exist yet."""
     if looks_like_yaml("", path):
         raise SessionError("'add' and 'undo' keep an evening in the compact notation (.mj); a YAML session "
                            "is edited by hand", Location(path))
-    return decode(read_bytes(path, MAX_INPUT_BYTES, what="evening file"), path)
-
-
-def _replace(path: str, text: str) -> None:
-    """Write the file whole or not at all: a new file beside it, flushed, then renamed over it."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as e:
-        raise InputError(f"cannot write beside the evening file: {e.strerror or e}", Location(path)) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o777)
-        os.replace(tmp, target)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise InputError(f"cannot write the evening file: {e.strerror or e}", Location(path)) from None
-
-
+    if not os.path.lexists(target):
+        if os.path.islink(path):
+            raise InputError("is a link to a file that does not exist", Location(path))
+        return None
+    return read_bytes(target, MAX_INPUT_BYTES, path, what="evening file")

@@ -286,7 +286,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
                 scheme = args[0].text
             else:
                 _expect_args(head, args, 1, "a whole number")
-                counters[COUNTERS[word]] = _number(args[0], f"'{word}'")
+                counters[COUNTERS[word]] = parse_number(args[0], f"'{word}'")
             continue
         tokens = line.tokens[1:]
         if len(word) > 2 and word[1] == ":" and word[0] in WIND_BY_LETTER:
@@ -325,7 +325,7 @@ def _parse_penalty(head: Token, args) -> Penalty:
     if args[0].text not in WIND_BY_LETTER:
         raise NotationError(f"{usage}; '{args[0].text}' is not a seat", args[0].where, args[0].text)
     payer = WIND_BY_LETTER[args[0].text]
-    amount = _number(args[1], "'penalty'")
+    amount = parse_number(args[1], "'penalty'")
     payee = None
     if len(args) == 4:
         if args[2].text != "to":
@@ -371,7 +371,7 @@ def _expect_args(head: Token, args, n: int, what: str = "") -> None:
                             args[n].where, args[n].text)
 
 
-def _number(tok: Token, what: str) -> int:
+def parse_number(tok: Token, what: str) -> int:
     if not tok.text.isdigit() or not tok.text.isascii():
         raise NotationError(f"{what} takes a whole number, not '{tok.text}'", tok.where, tok.text)
     value = int(tok.text[:12])
@@ -424,12 +424,12 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
         elif t == "=":
             if claim is not None:
                 raise NotationError("a claim '= N' is given twice", tok.where, t)
-            claim = _number(_next(tokens, i, head, "the claimed score after '='"), "'='")
+            claim = parse_number(_next(tokens, i, head, "the claimed score after '='"), "'='")
             i += 1
         elif t == "score":
             if score is not None:
                 raise NotationError("'score' is given twice", tok.where, t)
-            score = _number(_next(tokens, i, head, "the score after 'score'"), "'score'")
+            score = parse_number(_next(tokens, i, head, "the score after 'score'"), "'score'")
             i += 1
         elif t == "win":
             if win is not None:

@@ -181,11 +181,17 @@ class TableText(NamedTuple):
         return parse_table(self.text, self.file, self.first)
 
 
+MAX_TABLE_CHARS = 100_000       # a table longer than this (a few hundred lines) is no table
+
+
 def compact_tables(numbered_lines, name: str, parse: bool = True):
     """(line, Table | MjError) for each table of numbered compact lines, parsed as each `---`
     arrives, so memory does not grow with the number of tables.  With `parse` False a table
-    comes as its TableText (at the line it starts on), for another process to parse."""
+    comes as its TableText (at the line it starts on), for another process to parse.  A table
+    longer than MAX_TABLE_CHARS is an error row as soon as it is, and its lines up to the next
+    `---` are passed over, not kept: a stream with no `---` costs no more than one table."""
     chunk: list[str] = []
+    size = 0
     first = 1
     problem = None
 
@@ -207,15 +213,28 @@ def compact_tables(numbered_lines, name: str, parse: bool = True):
         if isinstance(line, MjError):
             problem = problem or line
         elif line.strip() == "---":
-            out = emit()
-            if out is not None:
-                yield out
-            chunk, first, problem = [], number + 1, None
+            if problem is not _TOO_LONG:
+                out = emit()
+                if out is not None:
+                    yield out
+            chunk, size, first, problem = [], 0, number + 1, None
+        elif problem is _TOO_LONG:
+            continue                                    # passed over until the next `---`
         else:
             chunk.append(line)
-    out = emit()
-    if out is not None:
-        yield out
+            size += len(line) + 1
+            if size > MAX_TABLE_CHARS:
+                yield first, NotationError(f"this table is longer than {MAX_TABLE_CHARS:,} characters with no '---' "
+                                           "to end it; its lines are passed over up to the next '---'",
+                                           Location(name, first, 1))
+                chunk, problem = [], _TOO_LONG
+    if problem is not _TOO_LONG:
+        out = emit()
+        if out is not None:
+            yield out
+
+
+_TOO_LONG = NotationError("too long")         # the mark of a table whose lines are being passed over
 
 
 def stream_lines(lines, name: str = "<lines>"):

@@ -6,11 +6,22 @@ by that hand's seat winds.  Playing them through, with the seats rotating, is th
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
 
-from mjscore.io.notation import HEADERS, SESSION_SETTINGS, logical_lines, parse_setting, parse_table, split_tables
+from mjscore.io.notation import (
+    FLAGS,
+    HEADERS,
+    MAX_SCORE,
+    SESSION_SETTINGS,
+    logical_lines,
+    parse_number,
+    parse_setting,
+    parse_table,
+    split_tables,
+)
 from mjscore.io.text import looks_like_yaml
 from mjscore.io.yamlform import SESSION_KEYS, NodeReader
 from mjscore.io.yamlsafe import load_nodes
@@ -76,15 +87,12 @@ def _read_compact_session(text: str, name: str) -> Session:
             if len(args) != 4:
                 raise NotationError("'players' names the four players in seat order E S W N",
                                     line.where, word)
-            names = tuple(a.text for a in args)
-            if len(set(names)) != 4:
-                raise NotationError("'players' names four different players", line.where, word)
-            _check_names(names, line.where)
+            names = player_names([a.text for a in args], [a.where for a in args])
         elif word == "start":
-            if len(args) != 1 or not args[0].text.isdigit():
+            if len(args) != 1:
                 raise NotationError("'start' takes each player's points before the first hand",
                                     line.where, word)
-            start = int(args[0].text)
+            start = parse_number(args[0], "'start'")
         elif word == "scheme" and len(args) == 1:
             scheme = args[0].text
         elif word in SESSION_SETTINGS:
@@ -115,15 +123,13 @@ def _read_yaml_session(text: str, name: str) -> Session:
     pnode = fields["players"][1]
     if not isinstance(pnode, yaml.SequenceNode) or len(pnode.value) != 4:
         raise YamlFormError("'players' lists the four players' names in seat order E S W N", reader.where(pnode))
-    names = tuple(reader.text(n, "a player's name") for n in pnode.value)
-    if len(set(names)) != 4:
-        raise YamlFormError("'players' names four different players", reader.where(pnode))
-    _check_names(names, reader.where(pnode))
+    names = player_names([reader.text(n, "a player's name") for n in pnode.value],
+                         [reader.where(n) for n in pnode.value])
     start = 2000
     if "start" in fields:
         start = reader.scalar(fields["start"][1], "'start'")
-        if not isinstance(start, int) or isinstance(start, bool):
-            raise YamlFormError("'start' takes a whole number", reader.where(fields["start"][1]))
+        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start <= MAX_SCORE:
+            raise YamlFormError(f"'start' takes a whole number from 0 to {MAX_SCORE:,}", reader.where(fields["start"][1]))
     scheme = reader.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
     options = reader.header_values(fields, SESSION_SETTINGS).options
     hnode = fields["hands"][1]
@@ -133,9 +139,49 @@ def _read_yaml_session(text: str, name: str) -> Session:
     return Session(SessionHeader(names, start, scheme, options, where), tuple(hands))
 
 
-def _check_names(names: tuple[str, ...], where: Location) -> None:
-    """A name stands for a seat in the hands, so it cannot look like a seat or a keyword."""
-    for n in names:
-        if n in ("E", "S", "W", "N") or n in HEADERS or not n or ":" in n or n[0] in "[({#=;" or n.startswith("..."):
-            raise NotationError(f"'{excerpt(n)}' cannot be a player's name: it would read as a seat or a word of "
-                                "the notation", where, n)
+# Words a name cannot be, in any case: it would read as a seat or a word of the notation.
+_NOT_NAMES = frozenset(w.casefold() for w in ("E", "S", "W", "N", *HEADERS, "score", "win", "from", "self", "discarded",
+                                              "liable", "to", "players", "start", *FLAGS))
+_NOT_IN_NAMES = frozenset(":;#=[](){}<>|\\\"'`")
+MAX_NAME = 32
+
+
+def name_key(name: str) -> str:
+    """How two names are compared: normalised (NFKC) and without regard to case."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def player_names(names: list[str], places: list[Location]) -> tuple[str, ...]:
+    """The four players' names, each normalised (NFKC: a full-width or composed letter is the
+    plain one), checked that it can stand where a seat goes in a hand and be written back in the
+    notation, and that no two are one name once case and form are set aside."""
+    out: list[str] = []
+    for raw, where in zip(names, places):
+        name = unicodedata.normalize("NFKC", raw)
+        why = _unwritable(name)
+        if why:
+            raise NotationError(f"'{excerpt(raw)}' cannot be a player's name: {why}", where, raw)
+        clash = next((n for n in out if name_key(n) == name_key(name)), None)
+        if clash is not None:
+            raise NotationError(f"'{excerpt(raw)}' and '{excerpt(clash)}' are one name: 'players' names four "
+                                "different players", where, raw)
+        out.append(name)
+    return tuple(out)
+
+
+def _unwritable(name: str) -> str | None:
+    if not name:
+        return "it is empty"
+    if any(0xDC80 <= ord(c) <= 0xDCFF for c in name):
+        return "it holds a byte that is not UTF-8"
+    if not name.isprintable():
+        return "it holds a control character or one that prints as nothing"
+    if any(c.isspace() for c in name):
+        return "a name is one word (no spaces), as the header and the hands write it"
+    if any(c in _NOT_IN_NAMES for c in name) or name.startswith("..."):
+        return "it holds a character the notation reads as its own (: ; # = brackets quotes)"
+    if name_key(name) in _NOT_NAMES:
+        return "it would read as a seat or a word of the notation"
+    if len(name) > MAX_NAME:
+        return f"a name has at most {MAX_NAME} characters"
+    return None

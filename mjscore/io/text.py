@@ -93,7 +93,15 @@ def _checked(line: str, number: int, name: str) -> str:
 
 def decode(data: bytes, name: str) -> str:
     """The text of some bytes, its line ends made `\\n`; an error names the first bad byte."""
-    text = data.decode("utf-8-sig", "surrogateescape").replace("\r\n", "\n").replace("\r", "\n")
+    return normalise(data.decode("utf-8-sig", "surrogateescape"), name)
+
+
+def normalise(text: str, name: str) -> str:
+    """A text as every reader takes it, whether it came from a file or a command line (`-e`,
+    a name): a byte-order mark dropped, its line ends made `\\n` (a lone `\\r` too), and an
+    error for a NUL or a byte that was not UTF-8 (a command line's undecodable bytes arrive
+    as the surrogates that stand for them)."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     if _BAD.search(text):
         for number, line in enumerate(text.split("\n"), start=1):
             _checked(line, number, name)

@@ -185,6 +185,7 @@ def load_scheme(name_or_path: str | None = None) -> Scheme:
 
 
 _BY_NAME: dict[str, Scheme] = {}
+MAX_EXTENDS = 32                # a chain of `extends:` no longer than this
 MAX_SCHEME_BYTES = 4 * 1024 * 1024
 
 
@@ -249,6 +250,9 @@ def _flat_data(path: Path, seen: tuple[str, ...], raw: bytes | None = None, give
     """
     key = str(path.resolve())
     display = given or _display(path)
+    if len(seen) >= MAX_EXTENDS:
+        raise SchemeError(f"schemes extend each other more than {MAX_EXTENDS} deep: '{excerpt(display, 80)}' is one "
+                          "base too many", Location(display))
     if key in seen:
         raise SchemeError("schemes extend each other in a circle: " + " -> ".join(seen + (key,)),
                           Location(display))

@@ -23,7 +23,8 @@ _API = {
     "load_scheme": "mjscore.api", "shipped_schemes": "mjscore.api", "tables": "mjscore.api",
     "waits_many": "mjscore.api", "canonical": "mjscore.api", "Evening": "mjscore.api",
     "describe_scheme": "mjscore.api", "diff_schemes": "mjscore.api", "payoff_tables": "mjscore.api",
-    "payoff_names": "mjscore.api", "Entry": "mjscore.api",
+    "payoff_names": "mjscore.api", "Entry": "mjscore.api", "LineCheck": "mjscore.api",
+    "HandTakenError": "mjscore.evening.journal",
     "Settings": "mjscore.model.settings", "Rotation": "mjscore.model.settings", "Paying": "mjscore.model.settings",
     "SettingError": "mjscore.model.settings", "SettlementError": "mjscore.settle",
     "NextDeal": "mjscore.evening.session", "Added": "mjscore.evening.journal", "Removed": "mjscore.evening.journal",
@@ -48,6 +49,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
     from mjscore.api import (
         Entry,
         Evening,
+        LineCheck,
         canonical,
         check,
         describe_scheme,
@@ -64,7 +66,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
         waits,
         waits_many,
     )
-    from mjscore.evening.journal import Added, Removed
+    from mjscore.evening.journal import Added, HandTakenError, Removed
     from mjscore.evening.batch import BatchItem
     from mjscore.evening.check import CheckReport
     from mjscore.evening.session import NextDeal, PlayedHand, SessionResult, Transfer

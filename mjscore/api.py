@@ -21,26 +21,30 @@ from typing import Any, NamedTuple, TypeVar
 
 from mjscore.evening.batch import BatchItem, encoded, score_files, score_stream
 from mjscore.evening.check import CheckReport, check_text
-from mjscore.evening.journal import Added, Removed, add_hand, print_session, remove_last_hand
-from mjscore.evening.session import NextDeal, SessionResult, play
+from mjscore.evening.journal import Added, Removed, add_hand, print_session, remove_last_hand, start_evening
+from mjscore.evening.journal import HandTakenError as HandTakenError  # for the shells: a hand added twice
+from mjscore.evening.session import NextDeal, SessionResult, next_hand, play
 from mjscore.hand.validate import validate_table
 from mjscore.io.notation import print_table
 from mjscore.io.reader import file_is_session, parse_any, stream_lines, stream_tables, text_tables
-from mjscore.io.sessionfile import read_session
-from mjscore.io.text import read_text
+from mjscore.io.sessionfile import SessionHeader, read_session
+from mjscore.io.text import normalise, read_text
 from mjscore.model.errors import InputError, Location, MjError
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.model.settings import given as given_settings
 from mjscore.model.table import Table
-from mjscore.pipeline import TableResult, evaluate, table_waits
+from mjscore.model.tiles import Wind
+from mjscore.pipeline import TableResult, evaluate, evaluate_player, player_dict, table_waits
 from mjscore.rules import views as _views
 from mjscore.rules.scheme import Scheme
+from mjscore.scoring.score import PlayerScore
 from mjscore.rules.scheme import load_scheme as _load_scheme
 from mjscore.rules.shipped import shipped_schemes as _shipped_schemes
 
 __all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "load_scheme",
            "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "describe_scheme", "diff_schemes",
            "payoff_tables", "payoff_names"]
+# Also here, for the shells: Entry, LineCheck, HandTakenError (see their docstrings).
 
 Source = str | os.PathLike[str]
 V = TypeVar("V")
@@ -290,9 +294,33 @@ def play_session(source: Source, *, name: str | None = None, keep_going: bool = 
     return play(read_session(text, name), _scheme_name(scheme), given, keep_going)
 
 
+class LineCheck(NamedTuple):
+    """One player's line of the next hand, checked as far as a line alone can be: `error` (with
+    its column in the line) or the player's score as the line stands."""
+
+    seat: Wind
+    error: MjError | None
+    player: PlayerScore | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"seat": self.seat.letter, "ok": self.ok}
+        if self.error is not None:
+            e = self.error
+            d["error"] = {"message": e.message, "line": e.location.line, "column": e.location.column,
+                          "token": e.token}
+        if self.player is not None:
+            d["player"] = player_dict(self.player)
+        return d
+
+
 class Evening:
     """An evening kept in one file of the compact notation, as `mjscore add`, `undo` and
-    `session` keep it: a header naming the players, then the hands.
+    `session` keep it: a header naming the players, then the hands.  It remembers the evening
+    as last played, and plays it again only when the file has changed.
 
     >>> import mjscore, tempfile
     >>> from pathlib import Path
@@ -301,37 +329,63 @@ class Evening:
     True
     >>> ev.play().totals
     {'Ann': 2240, 'Bob': 1936, 'Cid': 1912, 'Dee': 1912}
+    >>> ev.check_line("S", "score 12").ok, ev.check_line("S", "123x").error.message
+    (True, "'123x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)")
     >>> ev.next_deal().dealer, ev.undo().evening.hands
     ('Ann', ())
     """
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = os.fspath(path)
+        self._played: tuple[tuple[int, int, int, int], SessionResult, SessionHeader] | None = None
 
     def exists(self) -> bool:
         return os.path.lexists(self.path)
 
+    def version(self) -> str:
+        """What tells one state of the file from another (it changes when the file does)."""
+        return "-".join(map(str, self._signature()))
+
     @_takes(SETTINGS, ROTATION)
     def add(self, hand: Source, *, players: tuple[str, ...] | None = None, start: int | None = None,
-            scheme: str | os.PathLike[str] | None = None, name: str | None = None, **settings: Any) -> Added:
+            scheme: str | os.PathLike[str] | None = None, name: str | None = None, number: int | None = None,
+            **settings: Any) -> Added:
         """Add one hand (its text, `;` breaking lines, or a file holding it) and play the evening
         with it; nothing is written when it is wrong.  A new evening names its `players` in seat
         order, and may give its `start`, `scheme` and settings, which go into its header; on a
-        later hand, a table's settings go into the hand's own header."""
+        later hand, a table's settings go into the hand's own header.  With `number`, the hand
+        must be that hand of the evening (an error, and nothing written, if it is there already)."""
         text, shown = _source(hand, name)
         label = name or ("<typed>" if shown == "<input>" else shown)
-        return add_hand(self.path, text, players=players, start=start, scheme=_scheme_name(scheme),
-                        settings=_given(settings, SETTINGS, ROTATION), hand_name=label)
+        added = add_hand(self.path, text, players=players, start=start, scheme=_scheme_name(scheme),
+                         settings=_given(settings, SETTINGS, ROTATION), hand_name=label, number=number)
+        self._played = None
+        return added
+
+    @_takes(SETTINGS, ROTATION)
+    def start(self, players: tuple[str, ...], *, start: int | None = None,
+              scheme: str | os.PathLike[str] | None = None, **settings: Any) -> bool:
+        """Make the evening's file, its header naming the `players` (and `start`, `scheme`, the
+        settings), with no hand yet; False, and nothing written, when the file is there already."""
+        made = start_evening(self.path, players, start=start, scheme=_scheme_name(scheme),
+                             settings=_given(settings, SETTINGS, ROTATION))
+        self._played = None
+        return made
 
     def undo(self) -> Removed:
         """Take the last hand back out of the file; the evening without it."""
-        return remove_last_hand(self.path)
+        removed = remove_last_hand(self.path)
+        self._played = None
+        return removed
 
     @_takes(SETTINGS, ROTATION)
     def play(self, *, keep_going: bool = False, scheme: str | os.PathLike[str] | None = None,
              **settings: Any) -> SessionResult:
-        """The evening played through, as `play_session` plays it."""
-        return play_session(Path(self.path), keep_going=keep_going, scheme=scheme, **settings)
+        """The evening played through, as `play_session` plays it (remembered while the file
+        stays as it is, when nothing is asked of it but to play as it stands)."""
+        if keep_going or scheme is not None or settings:
+            return play_session(Path(self.path), keep_going=keep_going, scheme=scheme, **settings)
+        return self._remembered()[0]
 
     def next_deal(self) -> NextDeal:
         """Who deals the next hand, in which round, and which hand of the evening it is."""
@@ -339,9 +393,43 @@ class Evening:
         assert result.next is not None          # a played evening always says who deals next
         return result.next
 
+    def check_line(self, seat: str | Wind, line: str) -> LineCheck:
+        """One player's line of the next hand (`[111p] 234m ... win 5p from Bob`, `score 12`,
+        `...`), checked as far as a line alone can be (its tiles, groups and win clause; a
+        winner's hand whole, under the evening's scheme) and scored as it stands.  An error's
+        column counts in `line`."""
+        where = Wind(seat) if isinstance(seat, str) else seat
+        played, header = self._remembered()
+        prefix = f"{where.letter}: "
+        try:
+            table = next_hand(played, header, prefix + normalise(line, "<line>").replace("\n", " "), "<line>")
+            return LineCheck(where, None, evaluate_player(table, where))
+        except MjError as e:
+            loc = e.location
+            if loc.file == "<line>" and loc.column > len(prefix):
+                e.location = Location("<line>", 1, loc.column - len(prefix))
+            elif loc.file == "<line>":
+                e.location = Location("<line>", 1, 1)
+            return LineCheck(where, e)
+
     def text(self, *, tiles: str = "text") -> str:
         """The file in canonical form: header, then every hand by the seats it was played at."""
         return print_session(*read_text(self.path), style=tiles)
+
+    def _signature(self) -> tuple[int, int, int, int]:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return (0, 0, 0, 0)
+        return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+    def _remembered(self) -> tuple[SessionResult, SessionHeader]:
+        sig = self._signature()
+        if self._played is None or self._played[0] != sig:
+            text, name = read_text(self.path)
+            session = read_session(text, name)
+            self._played = (sig, play(session), session.header)
+        return self._played[1], self._played[2]
 
 
 # -- schemes -----------------------------------------------------------------------------------

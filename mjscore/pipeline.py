@@ -20,7 +20,7 @@ from mjscore.model.errors import SchemeError, TableError
 from mjscore.model.table import Table
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.rules.scheme import Scheme, load_scheme
-from mjscore.scoring.score import PlayerScore, Valuation, incompleteness, score_table
+from mjscore.scoring.score import PlayerScore, Valuation, incompleteness, score_player, score_table
 from mjscore.model.settings import Settings
 from mjscore.settle import Payment, Settlement, SettlementError, settle
 
@@ -155,6 +155,18 @@ def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] =
     except SettlementError as e:
         error = e.message
     return TableResult(table, used, scored.players, settlement, error, explain, ruling)
+
+
+def evaluate_player(table: Table, seat: Wind, scheme: str | None = None) -> PlayerScore:
+    """One player's line of a table, checked (as far as a line alone can be: its tiles, its
+    groups, its win clause, a winner's whole hand) and scored; nothing is settled."""
+    used = scheme_for(table, scheme)
+    validate_table(table, incomplete=lambda hand: incompleteness(hand, used, table),
+                   loose_needs_kong=used.ways_of_winning.loose_needs_kong)
+    hand = table.player(seat)
+    if hand is None:
+        raise TableError(f"the line is not {seat.value}'s", table.where)
+    return score_player(hand, table, used)
 
 
 def _kitty_earned(table: Table, settings: Settings, scheme: Scheme, players: tuple[PlayerScore, ...]) -> bool:

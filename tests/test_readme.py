@@ -46,6 +46,8 @@ def run(line):
     """One command line of the README, as a shell would split it (`# comments` and `> FILE` too)."""
     words = shlex.split(line, comments=True)
     assert words[0] == "mjscore", line
+    if words[1] == "serve":
+        return serve(words)
     out = None
     if ">" in words:
         at = words.index(">")
@@ -57,6 +59,25 @@ def run(line):
     if out is not None:
         Path(out).write_text(result.stdout)
     return result
+
+
+def serve(words):
+    """`mjscore serve` runs until stopped: started, its address read, stopped with Ctrl-C (on
+    127.0.0.1 and a free port, whatever the README's line asks, and on an evening of its own)."""
+    import signal
+    import subprocess
+    import sys
+    from types import SimpleNamespace
+
+    args = [w for w in words[1:] if w != "--lan"]
+    args[1] = "served-" + args[1]
+    proc = subprocess.Popen([sys.executable, "-m", "mjscore", *args, "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    first = proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    ok = first.startswith("Open http://127.0.0.1:") and proc.returncode == 0
+    return SimpleNamespace(exit_code=0 if ok else 1, stdout=first + out, stderr=err)
 
 
 def test_the_two_command_lines():

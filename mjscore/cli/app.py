@@ -69,6 +69,11 @@ class CheckFormat(str, Enum):
     json = "json"
 
 
+class ChangeFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
 class ViewFormat(str, Enum):
     table = "table"
     markdown = "markdown"
@@ -485,6 +490,8 @@ def add(
                                          help="The scheme of a new evening (see 'mjscore schemes')."),
     start: Optional[int] = typer.Option(None, "--start", min=0, help="Each player's points before the first hand "
                                                                       "(a new evening; default 2000)."),
+    format: ChangeFormat = typer.Option(ChangeFormat.table, "--format", "-f",
+                                        help="table (text for the table) or json (the hand and the evening)."),
     settings: dict[str, Any] = {},
 ) -> None:
     """Add one hand to an evening's file and show who pays whom, the totals and who deals next.
@@ -501,7 +508,7 @@ def add(
       mjscore add evening.mj
     """
     import mjscore.api as api
-    from mjscore.cli.render import render_hand, terminal_safe
+    from mjscore.cli.render import render_hand, terminal_safe, to_json
 
     if inline is not None and file is not None:
         raise typer.BadParameter("give a FILE or -e TEXT, not both")
@@ -521,6 +528,9 @@ def add(
         added = book.add(hand, players=players, start=start, scheme=scheme, name=name, **settings)
     except MjError as e:
         fail(e)
+    if format is ChangeFormat.json:
+        _report_after_change(to_json(added.to_dict()) + "\n", f"the hand was added to {evening}")
+        return
     text = render_hand(added.evening.to_dict(), output_width())
     if added.created:
         scheme_note = f"; scheme {added.scheme} (read from the evening's folder)" if added.scheme else ""
@@ -553,7 +563,9 @@ def _ask_for_hand(book: Any, players: tuple[str, ...] | None) -> str:
 
 
 @app.command()
-def undo(evening: str = typer.Argument(..., metavar="EVENING", help="The evening's file (.mj).")) -> None:
+def undo(evening: str = typer.Argument(..., metavar="EVENING", help="The evening's file (.mj)."),
+         format: ChangeFormat = typer.Option(ChangeFormat.table, "--format", "-f",
+                                             help="table (text) or json (the hand taken out and the evening).")) -> None:
     """Take the last hand back out of an evening's file; show it, and the standings without it.
 
     \b
@@ -561,12 +573,15 @@ def undo(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
       mjscore undo evening.mj
     """
     import mjscore.api as api
-    from mjscore.cli.render import render_standings, terminal_safe
+    from mjscore.cli.render import render_standings, terminal_safe, to_json
 
     try:
         removed = api.Evening(evening).undo()
     except MjError as e:
         fail(e)
+    if format is ChangeFormat.json:
+        _report_after_change(to_json(removed.to_dict()) + "\n", f"the last hand was taken out of {evening}")
+        return
     shown = "".join(f"  {line}\n" for line in removed.text.rstrip("\n").split("\n"))
     _report_after_change(terminal_safe(f"Removed this hand:\n{shown}\n"
                                        + render_standings(removed.evening.to_dict(), output_width())),
@@ -586,6 +601,139 @@ def _report_after_change(text: str, done: str) -> None:
         output.silence()
         reason = e.reason if isinstance(e, output.OutputError) else (e.strerror or str(e))
         typer.echo(f"mjscore: warning: {done}, but the output could not be written: {reason}", err=True)
+
+
+DEFAULT_PORT = 8421
+
+
+@app.command()
+@settings_options(SETTINGS, ROTATION)
+def serve(
+    evening: str = typer.Argument(..., metavar="EVENING", help="The evening's file (.mj); made when it does not exist."),
+    players: Optional[tuple[str, str, str, str]] = NAMES_OPT,
+    scheme: Optional[str] = typer.Option(None, "--scheme", "-s", metavar="NAME|FILE",
+                                         help="The scheme of a new evening (see 'mjscore schemes')."),
+    start: Optional[int] = typer.Option(None, "--start", min=0, help="Each player's points before the first hand "
+                                                                      "(a new evening; default 2000)."),
+    port: Optional[int] = typer.Option(None, "--port", "-p", min=0, max=65535, metavar="N",
+                                       help=f"The port (default {DEFAULT_PORT}, or a free one when it is taken; "
+                                            "0: a free one)."),
+    lan: bool = typer.Option(False, "--lan", help="Listen on this machine's network address, for the phones on "
+                                                  "the table's network (default: this machine only, 127.0.0.1)."),
+    token_file: Optional[Path] = typer.Option(None, "--token-file", metavar="FILE",
+                                              help="Keep the page's token in FILE (made if missing), so that a "
+                                                   "restart keeps the phones' address; default: a new one each start."),
+    settings: dict[str, Any] = {},
+) -> None:
+    """Serve the table page: every player enters their own hand on their own phone.
+
+    Prints the address to open (with its token) and, on a terminal, a QR code of it. The page
+    writes to the evening's file as 'mjscore add' does; 'add', 'undo' and 'session' can be used
+    beside it. Ctrl-C stops it.
+
+    \b
+    Example:
+      mjscore serve evening.mj --players Ann Bob Cid Dee --lan
+    """
+    import mjscore.api as api
+
+    _check_payoff(settings, scheme)
+    book = api.Evening(evening)
+    try:
+        if not book.exists():
+            if players is None:
+                raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
+            book.start(players, start=start, scheme=scheme, **settings)
+        elif players is not None or start is not None or scheme or settings:
+            raise typer.BadParameter("the evening's header already stands: --players, --start, --scheme and the "
+                                     "settings are for a new file")
+        book.play()                                     # the evening plays, before anyone is told to open it
+        token = _token(token_file)
+    except MjError as e:
+        fail(e)
+    host = _lan_address() if lan else "127.0.0.1"
+    sock = _bind(host, port)
+    address = f"http://{host}:{sock.getsockname()[1]}/?token={token}"
+    from mjscore.web.serve import TableServer
+
+    server = TableServer(evening, token)        # from here on, Ctrl-C stops it cleanly
+    typer.echo(f"Open {address}  (Ctrl-C stops)")
+    if sys.stdout.isatty():
+        sys.stdout.write(_qr(address))
+    sys.stdout.flush()
+    server.serve_on(sock)
+    typer.echo("Stopped.")
+
+
+def _token(path: Path | None) -> str:
+    """A new random token (192 bits), or the one kept in `path` (made there when it is not)."""
+    import secrets
+
+    if path is None:
+        return secrets.token_urlsafe(24)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        token = secrets.token_urlsafe(24)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except OSError as e:
+            raise typer.BadParameter(f"cannot make the token file: {e.strerror}", param_hint="'--token-file'")
+        with os.fdopen(fd, "w") as f:
+            f.write(token + "\n")
+        return token
+    except OSError as e:
+        raise typer.BadParameter(f"cannot read the token file: {e.strerror}", param_hint="'--token-file'")
+    with os.fdopen(fd, "rb") as f:
+        token = f.read(256).decode("ascii", "replace").strip()
+    if len(token) < 22 or not all(c.isalnum() or c in "-_" for c in token):
+        raise typer.BadParameter("the token file holds no token (22 or more letters, digits, - or _)",
+                                 param_hint="'--token-file'")
+    return token
+
+
+def _lan_address() -> str:
+    """This machine's address on its network (the one a packet out would leave from; none is sent)."""
+    import socket
+
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("192.0.2.1", 9))                    # TEST-NET-1: never routed, never sent to
+        return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+def _bind(host: str, port: int | None) -> Any:
+    """A listening socket on `port`, or on the default (a free one when the default is taken)."""
+    import socket
+
+    wanted = [DEFAULT_PORT, 0] if port is None else [port]
+    for p in wanted:
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, p))
+            sock.listen(64)
+            return sock
+        except OSError as e:
+            sock.close()
+            if p == wanted[-1]:
+                raise typer.BadParameter(f"cannot listen on {host}:{p}: {e.strerror}", param_hint="'--port'")
+    raise AssertionError("unreachable")
+
+
+def _qr(text: str) -> str:
+    """The address as a QR code in the terminal (two rows of modules a line)."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(text, error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue()
 
 
 schemes_app = typer.Typer(help="The shipped scoring schemes: list them, show one, compare two.",

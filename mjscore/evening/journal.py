@@ -27,15 +27,29 @@ from mjscore.pipeline import EMPTY
 _TABLE_SETTINGS = frozenset(s.name for s in SETTINGS)
 
 
+class HandTakenError(SessionError):
+    """The hand was to be hand N of the evening, and another writer added hand N first."""
+
+
 class Added(NamedTuple):
     evening: SessionResult          # the whole evening, the new hand last
     created: bool                   # the file was made by this call
     scheme: str | None = None       # a new evening's scheme, as its header names it (a path: from its folder)
 
+    def to_dict(self) -> dict[str, Any]:
+        """What `mjscore add --format json` prints: the hand added, and the evening as it stands."""
+        e = self.evening
+        return {"created": self.created, "players": list(e.players), "hand": e.hands[-1].to_dict(), **e.summary()}
+
 
 class Removed(NamedTuple):
     text: str                       # the hand as it stood in the file
     evening: SessionResult          # the evening without it
+
+    def to_dict(self) -> dict[str, Any]:
+        """What `mjscore undo --format json` prints: the hand taken out, and the evening without it."""
+        e = self.evening
+        return {"removed": self.text, "players": list(e.players), "hands": len(e.hands), **e.summary()}
 
 
 def hand_lines(text: str) -> str:
@@ -75,7 +89,8 @@ def one_hand(text: str, name: str) -> str:
 
 
 def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, start: int | None = None,
-             scheme: str | None = None, settings: Mapping[str, Any] = EMPTY, hand_name: str = "<hand>") -> Added:
+             scheme: str | None = None, settings: Mapping[str, Any] = EMPTY, hand_name: str = "<hand>",
+             number: int | None = None) -> Added:
     """Append one hand (compact notation; `;` may break its lines) to the evening in `path`.
 
     A file that does not exist yet is made, its header naming `players` (and `start`, `scheme`
@@ -83,7 +98,9 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
     read it, from the evening's folder); for an existing file, the table's settings become the
     hand's own headers (the evening's, such as the rotation, stay the header's to change).
     Raises MjError, and writes nothing, when the hand or the evening is wrong, or when another
-    writer holds the evening for more than a few seconds.
+    writer holds the evening for more than a few seconds.  With `number`, the hand must be that
+    hand of the evening (HandTakenError when another writer has just added it: two phones
+    sending the same hand add it once).
     """
     lines = one_hand(hand, hand_name)
     options = {k: v for k, v in settings.items() if v is not None}
@@ -122,8 +139,27 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
                 # Point into what was typed, not at a line of a file that was never written.
                 e.location = Location(hand_name, e.location.line - before, e.location.column)
             raise
+        if number is not None and len(evening.hands) != number:
+            raise HandTakenError(f"hand {number} is in the evening already (it has {len(evening.hands) - 1} "
+                                 "hands before this one): nothing was written", Location(path))
         replace(target, new, like=raw, display=path)
     return Added(evening, raw is None, scheme if raw is None else None)
+
+
+def start_evening(path: str, players: tuple[str, ...], *, start: int | None = None, scheme: str | None = None,
+                  settings: Mapping[str, Any] = EMPTY) -> bool:
+    """Make a new evening's file with its header and no hand yet; False when the file is there
+    already (it is left as it is)."""
+    target = target_of(path)
+    with locked(target, path):
+        if _read_raw(target, path) is not None:
+            return False
+        names = player_names(list(players), [Location("--players")] * 4)
+        text = header(names, start, _as_the_evening_reads_it(scheme, path),
+                      {k: v for k, v in settings.items() if v is not None}) + "---\n"
+        play(read_session(text, path))                           # the header is checked before it is written
+        replace(target, text, display=path)
+    return True
 
 
 def remove_last_hand(path: str) -> Removed:

@@ -15,10 +15,11 @@ import itertools
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from mjscore.io.notation import parse_table
 from mjscore.io.sessionfile import Session, SessionHeader
 from mjscore.model.errors import MjError, SessionError
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from mjscore.model.settings import ROTATION, SETTINGS, Rotation, ordered
 from mjscore.model.table import COUNTERS, Table
@@ -87,17 +88,21 @@ class PlayedHand:
 
 
 class NextDeal(NamedTuple):
-    """Who deals next, in which round, and which hand of the evening it is."""
+    """Who deals next, in which round, and which hand of the evening it is: what the next hand
+    is read and played with."""
 
     dealer: str
     round: Wind
     hand: int
     extra_hands: int = 0        # deals the dealer has kept in a row
     kitty_deals: int = 0        # deals whose stakes lie in the kitty
+    seats: tuple[tuple[Wind, str], ...] = ()      # who sits where, E S W N
+    dealer_wins: int = 0        # East's wins in a row
 
     def as_dict(self) -> dict[str, object]:
         return {"dealer": self.dealer, "round": self.round.value, "hand": self.hand,
-                "extra_hands": self.extra_hands, "kitty_deals": self.kitty_deals}
+                "extra_hands": self.extra_hands, "kitty_deals": self.kitty_deals,
+                "seats": {s.value: n for s, n in self.seats}, "dealer_wins": self.dealer_wins}
 
 
 @dataclass(frozen=True)
@@ -123,8 +128,14 @@ class SessionResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The plain object of `mjscore session --format json`."""
-        out: dict[str, Any] = {"players": list(self.players), "start": self.start, "hands": [h.to_dict() for h in self.hands],
-               "totals": dict(self.totals), "standings": [{"name": n, "total": t} for n, t in self.standings]}
+        return {"players": list(self.players), "start": self.start, "hands": [h.to_dict() for h in self.hands],
+                **self.summary()}
+
+    def summary(self) -> dict[str, Any]:
+        """The evening as it stands, its hands aside: the totals, the standings, the settle-up,
+        who deals next (what `add` and `undo` show with the hand they changed)."""
+        out: dict[str, Any] = {"totals": dict(self.totals),
+                               "standings": [{"name": n, "total": t} for n, t in self.standings]}
         if self.settle_up is not None:
             out["settle_up"] = [t.as_dict() for t in self.settle_up]
         else:
@@ -180,7 +191,8 @@ def play(session: Session, scheme: str | None = None, given: Mapping[str, Any] =
     # add-up: the totals only grow, so there is nothing to hand over at the end
     transfers = tuple(settle_up(balance)) if sum(balance.values()) == 0 else None
     coming = NextDeal(names[seating.player_at(Wind.EAST)], SEATS[seating.round % 4], len(played) + 1,
-                      seating.extra_hands, seating.kitty_deals)
+                      seating.extra_hands, seating.kitty_deals,
+                      tuple((s, names[seating.player_at(s)]) for s in SEATS), seating.dealer_wins)
     return SessionResult(tuple(names), h.start, tuple(played), totals, transfers, coming, tuple(errors))
 
 
@@ -208,7 +220,31 @@ _COUNTED = {"dealer_wins": "East has won {} in a row",
             "kitty_deals": "the kitty's count of deals before it is {}"}
 
 
-def _with_session_values(hand: Table, h: SessionHeader, prevailing: Wind, seating: Seating) -> Table:
+class _Counted(Protocol):
+    """What a hand carries over from the hands before it (model.table.COUNTERS)."""
+
+    @property
+    def dealer_wins(self) -> int: ...
+
+    @property
+    def extra_hands(self) -> int: ...
+
+    @property
+    def kitty_deals(self) -> int: ...
+
+
+def next_hand(played: SessionResult, header: SessionHeader, text: str, name: str) -> Table:
+    """A hand's text (compact notation) read as the next hand of the evening played so far: its
+    players' names where seats go, the round, the counts and the session's settings, as `play`
+    reads a hand of the file.  (Checking a player's line while the hand is being entered.)"""
+    nxt = played.next
+    if nxt is None:
+        raise SessionError("the evening has no next hand", header.where)
+    hand = parse_table(text, name, 1, names={n: s.value for s, n in nxt.seats})
+    return _with_session_values(hand, header, nxt.round, nxt)
+
+
+def _with_session_values(hand: Table, h: SessionHeader, prevailing: Wind, seating: _Counted) -> Table:
     options = {k: v for k, v in h.options if k in _TABLE_SETTINGS}
     options.update(dict(hand.options))           # the hand's own header wins over the session's
     return dataclasses.replace(hand, round=prevailing, **{name: getattr(seating, name) for name in COUNTERS.values()},

@@ -30,6 +30,7 @@ from mjscore.hand.arrange import (
     written_blocks,
 )
 from mjscore.hand.shapes import counts_of
+from mjscore.model.amounts import exact, half_up
 from mjscore.model.errors import IncompleteHandError
 from mjscore.model.table import Form, PlayerHand, SetKind, Table, Win
 from mjscore.model.tiles import DRAGON_BASE, KINDS, TILES, WIND_BASE, Tile, Wind
@@ -421,7 +422,7 @@ def _total(scheme: Scheme, arr: Arrangement, found: list[Item], rules: list[Rule
             doubles += i.doubles
     points, base, score = hand_score(points, doubles, scheme)
     if limit_rule is not None and (fraction >= 1 or fraction * scheme.limit >= base):
-        score = round(fraction * scheme.limit)
+        score = limit_value(fraction, scheme)
         decided = [i for i in limit_items if i.rule == limit_rule.id][:1]
         return Valuation(arr, tuple(decided), tuple(i for i in found if i not in decided), 0, 0,
                          limit_rule, fraction, base, score)
@@ -441,6 +442,12 @@ def hand_score(points: int, doubles: int, scheme: Scheme) -> tuple[int, int, int
     if rounding.stage == RoundingStage.AFTER_DOUBLES:
         score = rounding.apply(score)
     return points, base, score
+
+
+def limit_value(fraction: float, scheme: Scheme) -> int:
+    """What a limit hand of this fraction is worth: the fraction of the limit, a half going up
+    (a third of a 500 limit is 167)."""
+    return half_up(exact(fraction) * scheme.limit)
 
 
 def held_to_limit(value: int, scheme: Scheme) -> int:

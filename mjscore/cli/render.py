@@ -404,11 +404,16 @@ def _closing(result: dict, grid: str, width: int | None, title: str = "Final sta
     out.append("")
     if result.get("settle_up") is None:
         out.append(f"Settle-up: {result.get('settle_up_note', 'none')}")
-    elif not result["settle_up"]:
-        out.append("Settle-up: nobody owes anything.")
     else:
-        out.append(f"Settle-up ({len(result['settle_up'])} transfers):")
-        out.extend(f"  {t['from']} pays {t['to']} {t['amount']}" for t in result["settle_up"])
+        if not result["settle_up"]:
+            out.append("Settle-up: nobody owes anything.")
+        else:
+            out.append(f"Settle-up ({len(result['settle_up'])} transfers):")
+            out.extend(f"  {t['from']} pays {t['to']} {t['amount']}" for t in result["settle_up"])
+        if result.get("settle_up_note"):
+            # An evening that mixes paying methods: which hands the settle-up leaves out.
+            note = result["settle_up_note"]
+            out.extend(_words(f"{note[0].upper()}{note[1:]}.".split(" "), width))
     if result.get("errors"):
         out.append("")
         out.extend(_words([f"The totals stop before hand {len(result['hands']) + 1}:",

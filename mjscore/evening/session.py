@@ -20,7 +20,7 @@ from mjscore.model.errors import MjError, SessionError
 from collections.abc import Mapping
 from typing import Any
 
-from mjscore.model.settings import ROTATION, SETTINGS, Rotation, ordered
+from mjscore.model.settings import ROTATION, SETTINGS, Paying, Rotation, ordered
 from mjscore.model.table import COUNTERS, Table
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.pipeline import EMPTY, TableResult, evaluate
@@ -104,7 +104,9 @@ class NextDeal(NamedTuple):
 class SessionResult:
     """A whole evening played through: every hand, the totals, the standings, the settle-up.
 
-    `settle_up` is None under add-up, where the totals only grow and nobody hands anything over.
+    `settle_up` is None when every hand was added up (add-up): the totals only grow and nobody
+    hands anything over.  An evening that mixes paying methods settles up the payments of the
+    hands that paid, and `settle_up_note` says which hands were added up instead.
     """
 
     players: tuple[str, ...]                 # seat order E S W N at the first hand
@@ -114,6 +116,7 @@ class SessionResult:
     settle_up: tuple[Transfer, ...] | None
     next: NextDeal | None = None             # who deals the hand after the last one played
     errors: tuple[MjError, ...] = ()         # bad hands (with keep_going): the totals stop at the first
+    settle_up_note: str | None = None        # how an evening with added-up hands settles
 
     @property
     def standings(self) -> list[tuple[str, int]]:
@@ -125,11 +128,9 @@ class SessionResult:
         """The plain object of `mjscore session --format json`."""
         out: dict[str, Any] = {"players": list(self.players), "start": self.start, "hands": [h.to_dict() for h in self.hands],
                "totals": dict(self.totals), "standings": [{"name": n, "total": t} for n, t in self.standings]}
-        if self.settle_up is not None:
-            out["settle_up"] = [t.as_dict() for t in self.settle_up]
-        else:
-            out["settle_up"] = None
-            out["settle_up_note"] = "the totals were added up (add-up): no payments to settle"
+        out["settle_up"] = [t.as_dict() for t in self.settle_up] if self.settle_up is not None else None
+        if self.settle_up_note is not None:
+            out["settle_up_note"] = self.settle_up_note
         if self.next is not None:
             out["next"] = self.next.as_dict()
         if self.errors:
@@ -152,6 +153,8 @@ def play(session: Session, scheme: str | None = None, given: Mapping[str, Any] =
     seating = Seating()
     played: list[PlayedHand] = []
     errors: list[MjError] = []
+    paid = {n: 0 for n in names}                 # what the hands that paid moved, by name
+    added: list[int] = []                        # the hands that were added up (add-up)
     for number, source in enumerate(session.hands, start=1):
         by_seat = {s: names[seating.player_at(s)] for s in SEATS}
         prevailing = SEATS[seating.round % 4]
@@ -169,19 +172,45 @@ def play(session: Session, scheme: str | None = None, given: Mapping[str, Any] =
             continue
         if errors:
             continue                            # checked, not counted: the evening stopped at the first bad hand
+        adds_up = result.settlement.settings.paying is Paying.ADD_UP
+        if adds_up:
+            added.append(number)
         for s in SEATS:
-            totals[by_seat[s]] += result.settlement.net.get(s, 0)
+            net = result.settlement.net.get(s, 0)
+            totals[by_seat[s]] += net
+            if not adds_up:
+                paid[by_seat[s]] += net
         played.append(PlayedHand(number, by_seat, result, dict(totals)))
         kitty = next((x for x in result.settlement.specials if x.kind == Reason.KITTY), None)
         # The kitty grows deal by deal until a winner takes it.
         seating.kitty_deals = kitty.count if kitty is not None and kitty.to is None else 0
         _rotate(seating, table, _rotation(result.scheme, h, given))
-    balance = {n: totals[n] - h.start for n in names}
-    # add-up: the totals only grow, so there is nothing to hand over at the end
-    transfers = tuple(settle_up(balance)) if sum(balance.values()) == 0 else None
+    transfers, note = _settling(paid, added, len(played))
     coming = NextDeal(names[seating.player_at(Wind.EAST)], SEATS[seating.round % 4], len(played) + 1,
                       seating.extra_hands, seating.kitty_deals)
-    return SessionResult(tuple(names), h.start, tuple(played), totals, transfers, coming, tuple(errors))
+    return SessionResult(tuple(names), h.start, tuple(played), totals, transfers, coming, tuple(errors), note)
+
+
+def _settling(paid: dict[str, int], added: list[int], played: int) -> tuple[tuple[Transfer, ...] | None, str | None]:
+    """The settle-up, chosen by the paying method of each hand (not by whether the balances
+    happen to sum to zero): the payments of the hands that paid are settled; a hand added up
+    (add-up) hands nothing over, so its scores stay in the totals.  With the note that says so
+    when some hands were added up."""
+    if not added:
+        return tuple(settle_up(paid)), None
+    if len(added) == played:
+        return None, "the totals were added up (add-up): no payments to settle"
+    one = len(added) == 1
+    return tuple(settle_up(paid)), (f"the settle-up leaves out {_hand_list(added)}: {'it was' if one else 'they were'} "
+                                    f"added up under add-up, so {'its' if one else 'their'} scores stay in the "
+                                    "totals, unsettled")
+
+
+def _hand_list(numbers: list[int]) -> str:
+    """`hand 3`, `hands 2 and 5`, `hands 1, 4 and 6`."""
+    if len(numbers) == 1:
+        return f"hand {numbers[0]}"
+    return f"hands {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
 
 
 def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating: Seating,

@@ -144,8 +144,10 @@ def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] =
     settings the caller gives (model.settings), over the table's header and the scheme."""
     table, ruling = one_winner(table)
     used = scheme_for(table, scheme)
+    ways = used.ways_of_winning
     validate_table(table, incomplete=lambda hand: incompleteness(hand, used, table),
-                   loose_needs_kong=used.ways_of_winning.loose_needs_kong)
+                   loose_needs_kong=ways.loose_needs_kong, rob_concealed_pung=ways.rob_concealed_pung,
+                   scheme_name=used.name)
     scored = score_table(table, used)
     settings = settings_for(table, used, given)
     settlement, error = None, None

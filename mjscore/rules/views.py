@@ -100,6 +100,8 @@ def parameters(s: Scheme) -> list[list[Any]]:
         ["claimed kong < >", claimed_kong_text(s)],
         ["a loose-tile win needs", "a kong, a flower or a season" if s.ways_of_winning.loose_needs_kong
          else "nothing (as Kajongg)"],
+        ["robbing a kong", "also one declared from a concealed pung" if s.ways_of_winning.rob_concealed_pung
+         else "only the tile added to an exposed pung (any kong for thirteen orphans)"],
     ]
 
 

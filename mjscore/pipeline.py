@@ -14,6 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from mjscore.hand.arrange import readings
 from mjscore.hand.validate import validate_table
 from mjscore.hand.waits import table_waits as waits_at_table
 from mjscore.model.errors import SchemeError, TableError, WinClauseError
@@ -120,8 +121,8 @@ def one_winner(table: Table) -> tuple[Table, str | None]:
         return table, None
     tile, discarder = winners[0][1].tile, winners[0][1].discarder
     if (discarder is None or tile is None
-            or any(w.discarder is not discarder or w.tile != tile or p.score is not None or tile not in p.concealed
-                   for p, w in winners)):
+            or any(w.discarder is not discarder or w.tile != tile or p.score is not None
+                   or not any(tile in r.concealed for r in readings(p)) for p, w in winners)):
         return table, None                       # not a claim on one discard: validation says what is wrong
     order = [SEATS[(discarder.number + k) % 4] for k in range(3)]      # the turns after the discarder's
     claimants = sorted((p for p, _ in winners), key=lambda p: order.index(p.seat))
@@ -137,10 +138,12 @@ def one_winner(table: Table) -> tuple[Table, str | None]:
 
 
 def _without(p: PlayerHand, tile: Tile) -> PlayerHand:
-    """A claimant who does not get the tile: her hand without it, a loser's."""
-    concealed = list(p.concealed)
+    """A claimant who does not get the tile: her hand without it, a loser's (when she wrote two
+    bracketed sets the discard may have completed, the tile is taken from the first of them)."""
+    reading = readings(p)[0]
+    concealed = list(reading.concealed)
     concealed.remove(tile)
-    return dataclasses.replace(p, concealed=tuple(concealed), win=None)
+    return dataclasses.replace(reading, concealed=tuple(concealed), win=None)
 
 
 def _ruling(claimants: list[PlayerHand], taker: PlayerHand, others: list[PlayerHand], discarder: Wind,

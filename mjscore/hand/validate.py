@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mjscore.hand.arrange import winner_arrangements
+from mjscore.hand.arrange import readings, winner_arrangements
 from mjscore.model.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError
 from mjscore.model.table import Form, PlayerHand, Table, Win, WinFlag
 from mjscore.model.tiles import ALL_TILES, KINDS, TILES, Tile, Wind
@@ -176,7 +176,9 @@ def _check_player(p: PlayerHand, table: Table, shapes: frozenset[str],
 def _check_win_clause(p: PlayerHand, win: Win) -> None:
     flags = win.flags
     if win.tile is not None:
-        in_hand = win.tile in p.concealed or any(win.tile in m.tiles for m in p.melds if m.form is Form.GROUP)
+        # Among the concealed tiles, in a { } group, or in a bracketed set the discard completed.
+        in_hand = any(win.tile in r.concealed or any(win.tile in m.tiles for m in r.melds if m.form is Form.GROUP)
+                      for r in readings(p))
         if not in_hand:
             raise WinClauseError(f"the winning tile {win.tile.text} is not among {p.seat.value}'s concealed tiles: "
                                  "list the whole hand, the winning tile included", p.where, win.tile.text)
@@ -199,7 +201,7 @@ def _check_win_clause(p: PlayerHand, win: Win) -> None:
 
 def is_complete(p: PlayerHand, shapes: frozenset[str] = DEFAULT_SHAPES) -> bool:
     """Four sets and a pair (the written groups counting as sets), or a special shape in `shapes`."""
-    return bool(winner_arrangements(p, frozenset(shapes), 4))
+    return any(winner_arrangements(r, frozenset(shapes), 4) for r in readings(p))
 
 
 def _tiles(n: int) -> str:

@@ -25,6 +25,7 @@ from mjscore.hand.arrange import (
     Arrangement,
     Block,
     losing_arrangements,
+    readings,
     winner_arrangements,
     winning_arrangements,
     written_blocks,
@@ -193,7 +194,8 @@ def score_table(table: Table, scheme: Scheme) -> TableScore:
 
 
 def is_complete_under(hand: PlayerHand, scheme: Scheme, table: Table | None = None) -> bool:
-    arrangements = winner_arrangements(hand, scheme.shapes, scheme.max_chows)
+    arrangements = [a for reading in readings(hand) for a in winner_arrangements(reading, scheme.shapes,
+                                                                                  scheme.max_chows)]
     if table is None or any(a.shape == "standard" for a in arrangements):
         return bool(arrangements)                # a standard arrangement needs no valuing to go out
     return bool(_winning(hand, scheme, table))
@@ -202,11 +204,16 @@ def is_complete_under(hand: PlayerHand, scheme: Scheme, table: Table | None = No
 def _winning(hand: PlayerHand, scheme: Scheme, table: Table) -> list[Valuation]:
     """The winner's arrangements that go out, valued: the standard ones, and a special shape only
     as the limit hand it stands for (Gates won on the wrong tile, a snake won on a discard are
-    then judged as ordinary hands)."""
+    then judged as ordinary hands).  Each reading of the hand (the bracketed set the winning
+    discard may have completed, `arrange.readings`) is valued as it stands, its waits its own."""
     engine = engine_for(scheme)
-    sit = situation(hand, table, scheme, engine)
-    return [v for v in (value(engine, sit, a) for a in winner_arrangements(hand, scheme.shapes, scheme.max_chows))
-            if v.shape == "standard" or v.fraction > 0]
+    out: list[Valuation] = []
+    for reading in readings(hand):
+        sit = situation(reading, table, scheme, engine)
+        out.extend(v for v in (value(engine, sit, a)
+                               for a in winner_arrangements(reading, scheme.shapes, scheme.max_chows))
+                   if v.shape == "standard" or v.fraction > 0)
+    return out
 
 
 def incompleteness(hand: PlayerHand, scheme: Scheme, table: Table | None = None) -> str | None:
@@ -259,7 +266,7 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
 
 
 def _why_incomplete(hand: PlayerHand, scheme: Scheme) -> str:
-    if scheme.max_chows < 4 and winner_arrangements(hand, scheme.shapes, 4):
+    if scheme.max_chows < 4 and any(winner_arrangements(r, scheme.shapes, 4) for r in readings(hand)):
         return (f"it needs more chows than the {scheme.max_chows} the scheme allows "
                 "in a winning hand")
     return "its tiles make neither four sets and a pair nor a special hand the scheme knows"

@@ -334,7 +334,7 @@ class Evening:
         return play_session(Path(self.path), keep_going=keep_going, scheme=scheme, **settings)
 
     def next_deal(self) -> NextDeal:
-        """Who deals the next hand, in which round, and which hand of the evening it is."""
+        """Who deals the next hand, in which round, which hand of the evening it is, and who sits where."""
         result = self.play()
         assert result.next is not None          # a played evening always says who deals next
         return result.next

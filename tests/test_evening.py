@@ -36,7 +36,8 @@ def test_add_starts_an_evening_and_answers_by_name(tmp_path):
     assert all(line.endswith(tuple("0123456789")) and " pays Bob " in line for line in pays)   # winner-only
     # the file plays back to the same totals
     played = json.loads(runner.invoke(app, ["session", str(ev), "--format", "json"]).stdout)
-    assert played["next"] == {"dealer": "Bob", "round": "E", "hand": 3, "extra_hands": 0, "kitty_deals": 0}
+    assert played["next"] == {"dealer": "Bob", "round": "E", "hand": 3, "extra_hands": 0, "kitty_deals": 0,
+                              "seats": {"E": "Bob", "S": "Cid", "W": "Dee", "N": "Ann"}, "seats_change": False}
     assert [h["winner"] for h in played["hands"]] == ["E", "S"]
 
 

@@ -434,6 +434,10 @@ def next_line(nxt: dict) -> str:
     if nxt.get("kitty_deals"):
         n = nxt["kitty_deals"]
         more.append("the kitty holds 1 deal's stakes" if n == 1 else f"the kitty holds {n} deals' stakes")
+    if nxt.get("seats_change"):
+        # A new round under a rotation that changes seats: who sits where from this deal on.
+        seats = nxt["seats"]
+        more.append("the players change seats: " + ", ".join(f"{seats[s]} {s}" for s in SEAT_LETTERS))
     return (f"Next: {nxt['dealer']} deals — {SEAT_WORDS[nxt['round']]} round, hand {nxt['hand']}"
             + (f" ({'; '.join(more)})" if more else ""))
 

@@ -4,7 +4,8 @@ A session file names the players in seat order at the first hand and lists the h
 written by that hand's seat winds.  mjscore keeps the seating itself (docs/rules.md,
 "The deal"): East keeps the deal when East wins (up to the scheme's streak limit), the deal
 passes to South otherwise; after a draw it passes or stays as the scheme says; the prevailing
-wind moves on once every seat has dealt.  A hand may state its round, its dealer-wins or its
+wind moves on once every seat has dealt, and the players change seats then if the rotation's
+`seat_change` says so (Kajongg's exchange).  A hand may state its round, its dealer-wins or its
 players' names; if they contradict the rotation, that is an error naming the hand.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from mjscore.io.sessionfile import Session, SessionHeader
@@ -20,7 +21,7 @@ from mjscore.model.errors import MjError, SessionError
 from collections.abc import Mapping
 from typing import Any
 
-from mjscore.model.settings import ROTATION, SETTINGS, Paying, Rotation, ordered
+from mjscore.model.settings import ROTATION, SETTINGS, Paying, Rotation, SeatChange, ordered
 from mjscore.model.table import COUNTERS, Table
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.pipeline import EMPTY, TableResult, evaluate
@@ -30,27 +31,47 @@ from mjscore.settle import Reason
 
 @dataclass
 class Seating:
-    """Who is East, the prevailing wind, and East's run of wins."""
+    """Who sits where, the prevailing wind, and East's run of wins."""
 
-    dealer: int = 0          # index into the header's names of the player who is East
+    # Who sits at East, South, West and North: indices into the header's names.
+    seats: list[int] = field(default_factory=lambda: [0, 1, 2, 3])
     round: int = 0           # 0 = East round ... 3 = North round; beyond: the game goes on round the winds
     passes: int = 0          # deals passed in this round
     # The counts a table carries over (model.table.COUNTERS), under the same names.
     dealer_wins: int = 0     # East's wins in a row
     extra_hands: int = 0     # deals East has kept in a row: this dealer's extra hands so far
     kitty_deals: int = 0     # deals whose stakes lie in the kitty, untaken
+    seats_changed: bool = False      # the players changed seats for the round the next deal begins
 
     def player_at(self, seat: Wind) -> int:
-        return (self.dealer + seat.number - 1) % 4
+        return self.seats[seat.number - 1]
 
-    def pass_deal(self) -> None:
-        self.dealer = (self.dealer + 1) % 4
+    def pass_deal(self, seat_change: SeatChange = SeatChange.NONE) -> None:
+        """The deal passes to South, who becomes East, every seat wind moving on one place; once
+        every seat has dealt, the prevailing wind moves on, and the players change seats if the
+        rotation says so."""
+        self.seats = self.seats[1:] + self.seats[:1]
         self.dealer_wins = 0
         self.extra_hands = 0
         self.passes += 1
         if self.passes == 4:
             self.passes = 0
             self.round += 1
+            for a, b in _EXCHANGES[seat_change][SEATS[self.round % 4]]:
+                i, j = a.number - 1, b.number - 1
+                self.seats[i], self.seats[j] = self.seats[j], self.seats[i]
+                self.seats_changed = True
+
+
+# Who exchanges seats when a new round begins, after the deal has passed as at any other hand:
+# Kajongg (src/game.py, Game.__exchangeSeats, called from rotateWinds when a round is complete).
+_EXCHANGES: dict[SeatChange, dict[Wind, tuple[tuple[Wind, Wind], ...]]] = {
+    SeatChange.NONE: {w: () for w in SEATS},
+    SeatChange.KAJONGG: {Wind.EAST: (),
+                         Wind.SOUTH: ((Wind.SOUTH, Wind.WEST), (Wind.EAST, Wind.NORTH)),
+                         Wind.WEST: ((Wind.SOUTH, Wind.EAST),),
+                         Wind.NORTH: ((Wind.WEST, Wind.EAST),)},
+}
 
 
 class Transfer(NamedTuple):
@@ -87,17 +108,21 @@ class PlayedHand:
 
 
 class NextDeal(NamedTuple):
-    """Who deals next, in which round, and which hand of the evening it is."""
+    """Who deals next, in which round, and which hand of the evening it is; who sits where, and
+    whether the players changed seats for it (a new round, under a rotation that changes them)."""
 
     dealer: str
     round: Wind
     hand: int
     extra_hands: int = 0        # deals the dealer has kept in a row
     kitty_deals: int = 0        # deals whose stakes lie in the kitty
+    seats: tuple[str, ...] = ()     # the players at East, South, West and North
+    seats_change: bool = False      # the players changed seats for the round this deal begins
 
     def as_dict(self) -> dict[str, object]:
         return {"dealer": self.dealer, "round": self.round.value, "hand": self.hand,
-                "extra_hands": self.extra_hands, "kitty_deals": self.kitty_deals}
+                "extra_hands": self.extra_hands, "kitty_deals": self.kitty_deals,
+                "seats": {s.value: n for s, n in zip(SEATS, self.seats)}, "seats_change": self.seats_change}
 
 
 @dataclass(frozen=True)
@@ -187,7 +212,8 @@ def play(session: Session, scheme: str | None = None, given: Mapping[str, Any] =
         _rotate(seating, table, _rotation(result.scheme, h, given))
     transfers, note = _settling(paid, added, len(played))
     coming = NextDeal(names[seating.player_at(Wind.EAST)], SEATS[seating.round % 4], len(played) + 1,
-                      seating.extra_hands, seating.kitty_deals)
+                      seating.extra_hands, seating.kitty_deals, tuple(names[seating.player_at(s)] for s in SEATS),
+                      seating.seats_changed)
     return SessionResult(tuple(names), h.start, tuple(played), totals, transfers, coming, tuple(errors), note)
 
 
@@ -255,10 +281,11 @@ def _rotation(scheme: Scheme, h: SessionHeader, given: Mapping[str, Any]) -> Rot
 
 
 def _rotate(seating: Seating, table: Table, rotation: Rotation) -> None:
+    seating.seats_changed = False       # said of the next deal only
     winner = table.winner
     if table.draw or winner is None:
         if rotation.draw_passes_deal:
-            seating.pass_deal()
+            seating.pass_deal(rotation.seat_change)
         else:
             seating.dealer_wins = 0     # a draw breaks East's run of wins; East deals again
             seating.extra_hands += 1    # ... an extra hand all the same
@@ -268,9 +295,9 @@ def _rotate(seating: Seating, table: Table, rotation: Rotation) -> None:
         seating.extra_hands += 1
         limit = rotation.dealer_streak_limit
         if limit and seating.dealer_wins >= limit:
-            seating.pass_deal()         # the limit-hand win ends East's deal
+            seating.pass_deal(rotation.seat_change)     # the limit-hand win ends East's deal
     else:
-        seating.pass_deal()
+        seating.pass_deal(rotation.seat_change)
 
 
 # -- settle-up ---------------------------------------------------------------------------------

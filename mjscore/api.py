@@ -388,7 +388,7 @@ class Evening:
         return self._remembered()[0]
 
     def next_deal(self) -> NextDeal:
-        """Who deals the next hand, in which round, and which hand of the evening it is."""
+        """Who deals the next hand, in which round, which hand of the evening it is, and who sits where."""
         result = self.play()
         assert result.next is not None          # a played evening always says who deals next
         return result.next

@@ -14,11 +14,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from mjscore.hand.arrange import readings
 from mjscore.hand.validate import validate_table
 from mjscore.hand.waits import table_waits as waits_at_table
-from mjscore.model.errors import SchemeError, TableError
-from mjscore.model.table import Table
-from mjscore.model.tiles import SEATS, Wind
+from mjscore.model.errors import SchemeError, TableError, WinClauseError
+from mjscore.model.table import PlayerHand, Table
+from mjscore.model.tiles import SEATS, Tile, Wind
 from mjscore.rules.scheme import Scheme, load_scheme
 from mjscore.scoring.score import PlayerScore, Valuation, incompleteness, score_player, score_table
 from mjscore.model.settings import Settings
@@ -64,7 +65,7 @@ class TableResult(NamedTuple):
     settlement: Settlement | None
     settlement_error: str | None = None
     explain: bool = False
-    ruling: str | None = None                # how the table was ruled on before scoring (two winners)
+    ruling: str | None = None                # how the table was ruled on before scoring (two or three winners)
 
     @property
     def winner(self) -> Wind | None:
@@ -110,30 +111,59 @@ class TableResult(NamedTuple):
 
 
 def one_winner(table: Table) -> tuple[Table, str | None]:
-    """Two players who both go out on the same discard: the one whose turn would come next after
-    the discarder takes the tile (the rule text); the other keeps a hand one tile short of going
-    out.  Returns the table as played, and the ruling in words (None when there was nothing to
-    rule)."""
+    """Two or three players who all go out on the same discard: the tile goes to the one whose
+    turn comes first after the discarder's (the rule text), passing over any who may not take it,
+    having discarded that tile since their last draw (a sacred discard); the others keep hands
+    one tile short of going out and are scored as losers.  Returns the table as played, and the
+    ruling in words (None when there was nothing to rule)."""
     winners = [(p, p.win) for p in table.players if p.win is not None]
-    if len(winners) != 2:
+    if len(winners) < 2:
         return table, None
-    (a, wa), (b, wb) = winners
-    if (wa.discarder is None or wa.discarder is not wb.discarder or wa.tile != wb.tile or wa.tile is None
-            or a.score is not None or b.score is not None):
+    tile, discarder = winners[0][1].tile, winners[0][1].discarder
+    if (discarder is None or tile is None
+            or any(w.discarder is not discarder or w.tile != tile or p.score is not None
+                   or not any(tile in r.concealed for r in readings(p)) for p, w in winners)):
         return table, None                       # not a claim on one discard: validation says what is wrong
-    discarder = wa.discarder
     order = [SEATS[(discarder.number + k) % 4] for k in range(3)]      # the turns after the discarder's
-    taker, other = (a, b) if order.index(a.seat) < order.index(b.seat) else (b, a)
-    concealed = list(other.concealed)
-    if wa.tile not in concealed:
-        return table, None
-    concealed.remove(wa.tile)
-    short = dataclasses.replace(other, concealed=tuple(concealed), win=None)
-    players = tuple(short if p is other else p for p in table.players)
-    ruling = (f"{taker.seat.value} and {other.seat.value} both go out on {discarder.value}'s discard of "
-              f"{wa.tile.text}: {taker.seat.value} takes it, being next in turn after {discarder.value}; "
-              f"{other.seat.value} is scored as a loser without it")
-    return dataclasses.replace(table, players=players), ruling
+    claimants = sorted((p for p, _ in winners), key=lambda p: order.index(p.seat))
+    taker = next((p for p in claimants if tile not in p.discards), None)
+    if taker is None:
+        seats = " and ".join(p.seat.value for p in claimants)
+        raise WinClauseError(f"sacred discard: {seats} each discarded {tile.text} since their last draw from the wall, "
+                             f"so none of them may go out on {discarder.value}'s discard of it", claimants[0].where,
+                             tile.text)
+    others = [p for p in claimants if p is not taker]
+    players = tuple(_without(p, tile) if p in others else p for p in table.players)
+    return dataclasses.replace(table, players=players), _ruling(claimants, taker, others, discarder, tile)
+
+
+def _without(p: PlayerHand, tile: Tile) -> PlayerHand:
+    """A claimant who does not get the tile: her hand without it, a loser's (when she wrote two
+    bracketed sets the discard may have completed, the tile is taken from the first of them)."""
+    reading = readings(p)[0]
+    concealed = list(reading.concealed)
+    concealed.remove(tile)
+    return dataclasses.replace(reading, concealed=tuple(concealed), win=None)
+
+
+def _ruling(claimants: list[PlayerHand], taker: PlayerHand, others: list[PlayerHand], discarder: Wind,
+            tile: Tile) -> str:
+    """What happened, in words: who goes out, who may not take the tile and why, who loses."""
+    seats = [p.seat.value for p in claimants]
+    who = " and ".join(seats) if len(seats) == 2 else ", ".join(seats[:-1]) + f" and {seats[-1]}"
+    both = "both" if len(seats) == 2 else "all"
+    out = f"{who} {both} go out on {discarder.value}'s discard of {tile.text}: "
+    barred = claimants[:claimants.index(taker)]          # passed over: their turn came first
+    if barred:
+        names = " and ".join(p.seat.value for p in barred)
+        out += (f"{names} may not take it, having discarded {tile.text} since {'her' if len(barred) == 1 else 'their'} "
+                f"last draw (a sacred discard), so {taker.seat.value} takes it, being next in turn after "
+                f"{discarder.value} who may; ")
+    else:
+        out += f"{taker.seat.value} takes it, being next in turn after {discarder.value}; "
+    losers = " and ".join(p.seat.value for p in others)
+    return out + (f"{losers} is scored as a loser without it" if len(others) == 1
+                  else f"{losers} are scored as losers without it")
 
 
 def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] = EMPTY,
@@ -144,8 +174,10 @@ def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] =
     settings the caller gives (model.settings), over the table's header and the scheme."""
     table, ruling = one_winner(table)
     used = scheme_for(table, scheme)
+    ways = used.ways_of_winning
     validate_table(table, incomplete=lambda hand: incompleteness(hand, used, table),
-                   loose_needs_kong=used.ways_of_winning.loose_needs_kong)
+                   loose_needs_kong=ways.loose_needs_kong, rob_concealed_pung=ways.rob_concealed_pung,
+                   scheme_name=used.name)
     scored = score_table(table, used)
     settings = settings_for(table, used, given)
     settlement, error = None, None

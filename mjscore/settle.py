@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
+from mjscore.model.amounts import Amount, exact, half_up, up_to
 from mjscore.model.errors import MjError
 from mjscore.model.settings import Paying, Settings
 from mjscore.model.table import Table
@@ -99,9 +100,11 @@ def find_payoff(name: str, scheme_payoffs: Mapping[str, Payoff] | None = None) -
 
 # -- the settlement ------------------------------------------------------------------------------
 
-def _round_up(amount: float, unit: int) -> int:
-    amount = round(amount)
-    return -(-amount // unit) * unit if unit > 1 else amount
+def _round_up(amount: Amount, unit: int) -> int:
+    """A payment as it is handed over: up to the next multiple of the table's unit when it rounds
+    payments up, else to the nearest whole number, a half going up (a 1.5u payoff pays 23 for
+    22.5, not Python's 22)."""
+    return up_to(amount, unit) if unit > 1 else half_up(amount)
 
 
 def _situation(winner: Wind, discarder: Wind | None) -> str:
@@ -113,15 +116,15 @@ def _situation(winner: Wind, discarder: Wind | None) -> str:
 
 
 def winner_shares(winner: Wind, discarder: Wind | None, score: int, payoff: Payoff,
-                  east_double: bool) -> dict[Wind, float]:
-    """What each loser owes the winner under the payoff scheme (before any rounding)."""
+                  east_double: bool) -> dict[Wind, Amount]:
+    """What each loser owes the winner under the payoff scheme, exactly (before any rounding)."""
     row = payoff.table[_situation(winner, discarder)]
     out = {}
     for loser in SEATS:
         if loser is winner:
             continue
         role = "discarder" if loser is discarder else "east" if loser is Wind.EAST else "others"
-        m = row.get(role, 0)
+        m = exact(row.get(role, 0))
         if payoff.east_double == EastDouble.SWITCH and east_double and Wind.EAST in (loser, winner):
             m *= 2
         out[loser] = score * m

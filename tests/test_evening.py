@@ -37,7 +37,8 @@ def test_add_starts_an_evening_and_answers_by_name(tmp_path):
     # the file plays back to the same totals
     played = json.loads(runner.invoke(app, ["session", str(ev), "--format", "json"]).stdout)
     assert played["next"] == {"dealer": "Bob", "round": "E", "hand": 3, "extra_hands": 0, "kitty_deals": 0,
-                              "seats": {"E": "Bob", "S": "Cid", "W": "Dee", "N": "Ann"}, "dealer_wins": 0}
+                              "seats": {"E": "Bob", "S": "Cid", "W": "Dee", "N": "Ann"}, "seats_change": False,
+                              "dealer_wins": 0}
     assert [h["winner"] for h in played["hands"]] == ["E", "S"]
 
 

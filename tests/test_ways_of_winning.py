@@ -1,7 +1,8 @@
 """When a way of winning is possible, and how a counted score meets the limit.
 
 docs/rules.md, "When a way of winning is possible" and "The limit"; the rulings issue's items
-say which figures each case checks.
+say which figures each case checks (issue 22: items 1 and 2, and item 3, robbing a kong made
+from a concealed pung).
 """
 
 import pytest
@@ -116,3 +117,65 @@ def test_robbing_a_kong_with_another_copy_of_the_tile_is_refused(hand, copies):
 ])
 def test_robbing_a_kong_with_the_only_copy_is_accepted(hand):
     mjscore.score(hand, paying="winner-only")
+
+
+# Robbing a kong made from a concealed pung (issue 22, item 3) ---------------------------------
+
+# W held 555p concealed, drew the fourth 5p and declared a kong; S, fishing, robs it.
+ROB_CONCEALED = "E: ...; S: 123m 456m 789m 345p 99s win 5p from W robbed; W: {pung} 123s 456s 789s E; N: ..."
+ROB_EXPOSED = "E: ...; S: 123m 456m 789m 345p 99s win 5p from W robbed; W: [555p] 123s 456s 789s E; N: ..."
+
+
+@pytest.mark.parametrize("pung", ["555p", "{555p}"])
+def test_classical_lets_a_kong_made_from_a_concealed_pung_be_robbed(pung):
+    # The seed text: "a player who is fishing may claim a tile added to a concealed pung to turn it
+    # to a kong, and thus win".  S: 20 for going out, robbing the kong 1 double = 40; W's concealed
+    # pung of simples 4.
+    r = mjscore.score(ROB_CONCEALED.format(pung=pung))
+    assert [p.score for p in r.players] == [0, 40, 4, 0]
+    assert {s.value: n for s, n in r.net.items()} == {"E": -88, "S": 160, "W": -28, "N": -44}
+
+
+@pytest.mark.parametrize("scheme,allowed", [
+    ("classical", True),             # the seed text
+    ("dmjl", True),                  # Kajongg: any kong being declared may be robbed
+    ("kajongg-dmjl", True),
+    ("kajongg-bmja", True),
+    ("bmja", False),                 # BMJA: only the tile added to an exposed pung
+    ("babcock", False),
+    ("millington", False),
+    ("european-classical", False),   # Four Winds: only a melded pung completed to a kong
+    ("chinese-classical", False),
+])
+def test_each_scheme_says_whether_a_kong_made_from_a_concealed_pung_may_be_robbed(scheme, allowed):
+    assert mjscore.load_scheme(scheme).ways_of_winning.rob_concealed_pung is allowed
+    # One chow only, for the BMJA schemes: the same robbery with a pung hand.
+    hand = "E: ...; S: 111m 444m 999m 345p 99s win 5p from W robbed; W: 555p 123s 456s 789s E; N: ..."
+    if allowed:
+        assert mjscore.score(hand, scheme=scheme).player("S").winner
+    else:
+        with pytest.raises(WinClauseError, match=f"W's pung of 5p is concealed: under '{scheme}' only the tile "
+                                                 "added to an exposed pung may be robbed"):
+            mjscore.score(hand, scheme=scheme)
+
+
+@pytest.mark.parametrize("scheme", ["classical", "bmja", "babcock", "european-classical", "chinese-classical"])
+def test_the_tile_added_to_an_exposed_pung_may_always_be_robbed(scheme):
+    hand = ROB_EXPOSED.replace("123m 456m 789m", "111m 444m 999m")
+    assert mjscore.score(hand, scheme=scheme).player("S").winner
+
+
+def test_robbing_from_a_player_who_shows_no_pung_of_the_tile_is_still_refused():
+    with pytest.raises(WinClauseError, match="W shows no pung of 5p"):
+        mjscore.score(ROB_CONCEALED.format(pung="55p 6p"))
+
+
+def test_a_scheme_file_may_say_a_concealed_pung_may_not_be_robbed(tmp_path):
+    house = tmp_path / "house.yaml"
+    house.write_text("scheme: house\nextends: classical\nways_of_winning: {rob_concealed_pung: false}\n")
+    with pytest.raises(WinClauseError, match="under 'house' only the tile added to an exposed pung"):
+        mjscore.score(ROB_CONCEALED.format(pung="555p"), scheme=house)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("scheme: bad\nextends: classical\nways_of_winning: {rob_concealed_pung: maybe}\n")
+    with pytest.raises(mjscore.SchemeError, match="ways_of_winning.rob_concealed_pung: takes true or false"):
+        mjscore.load_scheme(bad)

@@ -269,3 +269,23 @@ def test_on_a_terminal_serve_draws_the_address_as_a_qr_code(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_the_page_follows_the_players_when_they_change_seats(tmp_path):
+    """Under a rotation that changes seats (kajongg-dmjl), the status names who sits where for
+    the new round and says that they moved; a hand entered by names is read with that seating."""
+    path = tmp_path / "ev.mj"
+    mjscore.Evening(path).start(PLAYERS, scheme="kajongg-dmjl")
+    client = TestClient(create_app(str(path), TOKEN), base_url="http://127.0.0.1")
+    for number in range(1, 5):          # South wins every hand: the deal passes four times
+        r = client.post("/api/hands", headers=AUTH,
+                        json={"text": "E: ...; S: score 20 win self; W: ...; N: ...", "hand": number})
+        assert r.status_code == 201, r.json()
+    nxt = client.get("/api/status", headers=AUTH).json()["next"]
+    assert nxt["round"] == "S" and nxt["seats_change"] is True
+    assert nxt["seats"] == {"E": "Dee", "S": "Cid", "W": "Bob", "N": "Ann"}
+    assert nxt == cli_json("session", str(path), "--format", "json")["next"]
+    r = client.post("/api/hands", headers=AUTH, json={"text": "Dee: ...; Cid: score 20 win self; Bob: ...; Ann: ...",
+                                                      "hand": 5})
+    assert r.status_code == 201, r.json()
+    assert r.json()["hand"]["names"] == {"E": "Dee", "S": "Cid", "W": "Bob", "N": "Ann"}

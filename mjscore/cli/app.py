@@ -544,10 +544,10 @@ def _ask_for_hand(book: Any, players: tuple[str, ...] | None) -> str:
 
     if book.exists():
         so_far = book.play()
-        nxt, order = so_far.next, so_far.players
-        at = order.index(nxt.dealer)
-        names = [order[(at + k) % 4] for k in range(4)]
-        typer.echo(f"Hand {nxt.hand}: {nxt.dealer} deals, {nxt.round.name.capitalize()} round.")
+        nxt = so_far.next
+        names = list(nxt.seats)
+        typer.echo(f"Hand {nxt.hand}: {nxt.dealer} deals, {nxt.round.name.capitalize()} round."
+                   + (" The players have changed seats." if nxt.seats_change else ""))
     elif players:
         names = list(players)
         typer.echo(f"Hand 1: {names[0]} deals, East round.")

@@ -440,11 +440,16 @@ def _closing(result: dict, grid: str, width: int | None, title: str = "Final sta
     out.append("")
     if result.get("settle_up") is None:
         out.append(f"Settle-up: {result.get('settle_up_note', 'none')}")
-    elif not result["settle_up"]:
-        out.append("Settle-up: nobody owes anything.")
     else:
-        out.append(f"Settle-up ({len(result['settle_up'])} transfers):")
-        out.extend(f"  {t['from']} pays {t['to']} {t['amount']}" for t in result["settle_up"])
+        if not result["settle_up"]:
+            out.append("Settle-up: nobody owes anything.")
+        else:
+            out.append(f"Settle-up ({len(result['settle_up'])} transfers):")
+            out.extend(f"  {t['from']} pays {t['to']} {t['amount']}" for t in result["settle_up"])
+        if result.get("settle_up_note"):
+            # An evening that mixes paying methods: which hands the settle-up leaves out.
+            note = result["settle_up_note"]
+            out.extend(_words(f"{note[0].upper()}{note[1:]}.".split(" "), width))
     if result.get("errors"):
         out.append("")
         out.extend(_words([f"The totals stop before hand {len(result['hands']) + 1}:",
@@ -465,6 +470,10 @@ def next_line(nxt: dict) -> str:
     if nxt.get("kitty_deals"):
         n = nxt["kitty_deals"]
         more.append("the kitty holds 1 deal's stakes" if n == 1 else f"the kitty holds {n} deals' stakes")
+    if nxt.get("seats_change"):
+        # A new round under a rotation that changes seats: who sits where from this deal on.
+        seats = nxt["seats"]
+        more.append("the players change seats: " + ", ".join(f"{seats[s]} {s}" for s in SEAT_LETTERS))
     return (f"Next: {nxt['dealer']} deals — {SEAT_WORDS[nxt['round']]} round, hand {nxt['hand']}"
             + (f" ({'; '.join(more)})" if more else ""))
 

@@ -14,7 +14,7 @@ from mjscore.io.reader import is_session, parse_any
 from mjscore.io.sessionfile import read_session
 from mjscore.pipeline import EMPTY, evaluate
 from mjscore.rules.scheme import Scheme
-from mjscore.scoring.score import hand_score
+from mjscore.scoring.score import hand_score, limit_value
 
 
 def _capped(points: int, doubles: int, scheme: Scheme) -> int:
@@ -53,7 +53,7 @@ def explain(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
                 if _capped(p, d, scheme) == claim:
                     reasons.append(f"the claim leaves out both {_item_text(a)} and {_item_text(b)}, together")
     for item in player.get("not_counted", []):
-        if "limit" in item and round(item["limit"] * scheme.limit) == claim:
+        if "limit" in item and limit_value(item["limit"], scheme) == claim:
             reasons.append(f"the claim counts {_item_text(item)} at {claim}, but the points total "
                            f"{points * 2 ** doubles} is worth more")
     for k in (1, 2, 3):

@@ -4,7 +4,8 @@ A session file names the players in seat order at the first hand and lists the h
 written by that hand's seat winds.  mjscore keeps the seating itself (docs/rules.md,
 "The deal"): East keeps the deal when East wins (up to the scheme's streak limit), the deal
 passes to South otherwise; after a draw it passes or stays as the scheme says; the prevailing
-wind moves on once every seat has dealt.  A hand may state its round, its dealer-wins or its
+wind moves on once every seat has dealt, and the players change seats then if the rotation's
+`seat_change` says so (Kajongg's exchange).  A hand may state its round, its dealer-wins or its
 players' names; if they contradict the rotation, that is an error naming the hand.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from mjscore.io.notation import parse_table
@@ -21,7 +22,7 @@ from mjscore.model.errors import MjError, SessionError
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from mjscore.model.settings import ROTATION, SETTINGS, Rotation, ordered
+from mjscore.model.settings import ROTATION, SETTINGS, Paying, Rotation, SeatChange, ordered
 from mjscore.model.table import COUNTERS, Table
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.pipeline import EMPTY, TableResult, evaluate
@@ -31,27 +32,47 @@ from mjscore.settle import Reason
 
 @dataclass
 class Seating:
-    """Who is East, the prevailing wind, and East's run of wins."""
+    """Who sits where, the prevailing wind, and East's run of wins."""
 
-    dealer: int = 0          # index into the header's names of the player who is East
+    # Who sits at East, South, West and North: indices into the header's names.
+    seats: list[int] = field(default_factory=lambda: [0, 1, 2, 3])
     round: int = 0           # 0 = East round ... 3 = North round; beyond: the game goes on round the winds
     passes: int = 0          # deals passed in this round
     # The counts a table carries over (model.table.COUNTERS), under the same names.
     dealer_wins: int = 0     # East's wins in a row
     extra_hands: int = 0     # deals East has kept in a row: this dealer's extra hands so far
     kitty_deals: int = 0     # deals whose stakes lie in the kitty, untaken
+    seats_changed: bool = False      # the players changed seats for the round the next deal begins
 
     def player_at(self, seat: Wind) -> int:
-        return (self.dealer + seat.number - 1) % 4
+        return self.seats[seat.number - 1]
 
-    def pass_deal(self) -> None:
-        self.dealer = (self.dealer + 1) % 4
+    def pass_deal(self, seat_change: SeatChange = SeatChange.NONE) -> None:
+        """The deal passes to South, who becomes East, every seat wind moving on one place; once
+        every seat has dealt, the prevailing wind moves on, and the players change seats if the
+        rotation says so."""
+        self.seats = self.seats[1:] + self.seats[:1]
         self.dealer_wins = 0
         self.extra_hands = 0
         self.passes += 1
         if self.passes == 4:
             self.passes = 0
             self.round += 1
+            for a, b in _EXCHANGES[seat_change][SEATS[self.round % 4]]:
+                i, j = a.number - 1, b.number - 1
+                self.seats[i], self.seats[j] = self.seats[j], self.seats[i]
+                self.seats_changed = True
+
+
+# Who exchanges seats when a new round begins, after the deal has passed as at any other hand:
+# Kajongg (src/game.py, Game.__exchangeSeats, called from rotateWinds when a round is complete).
+_EXCHANGES: dict[SeatChange, dict[Wind, tuple[tuple[Wind, Wind], ...]]] = {
+    SeatChange.NONE: {w: () for w in SEATS},
+    SeatChange.KAJONGG: {Wind.EAST: (),
+                         Wind.SOUTH: ((Wind.SOUTH, Wind.WEST), (Wind.EAST, Wind.NORTH)),
+                         Wind.WEST: ((Wind.SOUTH, Wind.EAST),),
+                         Wind.NORTH: ((Wind.WEST, Wind.EAST),)},
+}
 
 
 class Transfer(NamedTuple):
@@ -88,28 +109,32 @@ class PlayedHand:
 
 
 class NextDeal(NamedTuple):
-    """Who deals next, in which round, and which hand of the evening it is: what the next hand
-    is read and played with."""
+    """Who deals next, in which round, and which hand of the evening it is; who sits where, and
+    whether the players changed seats for it (a new round, under a rotation that changes them)."""
 
     dealer: str
     round: Wind
     hand: int
     extra_hands: int = 0        # deals the dealer has kept in a row
     kitty_deals: int = 0        # deals whose stakes lie in the kitty
-    seats: tuple[tuple[Wind, str], ...] = ()      # who sits where, E S W N
-    dealer_wins: int = 0        # East's wins in a row
+    seats: tuple[str, ...] = ()     # the players at East, South, West and North
+    seats_change: bool = False      # the players changed seats for the round this deal begins
+    dealer_wins: int = 0            # East's wins in a row
 
     def as_dict(self) -> dict[str, object]:
         return {"dealer": self.dealer, "round": self.round.value, "hand": self.hand,
                 "extra_hands": self.extra_hands, "kitty_deals": self.kitty_deals,
-                "seats": {s.value: n for s, n in self.seats}, "dealer_wins": self.dealer_wins}
+                "seats": {s.value: n for s, n in zip(SEATS, self.seats)}, "seats_change": self.seats_change,
+                "dealer_wins": self.dealer_wins}
 
 
 @dataclass(frozen=True)
 class SessionResult:
     """A whole evening played through: every hand, the totals, the standings, the settle-up.
 
-    `settle_up` is None under add-up, where the totals only grow and nobody hands anything over.
+    `settle_up` is None when every hand was added up (add-up): the totals only grow and nobody
+    hands anything over.  An evening that mixes paying methods settles up the payments of the
+    hands that paid, and `settle_up_note` says which hands were added up instead.
     """
 
     players: tuple[str, ...]                 # seat order E S W N at the first hand
@@ -119,6 +144,7 @@ class SessionResult:
     settle_up: tuple[Transfer, ...] | None
     next: NextDeal | None = None             # who deals the hand after the last one played
     errors: tuple[MjError, ...] = ()         # bad hands (with keep_going): the totals stop at the first
+    settle_up_note: str | None = None        # how an evening with added-up hands settles
 
     @property
     def standings(self) -> list[tuple[str, int]]:
@@ -136,11 +162,9 @@ class SessionResult:
         who deals next (what `add` and `undo` show with the hand they changed)."""
         out: dict[str, Any] = {"totals": dict(self.totals),
                                "standings": [{"name": n, "total": t} for n, t in self.standings]}
-        if self.settle_up is not None:
-            out["settle_up"] = [t.as_dict() for t in self.settle_up]
-        else:
-            out["settle_up"] = None
-            out["settle_up_note"] = "the totals were added up (add-up): no payments to settle"
+        out["settle_up"] = [t.as_dict() for t in self.settle_up] if self.settle_up is not None else None
+        if self.settle_up_note is not None:
+            out["settle_up_note"] = self.settle_up_note
         if self.next is not None:
             out["next"] = self.next.as_dict()
         if self.errors:
@@ -163,6 +187,8 @@ def play(session: Session, scheme: str | None = None, given: Mapping[str, Any] =
     seating = Seating()
     played: list[PlayedHand] = []
     errors: list[MjError] = []
+    paid = {n: 0 for n in names}                 # what the hands that paid moved, by name
+    added: list[int] = []                        # the hands that were added up (add-up)
     for number, source in enumerate(session.hands, start=1):
         by_seat = {s: names[seating.player_at(s)] for s in SEATS}
         prevailing = SEATS[seating.round % 4]
@@ -180,20 +206,46 @@ def play(session: Session, scheme: str | None = None, given: Mapping[str, Any] =
             continue
         if errors:
             continue                            # checked, not counted: the evening stopped at the first bad hand
+        adds_up = result.settlement.settings.paying is Paying.ADD_UP
+        if adds_up:
+            added.append(number)
         for s in SEATS:
-            totals[by_seat[s]] += result.settlement.net.get(s, 0)
+            net = result.settlement.net.get(s, 0)
+            totals[by_seat[s]] += net
+            if not adds_up:
+                paid[by_seat[s]] += net
         played.append(PlayedHand(number, by_seat, result, dict(totals)))
         kitty = next((x for x in result.settlement.specials if x.kind == Reason.KITTY), None)
         # The kitty grows deal by deal until a winner takes it.
         seating.kitty_deals = kitty.count if kitty is not None and kitty.to is None else 0
         _rotate(seating, table, _rotation(result.scheme, h, given))
-    balance = {n: totals[n] - h.start for n in names}
-    # add-up: the totals only grow, so there is nothing to hand over at the end
-    transfers = tuple(settle_up(balance)) if sum(balance.values()) == 0 else None
+    transfers, note = _settling(paid, added, len(played))
     coming = NextDeal(names[seating.player_at(Wind.EAST)], SEATS[seating.round % 4], len(played) + 1,
-                      seating.extra_hands, seating.kitty_deals,
-                      tuple((s, names[seating.player_at(s)]) for s in SEATS), seating.dealer_wins)
-    return SessionResult(tuple(names), h.start, tuple(played), totals, transfers, coming, tuple(errors))
+                      seating.extra_hands, seating.kitty_deals, tuple(names[seating.player_at(s)] for s in SEATS),
+                      seating.seats_changed, seating.dealer_wins)
+    return SessionResult(tuple(names), h.start, tuple(played), totals, transfers, coming, tuple(errors), note)
+
+
+def _settling(paid: dict[str, int], added: list[int], played: int) -> tuple[tuple[Transfer, ...] | None, str | None]:
+    """The settle-up, chosen by the paying method of each hand (not by whether the balances
+    happen to sum to zero): the payments of the hands that paid are settled; a hand added up
+    (add-up) hands nothing over, so its scores stay in the totals.  With the note that says so
+    when some hands were added up."""
+    if not added:
+        return tuple(settle_up(paid)), None
+    if len(added) == played:
+        return None, "the totals were added up (add-up): no payments to settle"
+    one = len(added) == 1
+    return tuple(settle_up(paid)), (f"the settle-up leaves out {_hand_list(added)}: {'it was' if one else 'they were'} "
+                                    f"added up under add-up, so {'its' if one else 'their'} scores stay in the "
+                                    "totals, unsettled")
+
+
+def _hand_list(numbers: list[int]) -> str:
+    """`hand 3`, `hands 2 and 5`, `hands 1, 4 and 6`."""
+    if len(numbers) == 1:
+        return f"hand {numbers[0]}"
+    return f"hands {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
 
 
 def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating: Seating,
@@ -240,7 +292,7 @@ def next_hand(played: SessionResult, header: SessionHeader, text: str, name: str
     nxt = played.next
     if nxt is None:
         raise SessionError("the evening has no next hand", header.where)
-    hand = parse_table(text, name, 1, names={n: s.value for s, n in nxt.seats})
+    hand = parse_table(text, name, 1, names={n: s.value for s, n in zip(SEATS, nxt.seats)})
     return _with_session_values(hand, header, nxt.round, nxt)
 
 
@@ -262,10 +314,11 @@ def _rotation(scheme: Scheme, h: SessionHeader, given: Mapping[str, Any]) -> Rot
 
 
 def _rotate(seating: Seating, table: Table, rotation: Rotation) -> None:
+    seating.seats_changed = False       # said of the next deal only
     winner = table.winner
     if table.draw or winner is None:
         if rotation.draw_passes_deal:
-            seating.pass_deal()
+            seating.pass_deal(rotation.seat_change)
         else:
             seating.dealer_wins = 0     # a draw breaks East's run of wins; East deals again
             seating.extra_hands += 1    # ... an extra hand all the same
@@ -275,9 +328,9 @@ def _rotate(seating: Seating, table: Table, rotation: Rotation) -> None:
         seating.extra_hands += 1
         limit = rotation.dealer_streak_limit
         if limit and seating.dealer_wins >= limit:
-            seating.pass_deal()         # the limit-hand win ends East's deal
+            seating.pass_deal(rotation.seat_change)     # the limit-hand win ends East's deal
     else:
-        seating.pass_deal()
+        seating.pass_deal(rotation.seat_change)
 
 
 # -- settle-up ---------------------------------------------------------------------------------

@@ -9,13 +9,15 @@ score are pungs and pairs, so those are enumerated and the rest is left as it li
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import product
+from operator import attrgetter
 from typing import NamedTuple
 
 from mjscore.hand.shapes import MAJORS, Counts, counts_of, decompositions
-from mjscore.model.table import CLAIMED_FORMS, Form, PlayerHand, SetKind, indices_text
+from mjscore.model.table import CLAIMED_FORMS, Form, Meld, PlayerHand, SetKind, indices_text
 from mjscore.model.tiles import KINDS, WIND_BASE, Tile
 
 
@@ -283,6 +285,40 @@ def is_special(shape: str, counts: Counts) -> bool:
 
 
 # -- the winner --------------------------------------------------------------------------------
+
+def readings(hand: PlayerHand) -> tuple[PlayerHand, ...]:
+    """The hands a winner may have held, one for each bracketed set the winning discard may have
+    completed, that set's tiles back among the concealed ones (how the notation reads a single
+    such set, `[345p] ... win 5p from E`); the hand itself when its winning tile is among its
+    concealed tiles.  Of `[456m] [777m] [789m] ... win 7m from E` the discard completed 777m or
+    789m: two readings, and the scorer takes the one that scores best, as for plain tiles."""
+    win = hand.win
+    if win is None or win.discarder is None or win.tile is None or win.tile in hand.concealed:
+        return (hand,)
+    return _readings(hand)
+
+
+@lru_cache(maxsize=64)
+def _readings(hand: PlayerHand) -> tuple[PlayerHand, ...]:
+    # Remembered: validation and scoring ask for the same readings, and the arrangements of each
+    # are remembered on the reading (one object each time).
+    tile = hand.win.tile if hand.win is not None else None
+    out: list[PlayerHand] = []
+    seen: set[Meld] = set()
+    for k, m in enumerate(hand.melds):
+        if m.form is not Form.EXPOSED or tile not in m.tiles or len(m.tiles) > 3 or m in seen:
+            continue
+        seen.add(m)
+        rest = hand.melds[:k] + hand.melds[k + 1:]
+        if any(r.form is Form.EXPOSED and len(r.tiles) == 2 for r in rest):
+            continue                  # another pair left in brackets: a pair is never laid down
+        concealed = tuple(sorted(hand.concealed + m.tiles, key=_INDEX))
+        out.append(dataclasses.replace(hand, concealed=concealed, melds=rest))
+    return tuple(out) or (hand,)
+
+
+_INDEX = attrgetter("index")
+
 
 def winner_arrangements(hand: PlayerHand, shapes: frozenset[str], max_chows: int) -> list[Arrangement]:
     """Every complete arrangement of a winner's hand, one per set the winning tile may have completed."""

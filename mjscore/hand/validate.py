@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mjscore.hand.arrange import winner_arrangements
+from mjscore.hand.arrange import readings, winner_arrangements
 from mjscore.model.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError
 from mjscore.model.table import Form, PlayerHand, Table, Win, WinFlag
 from mjscore.model.tiles import ALL_TILES, KINDS, TILES, Tile, Wind
@@ -19,7 +19,8 @@ DEFAULT_SHAPES = frozenset({"standard", "thirteen-orphans"})
 
 def validate_table(table: Table, shapes: frozenset[str] = DEFAULT_SHAPES,
                    incomplete: Callable[[PlayerHand], str | None] | None = None,
-                   loose_needs_kong: bool = False) -> None:
+                   loose_needs_kong: bool = False, rob_concealed_pung: bool = True,
+                   scheme_name: str | None = None) -> None:
     """Raise a TableError if the table is impossible.
 
     `incomplete(hand)` may replace the completeness check of the winner (the scoring engine
@@ -27,6 +28,9 @@ def validate_table(table: Table, shapes: frozenset[str] = DEFAULT_SHAPES,
     standard shape and the names in `shapes` count.
     `loose_needs_kong`: a win on a loose tile needs a kong or a bonus tile in the winner's hand
     (the scheme says; without one, as for `show`, it is not asked).
+    `rob_concealed_pung`: a robbed kong may be one the robbed player was declaring from a concealed
+    pung and a drawn fourth tile, not only one added to an exposed pung (the scheme says; without
+    one it is allowed).  `scheme_name` names the scheme in the messages of these checks.
     """
     _check_tile_counts(table)
     winners = [p for p in table.players if p.is_winner]
@@ -39,15 +43,17 @@ def validate_table(table: Table, shapes: frozenset[str] = DEFAULT_SHAPES,
     for p in table.players:
         _check_player(p, table, shapes, incomplete)
     for p in winners:
-        _check_flags_fit(p, table, loose_needs_kong)
+        _check_flags_fit(p, table, loose_needs_kong, rob_concealed_pung, scheme_name)
 
 
-def _check_flags_fit(p: PlayerHand, table: Table, loose_needs_kong: bool = False) -> None:
+def _check_flags_fit(p: PlayerHand, table: Table, loose_needs_kong: bool = False,
+                     rob_concealed_pung: bool = True, scheme_name: str | None = None) -> None:
     """The win flags must fit the tiles (docs/rules.md, "When a way of winning is possible"):
     a loose tile is drawn after a kong or a flower or season, so a win on one needs a kong or a
     bonus tile in the hand (where the scheme asks it: Kajongg's own hands leave it out);
     twofold fortune needs two kongs; a robbed kong's tile is the winner's only copy of it, and
-    the robbed player shows the pung it was added to."""
+    the robbed player shows the pung it was added to: an exposed one, or a concealed one where
+    the scheme lets a kong being declared from it be robbed (thirteen orphans always may)."""
     win = p.win
     if p.score is not None or win is None:
         return                                   # a counted score shows no tiles to check against
@@ -71,12 +77,20 @@ def _check_flags_fit(p: PlayerHand, table: Table, loose_needs_kong: bool = False
         kept = sum(1 for t in robbed.concealed if t == win.tile) + sum(
             len(m.tiles) for m in robbed.melds if m.form is Form.GROUP and m.tiles[0] == win.tile
             and len(set(m.tiles)) == 1)
+        if pung or (kept >= 3 and rob_concealed_pung):
+            return
         orphans = is_complete(p, frozenset({"thirteen-orphans"})) and not is_complete(p, frozenset())
-        if not pung and not (kept >= 3 and orphans):
-            raise WinClauseError(f"'robbed' is a win on the tile {robbed.seat.value} added to an exposed pung, but "
-                                 f"{robbed.seat.value} shows no pung of {win.tile.text}"
-                                 + (" (thirteen orphans may rob a concealed kong of it)" if orphans else ""),
-                                 p.where, "robbed")
+        if kept >= 3 and orphans:
+            return
+        who = robbed.seat.value
+        if kept >= 3:
+            under = f"under '{scheme_name}'" if scheme_name else "here"
+            raise WinClauseError(f"'robbed' takes the tile {who} added to a pung, and {who}'s pung of "
+                                 f"{win.tile.text} is concealed: {under} only the tile added to an exposed pung "
+                                 "may be robbed (a concealed kong only for thirteen orphans)", p.where, "robbed")
+        raise WinClauseError(f"'robbed' is a win on the tile {who} added to a pung, but {who} shows no pung of "
+                             f"{win.tile.text}" + (" (thirteen orphans may rob a concealed kong of it)" if orphans else ""),
+                             p.where, "robbed")
 
 
 def _tiles_shown(p: PlayerHand) -> tuple[Tile, ...]:
@@ -162,7 +176,9 @@ def _check_player(p: PlayerHand, table: Table, shapes: frozenset[str],
 def _check_win_clause(p: PlayerHand, win: Win) -> None:
     flags = win.flags
     if win.tile is not None:
-        in_hand = win.tile in p.concealed or any(win.tile in m.tiles for m in p.melds if m.form is Form.GROUP)
+        # Among the concealed tiles, in a { } group, or in a bracketed set the discard completed.
+        in_hand = any(win.tile in r.concealed or any(win.tile in m.tiles for m in r.melds if m.form is Form.GROUP)
+                      for r in readings(p))
         if not in_hand:
             raise WinClauseError(f"the winning tile {win.tile.text} is not among {p.seat.value}'s concealed tiles: "
                                  "list the whole hand, the winning tile included", p.where, win.tile.text)
@@ -185,7 +201,7 @@ def _check_win_clause(p: PlayerHand, win: Win) -> None:
 
 def is_complete(p: PlayerHand, shapes: frozenset[str] = DEFAULT_SHAPES) -> bool:
     """Four sets and a pair (the written groups counting as sets), or a special shape in `shapes`."""
-    return bool(winner_arrangements(p, frozenset(shapes), 4))
+    return any(winner_arrangements(r, frozenset(shapes), 4) for r in readings(p))
 
 
 def _tiles(n: int) -> str:

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from mjscore.hand.arrange import SPECIAL_NEAR, is_special
+from mjscore.hand.arrange import SPECIAL_NEAR, is_special, readings
 from mjscore.hand.shapes import Counts, counts_of, standard_waits
 from mjscore.model.table import Form, Meld, PlayerHand, SetKind, Table
 from mjscore.model.tiles import KINDS, TILES
@@ -122,8 +122,15 @@ def table_waits(table: Table, scheme: Shapes) -> list[dict[str, Any]]:
     for p in table.players:
         if p.incomplete or p.score is not None:
             continue
-        hand = waiting_hand(p) if p.win is not None and p.win.tile is not None else p
-        ws = waits_of(hand, scheme)
+        if p.win is not None and p.win.tile is not None:
+            # What the hand waited for: of each reading, when the player bracketed two sets the
+            # discard may have completed (`arrange.readings`).
+            waiting = [waiting_hand(r) for r in readings(p)]
+            hand = waiting[0]
+            ws = sorted({t for h in waiting for t in waits_of(h, scheme)})
+        else:
+            hand = p
+            ws = waits_of(hand, scheme)
         held = counts_of(hand.all_tiles())
         row = {"seat": p.seat.value,
                "waits": [TILES[t].text for t in ws],

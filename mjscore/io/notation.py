@@ -456,18 +456,24 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
     if win is not None and win.tile is None and score is None:
         raise NotationError("the win clause needs the winning tile: win TILE self|from SEAT",
                             head.where, head.text)
+    may_have_taken: list[int] = []           # bracketed sets the winning discard may have completed
     if win is not None and win.discarder is not None and win.tile is not None and win.tile not in concealed:
         # The set the discard completed, written in brackets as the breakdown prints it ([55p],
-        # [345p]): it is the same hand as those tiles among the concealed ones.
-        for k, m in enumerate(melds):
-            if m.form is Form.EXPOSED and win.tile in m.tiles and len(m.tiles) <= 3:
-                concealed.extend(m.tiles)
-                del melds[k], opened[k]
-                break
-    for m, tok in zip(melds, opened):
+        # [345p]).  One such set is the same hand as its tiles among the concealed ones; of two or
+        # more, the scorer takes the one that scores best, as for plain tiles (`hand.arrange.readings`).
+        may_have_taken = [k for k, m in enumerate(melds)
+                          if m.form is Form.EXPOSED and win.tile in m.tiles and len(m.tiles) <= 3]
+        if len(may_have_taken) == 1:
+            k = may_have_taken.pop()
+            concealed.extend(melds[k].tiles)
+            del melds[k], opened[k]
+    pairs = 0
+    for k, (m, tok) in enumerate(zip(melds, opened)):
         if m.form is Form.EXPOSED and len(m.tiles) == 2:
-            text = f"[{tiles_text(m.tiles, sep='')}]"
-            raise GroupError(_not_a_set(text), tok.where, text)
+            pairs += 1
+            if k not in may_have_taken or pairs > 1:     # only the discard's pair, and one of them
+                text = f"[{tiles_text(m.tiles, sep='')}]"
+                raise GroupError(_not_a_set(text), tok.where, text)
     melds.sort(key=meld_order)
     return PlayerHand(seat=seat, concealed=tuple(sorted(concealed, key=_INDEX)), melds=tuple(melds),
                       bonus=tuple(sorted(bonus, key=_INDEX)), incomplete=incomplete, claim=claim, score=score,

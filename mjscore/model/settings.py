@@ -43,6 +43,16 @@ class Paying(str, Enum):
         return self.value
 
 
+class SeatChange(str, Enum):
+    """Whether the players change seats when a new round begins (docs/rules.md, "The deal")."""
+
+    NONE = "none"                        # every player keeps her seat all game; only the deal moves
+    KAJONGG = "kajongg"                  # Kajongg's exchange at the start of each new round
+
+    def __str__(self) -> str:
+        return self.value
+
+
 MAX_AMOUNT = 100_000_000        # the most any setting counts in points or chips
 
 
@@ -120,6 +130,11 @@ class Rotation:
     dealer_streak_limit: int | None = setting(
         None, "East passes the deal after N wins in a row (default: never).",
         metavar="N", minimum=1, maximum=1000)
+    seat_change: SeatChange = setting(
+        SeatChange.NONE,
+        "How the players change seats when a new round begins: none (they keep their seats), or kajongg "
+        "(as Kajongg: once the deal has passed, in the South round South and West exchange seats and East "
+        "and North; in the West round South and East; in the North round West and East).")
 
     def layered(self, *layers: Mapping[str, Any]) -> "Rotation":
         return layered(self, *layers)

@@ -456,6 +456,12 @@ def c_exposed_sets(sit, arr, bounds):
     return _in(sum(1 for b in arr.blocks if b.is_set and b.exposed), bounds)
 
 
+def c_exposed_melds(sit, arr, bounds):
+    """Sets and pairs made with a claimed tile, the one the winning discard completed included: a
+    pair completed by a discard counts too, as Kajongg counts melds (MahJonggWithOriginalCall)."""
+    return _in(sum(1 for b in arr.blocks if b.exposed and b.kind is not SetKind.SINGLE), bounds)
+
+
 def c_concealed_pungs(sit, arr, bounds):
     counts = sit.scheme.claimed_kong.concealed_pung
     return _in(sum(1 for b in arr.blocks if b.is_pung_or_kong
@@ -767,6 +773,9 @@ CONDITIONS: dict[str, Condition] = {
     "singles": Condition(_class_count, c_singles, "single tiles of a tile class: {tiles, count}"),
     "exposed_sets": Condition(_count, c_exposed_sets, "sets claimed from a discard, the set the winning discard "
                                                       "completed included", _needs_at_least_one(Feature.EXPOSED)),
+    "exposed_melds": Condition(_count, c_exposed_melds, "sets and pairs claimed from a discard, the one the "
+                                                        "winning discard completed included",
+                               _needs_at_least_one(Feature.EXPOSED)),
     "concealed_pungs": Condition(_count, c_concealed_pungs, "concealed pungs and kongs",
                                  _needs_at_least_one(Feature.CONCEALED_PUNG)),
     "kongs": Condition(_count, c_kongs, "kongs", _needs_at_least_one(Feature.KONG)),

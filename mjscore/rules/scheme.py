@@ -108,6 +108,9 @@ class WaysOfWinning(NamedTuple):
     refused, as a typo in the win clause usually is."""
 
     loose_needs_kong: bool = True    # a loose tile comes after a kong, a flower or a season
+    # The tile a player adds to a concealed pung, declaring a concealed kong, may be robbed (the
+    # tile added to an exposed pung always may; thirteen orphans may rob any concealed kong).
+    rob_concealed_pung: bool = False
 
 
 @dataclass(frozen=True)
@@ -483,7 +486,9 @@ def _ways_of_winning(ck, w) -> WaysOfWinning:
     if not isinstance(w, dict):
         ck.fail("ways_of_winning", "takes a mapping")
     ck.keys(w, "ways_of_winning.", WaysOfWinning._fields)
-    return WaysOfWinning(ck.bool(w, "loose_needs_kong", "ways_of_winning.loose_needs_kong", default=True))
+    defaults = WaysOfWinning()
+    return WaysOfWinning(*(ck.bool(w, key, f"ways_of_winning.{key}", default=getattr(defaults, key))
+                           for key in WaysOfWinning._fields))
 
 
 def _list(ck, v, path):

@@ -97,9 +97,12 @@ def parameters(s: Scheme) -> list[list[Any]]:
         ["East double", "yes" if s.settlement.east_double else "no"],
         ["draw passes the deal", "yes" if s.rotation.draw_passes_deal else "no"],
         ["East's win streak limit", s.rotation.dealer_streak_limit or "none"],
+        ["seats change between rounds", s.rotation.seat_change.value],
         ["claimed kong < >", claimed_kong_text(s)],
         ["a loose-tile win needs", "a kong, a flower or a season" if s.ways_of_winning.loose_needs_kong
          else "nothing (as Kajongg)"],
+        ["robbing a kong", "also one declared from a concealed pung" if s.ways_of_winning.rob_concealed_pung
+         else "only the tile added to an exposed pung (any kong for thirteen orphans)"],
     ]
 
 

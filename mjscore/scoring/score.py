@@ -25,11 +25,13 @@ from mjscore.hand.arrange import (
     Arrangement,
     Block,
     losing_arrangements,
+    readings,
     winner_arrangements,
     winning_arrangements,
     written_blocks,
 )
 from mjscore.hand.shapes import counts_of
+from mjscore.model.amounts import exact, half_up
 from mjscore.model.errors import IncompleteHandError
 from mjscore.model.table import Form, PlayerHand, SetKind, Table, Win
 from mjscore.model.tiles import DRAGON_BASE, KINDS, TILES, WIND_BASE, Tile, Wind
@@ -192,7 +194,8 @@ def score_table(table: Table, scheme: Scheme) -> TableScore:
 
 
 def is_complete_under(hand: PlayerHand, scheme: Scheme, table: Table | None = None) -> bool:
-    arrangements = winner_arrangements(hand, scheme.shapes, scheme.max_chows)
+    arrangements = [a for reading in readings(hand) for a in winner_arrangements(reading, scheme.shapes,
+                                                                                  scheme.max_chows)]
     if table is None or any(a.shape == "standard" for a in arrangements):
         return bool(arrangements)                # a standard arrangement needs no valuing to go out
     return bool(_winning(hand, scheme, table))
@@ -201,11 +204,16 @@ def is_complete_under(hand: PlayerHand, scheme: Scheme, table: Table | None = No
 def _winning(hand: PlayerHand, scheme: Scheme, table: Table) -> list[Valuation]:
     """The winner's arrangements that go out, valued: the standard ones, and a special shape only
     as the limit hand it stands for (Gates won on the wrong tile, a snake won on a discard are
-    then judged as ordinary hands)."""
+    then judged as ordinary hands).  Each reading of the hand (the bracketed set the winning
+    discard may have completed, `arrange.readings`) is valued as it stands, its waits its own."""
     engine = engine_for(scheme)
-    sit = situation(hand, table, scheme, engine)
-    return [v for v in (value(engine, sit, a) for a in winner_arrangements(hand, scheme.shapes, scheme.max_chows))
-            if v.shape == "standard" or v.fraction > 0]
+    out: list[Valuation] = []
+    for reading in readings(hand):
+        sit = situation(reading, table, scheme, engine)
+        out.extend(v for v in (value(engine, sit, a)
+                               for a in winner_arrangements(reading, scheme.shapes, scheme.max_chows))
+                   if v.shape == "standard" or v.fraction > 0)
+    return out
 
 
 def incompleteness(hand: PlayerHand, scheme: Scheme, table: Table | None = None) -> str | None:
@@ -258,7 +266,7 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
 
 
 def _why_incomplete(hand: PlayerHand, scheme: Scheme) -> str:
-    if scheme.max_chows < 4 and winner_arrangements(hand, scheme.shapes, 4):
+    if scheme.max_chows < 4 and any(winner_arrangements(r, scheme.shapes, 4) for r in readings(hand)):
         return (f"it needs more chows than the {scheme.max_chows} the scheme allows "
                 "in a winning hand")
     return "its tiles make neither four sets and a pair nor a special hand the scheme knows"
@@ -421,7 +429,7 @@ def _total(scheme: Scheme, arr: Arrangement, found: list[Item], rules: list[Rule
             doubles += i.doubles
     points, base, score = hand_score(points, doubles, scheme)
     if limit_rule is not None and (fraction >= 1 or fraction * scheme.limit >= base):
-        score = round(fraction * scheme.limit)
+        score = limit_value(fraction, scheme)
         decided = [i for i in limit_items if i.rule == limit_rule.id][:1]
         return Valuation(arr, tuple(decided), tuple(i for i in found if i not in decided), 0, 0,
                          limit_rule, fraction, base, score)
@@ -441,6 +449,12 @@ def hand_score(points: int, doubles: int, scheme: Scheme) -> tuple[int, int, int
     if rounding.stage == RoundingStage.AFTER_DOUBLES:
         score = rounding.apply(score)
     return points, base, score
+
+
+def limit_value(fraction: float, scheme: Scheme) -> int:
+    """What a limit hand of this fraction is worth: the fraction of the limit, a half going up
+    (a third of a 500 limit is 167)."""
+    return half_up(exact(fraction) * scheme.limit)
 
 
 def held_to_limit(value: int, scheme: Scheme) -> int:

@@ -373,7 +373,10 @@ async function showHand(n) {
     parts.push(hint(`No payments: ${data.settlement_error}`));
   }
   const nx = S.status && S.status.next;
-  if (nx) parts.push(hint(`Next: ${nx.dealer} deals — ${SEAT_WORDS[nx.round]} round, hand ${nx.hand}`));
+  if (nx) {
+    const moved = nx.seats_change ? ` (the players change seats: ${SEATS.map((s) => `${nx.seats[s]} ${s}`).join(", ")})` : "";
+    parts.push(hint(`Next: ${nx.dealer} deals — ${SEAT_WORDS[nx.round]} round, hand ${nx.hand}${moved}`));
+  }
   box.replaceChildren(...parts);
 }
 

@@ -194,7 +194,7 @@ def score(text: str | Table, *, scheme: str | os.PathLike[str] | None = None, ex
 
 @_takes(SETTINGS)
 def score_many(*sources: Source | Iterable[str], jobs: int = 1, scheme: str | os.PathLike[str] | None = None,
-               name: str | None = None, encode: Callable[[dict[str, Any]], str] | None = None,
+               name: str | None = None, encode: Callable[[BatchItem], str] | None = None,
                explain: bool = False, **settings: Any) -> Iterator[BatchItem]:
     """Score every table of one or more sources, as they stream (a compact file is read a table
     at a time, so memory does not grow with its length).
@@ -204,7 +204,8 @@ def score_many(*sources: Source | Iterable[str], jobs: int = 1, scheme: str | os
     batch` writes.  The scheme, `explain` and the settings as for `score`.  With `jobs` above 1, files are
     parsed and scored in that many worker processes, in the same order; each item then carries
     its plain result (`item.data`, what `to_dict()` holds) rather than a typed one.  `encode`
-    turns each item's plain form into the text to write, where it was scored (`item.text`).
+    turns each item into the text to write, where it was scored (`item.text`): from its plain
+    form (`item.to_dict()`) or that form as JSON (`item.to_json()`, written without building it).
 
     >>> import mjscore
     >>> from pathlib import Path

@@ -3,13 +3,16 @@
 The API, the command line, batch and sessions all call `evaluate`; it decides which scheme
 and which settings apply (what the caller says, then the table's header, then the scheme:
 `model.settings.layered`).  The result keeps the typed figures and gives, with `to_dict()`, the plain object
-that `mjscore score --format json` prints.
+that `mjscore score --format json` prints, and with `to_json()` that object's JSON, written straight
+from the figures.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -18,10 +21,11 @@ from mjscore.hand.arrange import readings
 from mjscore.hand.validate import validate_table
 from mjscore.hand.waits import table_waits as waits_at_table
 from mjscore.model.errors import SchemeError, TableError, WinClauseError
+from mjscore.model.plain import encode, string
 from mjscore.model.table import PlayerHand, Table
 from mjscore.model.tiles import SEATS, Tile, Wind
 from mjscore.rules.scheme import Scheme, load_scheme
-from mjscore.scoring.score import PlayerScore, Valuation, incompleteness, score_player, score_table
+from mjscore.scoring.score import Item, PlayerScore, Valuation, incompleteness, score_player, score_table
 from mjscore.model.settings import Settings
 from mjscore.settle import Payment, Settlement, SettlementError, settle
 
@@ -87,27 +91,33 @@ class TableResult(NamedTuple):
         return next((p for p in self.players if p.seat is seat), None)
 
     def to_dict(self) -> dict[str, Any]:
-        """The plain object of `mjscore score --format json` for this table."""
+        """The plain object of `mjscore score --format json` for this table: its JSON read back
+        (what `to_json` writes is where the form is declared)."""
+        result: dict[str, Any] = json.loads(self.to_json())
+        return result
+
+    def to_json(self) -> str:
+        """The plain object as JSON text (`model.plain`), written from the results without building
+        the object first (the same items come back table after table, and each is written once:
+        `_item_json`)."""
         t = self.table
         won = t.winning
-        d: dict[str, Any] = {
-            "scheme": self.scheme.name,
-            "round": t.round.letter,
-            "winner": won[0].seat.letter if won else None,
-            "draw": t.draw,
-            "players": [player_dict(p, self.explain) for p in self.players],
-        }
+        out = ['{"scheme": ', string(self.scheme.name), ', "round": ', string(t.round.letter),
+               ', "winner": ', string(won[0].seat.letter) if won else "null",
+               ', "draw": ', "true" if t.draw else "false",
+               ', "players": [', ", ".join([player_json(p, self.explain) for p in self.players]), "]"]
         if won is not None:
             win = won[1]
-            d["win"] = {"tile": win.tile.text if win.tile else None,
-                        "from": win.discarder.letter if win.discarder else None,
-                        "flags": sorted(f.value for f in win.flags)}
+            out += [', "win": {"tile": ', string(win.tile.text) if win.tile else "null",
+                    ', "from": ', string(win.discarder.letter) if win.discarder else "null",
+                    ', "flags": ', encode(sorted(f.value for f in win.flags)), "}"]
         if self.ruling:
-            d["ruling"] = self.ruling
-        d["settlement"] = self.settlement.as_dict() if self.settlement else None
+            out += [', "ruling": ', string(self.ruling)]
+        out += [', "settlement": ', encode(self.settlement.as_dict()) if self.settlement else "null"]
         if self.settlement is None:
-            d["settlement_error"] = self.settlement_error or "no settlement was computed"
-        return d
+            out += [', "settlement_error": ', string(self.settlement_error or "no settlement was computed")]
+        out.append("}")
+        return "".join(out)
 
 
 def one_winner(table: Table) -> tuple[Table, str | None]:
@@ -219,41 +229,57 @@ def _kitty_earned(table: Table, settings: Settings, scheme: Scheme, players: tup
 
 # -- the plain form ----------------------------------------------------------------------------
 
-def _valuation(v: Valuation) -> dict[str, Any]:
-    return {
-        "points": v.points,
-        "doubles": v.doubles,
-        "limit": v.limit_rule.text if v.limit_rule else None,
-        "score": v.score,
-        "items": [i.as_dict() for i in v.items],
-        "arrangement": v.arrangement.text() if v.arrangement else [],
-    }
+def _valuation_json(v: Valuation) -> str:
+    """A valuation's figures, items and arrangement: the members of a player's object from
+    "points" to "arrangement", each after a comma."""
+    return "".join([', "points": ', str(v.points), ', "doubles": ', str(v.doubles),
+                    ', "limit": ', string(v.limit_rule.text) if v.limit_rule else "null",
+                    ', "score": ', str(v.score), ', "items": ', _items_json(v.items),
+                    ', "arrangement": [', ", ".join([string(b) for b in v.arrangement.text()])
+                    if v.arrangement else "", "]"])
+
+
+def _items_json(items: tuple[Item, ...] | list[Item]) -> str:
+    return "[" + ", ".join([_item_json(i) for i in items]) + "]"
+
+
+# What one item writes: remembered, since the same few thousand come back table after table.
+@lru_cache(maxsize=8192)
+def _item_json(item: Item) -> str:
+    return encode(item.as_dict())
+
+
+def player_json(p: PlayerScore, explain: bool = False) -> str:
+    """A scored player's object in the plain form, as JSON text."""
+    out = ['{"seat": ', string(p.seat.letter), ', "winner": ', "true" if p.winner else "false"]
+    if p.name:
+        out += [', "name": ', string(p.name)]
+    out.append(_valuation_json(p.best))
+    if p.best.ignored:
+        out += [', "not_counted": ', _items_json(p.best.ignored)]
+    if p.counted:
+        out.append(', "counted": true')
+    if explain:
+        out += [', "runner_up": ', _runner_up_json(p)]
+    out.append("}")
+    return "".join(out)
 
 
 def player_dict(p: PlayerScore, explain: bool = False) -> dict[str, Any]:
-    d = {"seat": p.seat.letter, "winner": p.winner}
-    if p.name:
-        d["name"] = p.name
-    d.update(_valuation(p.best))
-    if p.best.ignored:
-        d["not_counted"] = [i.as_dict() for i in p.best.ignored]
-    if p.counted:
-        d["counted"] = True
-    if explain:
-        d["runner_up"] = _runner_up(p)
+    """A scored player's object in the plain form."""
+    d: dict[str, Any] = json.loads(player_json(p, explain))
     return d
 
 
-def _runner_up(p: PlayerScore) -> dict[str, Any] | None:
+def _runner_up_json(p: PlayerScore) -> str:
     r = p.runner_up
     if r is None:
-        return None
-    d = _valuation(r)
+        return "null"
     best = {(i.rule, i.applies_to) for i in p.best.items}
     mine = {(i.rule, i.applies_to) for i in r.items}
-    d["missing"] = [i.as_dict() for i in p.best.items if (i.rule, i.applies_to) not in mine]
-    d["extra"] = [i.as_dict() for i in r.items if (i.rule, i.applies_to) not in best]
-    return d
+    return "".join(["{", _valuation_json(r)[2:],
+                    ', "missing": ', _items_json([i for i in p.best.items if (i.rule, i.applies_to) not in mine]),
+                    ', "extra": ', _items_json([i for i in r.items if (i.rule, i.applies_to) not in best]), "}"])
 
 
 def table_waits(table: Table, scheme: str | None = None) -> list[dict[str, Any]]:

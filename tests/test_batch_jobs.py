@@ -103,7 +103,7 @@ def test_encode_writes_each_item_where_it_was_scored(mixed, jobs):
 
     plain = list(score_files(mixed, jobs=1))
     encoded = list(score_files(mixed, jobs=jobs, encode=functools.partial(batch_line, fmt="json")))
-    assert [i.text for i in encoded] == [batch_line(i.to_dict(), "json") for i in plain]
+    assert [i.text for i in encoded] == [batch_line(i, "json") for i in plain]
     assert all(json.loads(i.text)["table"] == n for n, i in enumerate(encoded, start=1))
     assert len(encoded) > 300 and any(not i.ok for i in encoded)          # error rows are written too
     if jobs > 1:

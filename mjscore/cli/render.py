@@ -8,25 +8,21 @@ from __future__ import annotations
 import csv
 import functools
 import io
-import json
 import re
 import textwrap
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mjscore.model.errors import escaped
+from mjscore.model.plain import encode
 from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
-
-
-# One encoder for every line.  A result's plain form is a tree made fresh for each table, never
-# a structure that refers to itself, so the encoder's check for cycles (a dictionary of every
-# container it enters) is skipped.
-_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+if TYPE_CHECKING:
+    from mjscore.evening.batch import BatchItem
 
 
 def to_json(result: dict[str, Any]) -> str:
-    return json_safe(_ENCODE(result))
+    return json_safe(encode(result))
 
 
 def json_safe(text: str) -> str:
@@ -365,16 +361,18 @@ def terminal_safe(text: str) -> str:
     return "\n".join(escaped(line) for line in text.split("\n"))
 
 
-def batch_line(row: dict[str, Any] | None, fmt: str, header: bool = False) -> str:
+def batch_line(item: BatchItem | None, fmt: str, header: bool = False) -> str:
     """One table of a batch (a result or an error row, see `BatchItem.to_dict`) as a JSON line
-    or CSV rows; with `header` (and no row), the CSV header line."""
-    if row is None or header:
+    (the item's own JSON, `BatchItem.to_json`) or CSV rows; with `header` (and no item), the CSV
+    header line."""
+    if item is None or header:
         return render_csv([], header=True) if fmt == "csv" else ""
     if fmt == "csv":
+        row = item.to_dict()
         if "error" in row:
             return render_csv([{k: row[k] for k in ("table", "file", "line", "error")}], header=False)
         return render_csv(csv_rows(row, row["table"], row["file"], row["line"]), header=False)
-    return json_safe(_ENCODE(row)) + "\n"
+    return json_safe(item.to_json()) + "\n"
 
 
 # -- sessions ----------------------------------------------------------------------------------

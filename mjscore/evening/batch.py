@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from mjscore.io.reader import TableText, stream_tables
+from mjscore.model import plain
 from mjscore.model.errors import MjError
 from mjscore.model.table import Table
 from mjscore.pipeline import EMPTY, TableResult, evaluate
@@ -40,6 +41,13 @@ class BatchItem(NamedTuple):
         plain = self.result.to_dict() if self.result is not None else self.data or {}
         return {"table": self.table, "file": self.file, "line": self.line, **plain}
 
+    def to_json(self) -> str:
+        """`to_dict()` as JSON text (`model.plain`); a result writes its own, without the object."""
+        if self.result is None:
+            return plain.encode(self.to_dict())
+        return "".join(['{"table": ', str(self.table), ', "file": ', plain.string(self.file), ', "line": ', str(self.line),
+                        ", ", self.result.to_json()[1:]])
+
 
 def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], scheme: str | None = None,
                  given: Mapping[str, Any] = EMPTY, explain: bool = False) -> Iterator[BatchItem]:
@@ -65,9 +73,10 @@ def score_files(files: Iterable[str], scheme: str | None = None, given: Mapping[
     Compact files are read a table at a time, so memory does not grow with the number of tables.
     With `jobs` above 1 the tables are parsed and scored in that many worker processes and come
     back in input order, each with its plain result (`data`) rather than the typed one.
-    `encode` (a module-level function, or a partial of one) turns an item's plain form
-    (`BatchItem.to_dict`) into the text to write; each item then carries it as `text`. It runs
-    where the table was scored, so with workers the main process only writes.
+    `encode` (a module-level function, or a partial of one) turns an item into the text to write
+    (from its plain form, `BatchItem.to_dict`, or its JSON, `BatchItem.to_json`); each item then
+    carries it as `text`. It runs where the table was scored, so with workers the main process
+    only writes.
     """
     if jobs <= 1:
         items = score_stream((row for path in files for row in stream_tables(path)), scheme, given, explain)
@@ -77,7 +86,7 @@ def score_files(files: Iterable[str], scheme: str | None = None, given: Mapping[
         encode)
 
 
-Encoder = Callable[[dict[str, Any]], str]          # an item's plain form -> the text written
+Encoder = Callable[["BatchItem"], str]            # an item -> the text written
 Request = tuple[str | None, dict[str, Any], bool]   # the scheme named, the settings given, explain
 Row = tuple[int, str, int, Any]                      # number, file, line, table (or its text, or an error)
 
@@ -139,4 +148,4 @@ def _score_chunk(chunk: list[Row], request: Request, encode: Encoder | None = No
 def encoded(item: BatchItem, encode: Encoder) -> BatchItem:
     """The item as written out; the plain result it was written from is not kept (from a worker,
     only the text then travels back)."""
-    return item._replace(data=None, text=encode(item.to_dict()))
+    return item._replace(data=None, text=encode(item))

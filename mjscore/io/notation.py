@@ -8,7 +8,7 @@ header (`round W`, `scheme NAME`, `draw`, `dealer-wins N`, a settlement option..
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -86,10 +86,6 @@ class Token(NamedTuple):
     def where(self) -> Location:
         return Location(self.file, self.line, self.column)
 
-    @property
-    def is_bracket(self) -> bool:
-        return self.text in "[](){}<>" and len(self.text) == 1
-
 
 # -- tiles --------------------------------------------------------------------------------------
 
@@ -160,11 +156,46 @@ def parse_tile(word: str) -> Tile | None:
 # -- lines and tokens ---------------------------------------------------------------------------
 
 class Line(NamedTuple):
-    tokens: tuple[Token, ...]
+    """One logical line: its words, and where they stood.
+
+    A word's place is found again from the line's text only when a message asks for it: a batch
+    reads millions of words and reports few, so the reader keeps the words as plain strings (the
+    regular expression's `findall`) and makes no token for them.  A line made of tokens gathered
+    elsewhere (the YAML reader's fields, a session's names put in seats) carries them (`given`).
+    """
+
+    words: Sequence[str]
+    file: str = "<input>"
+    number: int = 0                           # its line in the file
+    start: int = 0                            # where `text` starts on that line (0: the first column)
+    text: str = ""                            # what the words were read from
+    given: tuple[Token, ...] | None = None
+
+    @classmethod
+    def of_tokens(cls, tokens: Sequence[Token]) -> Line:
+        return cls(tuple(t.text for t in tokens), given=tuple(tokens))
+
+    @property
+    def tokens(self) -> tuple[Token, ...]:
+        """Each word with its place."""
+        if self.given is not None:
+            return self.given
+        return tuple(Token(m[0], self.file, self.number, self.start + m.start() + 1) for m in _TOKEN.finditer(self.text))
+
+    def token(self, k: int) -> Token:
+        return self.tokens[k]
+
+    def place(self, k: int) -> Location:
+        """Where word `k` stood."""
+        return self.tokens[k].where
 
     @property
     def where(self) -> Location:
-        return self.tokens[0].where
+        """Where the line's first word stood."""
+        if self.given is not None:
+            return self.given[0].where
+        first = _TOKEN.search(self.text)
+        return Location(self.file, self.number, self.start + (first.start() if first else 0) + 1)
 
 
 def split_tables(text: str, file: str = "<input>", first_line: int = 1) -> Iterator[tuple[int, str]]:
@@ -183,7 +214,7 @@ def split_tables(text: str, file: str = "<input>", first_line: int = 1) -> Itera
 
 def logical_lines(text: str, file: str = "<input>", first_line: int = 1,
                   column_of=None) -> Iterator[Line]:
-    """Tokenised lines: comments dropped, `;` splitting a line in two, empty lines skipped.
+    """The lines' words: comments dropped, `;` splitting a line in two, empty lines skipped.
 
     `column_of(line_no, col)` maps a position in `text` to a position in the file (YAML block
     strings sit indented in their file); the default is the identity.
@@ -196,12 +227,14 @@ def logical_lines(text: str, file: str = "<input>", first_line: int = 1,
         col = 0
         for segment in body.split(";"):
             if column_of is None:
-                tokens = [Token(m[0], file, n, col + m.start() + 1) for m in _TOKEN.finditer(segment)]
+                words = _TOKEN.findall(segment)
+                if words:
+                    yield Line(words, file, n, col, segment)
             else:
                 tokens = [Token.at(m[0], _loc(file, n, col + m.start() + 1, column_of))
                           for m in _TOKEN.finditer(segment)]
-            if tokens:
-                yield Line(tuple(tokens))
+                if tokens:
+                    yield Line.of_tokens(tokens)
             col += len(segment) + 1
 
 
@@ -247,31 +280,32 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
     scheme = None
     draw = False
     counters: dict[str, int] = {}
-    seen_headers: dict[str, Token] = {}
+    seen_headers: dict[str, Line] = {}
     players: dict[Wind, PlayerHand] = {}
     penalties: list[Penalty] = []
     options: dict[str, object] = {}
     where = None
     for line in logical_lines(text, file, first_line, column_of):
         if names:
-            line = Line(resolve_names(line.tokens, names))
+            line = Line.of_tokens(resolve_names(line.tokens, names))
         where = where or line.where
-        head = line.tokens[0]
-        word = head.text
+        word = line.words[0]
         if word == "penalty":
-            penalties.append(_parse_penalty(head, line.tokens[1:]))
+            tokens = line.tokens
+            penalties.append(_parse_penalty(tokens[0], tokens[1:]))
             continue
         if word in settings:
             if word in seen_headers:
-                raise NotationError(f"'{word}' is given twice in one table", head.where, word)
-            seen_headers[word] = head
-            options[settings[word].name] = parse_setting(head, line.tokens[1:], settings)
+                raise NotationError(f"'{word}' is given twice in one table", line.where, word)
+            seen_headers[word] = line
+            tokens = line.tokens
+            options[settings[word].name] = parse_setting(tokens[0], tokens[1:], settings)
             continue
         if word in HEADERS:
             if word in seen_headers:
-                raise NotationError(f"'{word}' is given twice in one table", head.where, word)
-            seen_headers[word] = head
-            args = line.tokens[1:]
+                raise NotationError(f"'{word}' is given twice in one table", line.where, word)
+            seen_headers[word] = line
+            head, *args = line.tokens
             if word == "draw":
                 _expect_args(head, args, 0)
                 draw = True
@@ -288,21 +322,21 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
                 _expect_args(head, args, 1, "a whole number")
                 counters[COUNTERS[word]] = parse_number(args[0], f"'{word}'")
             continue
-        tokens = line.tokens[1:]
         if len(word) > 2 and word[1] == ":" and word[0] in WIND_BY_LETTER:
             # `E:123m` typed without a space: the seat, then the rest of the word
-            tokens = (head._replace(text=word[2:], column=head.column + 2),) + tokens
-            head = head._replace(text=word[:2])
-            word = head.text
+            head, *rest = line.tokens
+            line = Line.of_tokens([head._replace(text=word[:2]), head._replace(text=word[2:], column=head.column + 2),
+                                   *rest])
+            word = line.words[0]
         if word.endswith(":") and word[:-1] in WIND_BY_LETTER:
-            hand = _parse_player(WIND_BY_LETTER[word[:-1]], head, tokens)
+            hand = _parse_player(WIND_BY_LETTER[word[:-1]], line)
             if hand.seat in players:
-                raise NotationError(f"seat {hand.seat.value} is listed twice", head.where, word)
+                raise NotationError(f"seat {hand.seat.value} is listed twice", line.where, word)
             players[hand.seat] = hand
             continue
-        if word in WIND_BY_LETTER and len(line.tokens) > 1 and line.tokens[1].text.startswith(":"):
-            raise NotationError(f"write the seat and its colon together: '{word}:'", head.where, word)
-        raise NotationError(_unknown_line(word), head.where, word)
+        if word in WIND_BY_LETTER and len(line.words) > 1 and line.words[1].startswith(":"):
+            raise NotationError(f"write the seat and its colon together: '{word}:'", line.where, word)
+        raise NotationError(_unknown_line(word), line.where, word)
     if not players and not draw and not allow_empty:
         raise NotationError("the table lists no players", where or Location(file, first_line, 1))
     seated = tuple(players[w] for w in SEATS if w in players)
@@ -380,28 +414,31 @@ def parse_number(tok: Token, what: str) -> int:
     return value
 
 
-def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerHand:
+def _parse_player(seat: Wind, line: Line) -> PlayerHand:
+    """A player's line (its first word the seat, `E:`): words are read as plain strings, and a
+    word's place is asked of the line only for a message (`Line.place`)."""
     concealed: list[Tile] = []
     bonus: list[Tile] = []
     melds: list[Meld] = []
-    places: list[tuple[Token, tuple[Tile, ...]]] = []      # each token and the tiles it wrote
-    opened: list[Token] = []             # where each group of `melds` was opened
+    places: list[tuple[int, tuple[Tile, ...]]] = []       # each word (its number) and the tiles it wrote
+    opened: list[int] = []               # the word that opened each group of `melds`
     discards: list[Tile] = []
     incomplete = False
     claim = score = None
     win = None
-    i = 0
-    n = len(tokens)
+    words = line.words
+    i = 1
+    n = len(words)
 
     while i < n:
-        tok = tokens[i]
+        k = i
+        t = words[i]
         i += 1
-        t = tok.text
         if t[0] in _OPEN and len(t) > 1:        # a whole group: [777p]
-            meld = _compact_meld(t) or _parse_compact_group(tok)
+            meld = _compact_meld(t) or _parse_compact_group(line.token(k))
             melds.append(meld)
-            opened.append(tok)
-            places.append((tok, meld.tiles))
+            opened.append(k)
+            places.append((k, meld.tiles))
             continue
         parts = run_parts(t)                    # most words are tiles: tried first
         if parts is not None:
@@ -409,53 +446,52 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
             concealed.extend(playing)
             if flowers:
                 bonus.extend(flowers)
-            places.append((tok, run))
+            places.append((k, run))
         elif t in _OPEN:
-            meld, i = _parse_group(tok, tokens, i)
+            meld, i = _parse_group(line, k, i)
             melds.append(meld)
-            opened.append(tok)
-            places.append((tok, meld.tiles))
+            opened.append(k)
+            places.append((k, meld.tiles))
         elif t in (")", "]", ">", "}"):
-            raise NotationError(f"'{t}' closes a group that was never opened", tok.where, t)
+            raise NotationError(f"'{t}' closes a group that was never opened", line.place(k), t)
         elif t == "...":
             if incomplete:
-                raise NotationError("'...' is given twice", tok.where, t)
+                raise NotationError("'...' is given twice", line.place(k), t)
             incomplete = True
         elif t == "=":
             if claim is not None:
-                raise NotationError("a claim '= N' is given twice", tok.where, t)
-            claim = parse_number(_next(tokens, i, head, "the claimed score after '='"), "'='")
+                raise NotationError("a claim '= N' is given twice", line.place(k), t)
+            claim = parse_number(_next(line, i, "the claimed score after '='"), "'='")
             i += 1
         elif t == "score":
             if score is not None:
-                raise NotationError("'score' is given twice", tok.where, t)
-            score = parse_number(_next(tokens, i, head, "the score after 'score'"), "'score'")
+                raise NotationError("'score' is given twice", line.place(k), t)
+            score = parse_number(_next(line, i, "the score after 'score'"), "'score'")
             i += 1
         elif t == "win":
             if win is not None:
-                raise NotationError("a player has one win clause", tok.where, t)
-            win, i = _parse_win(seat, tok, tokens, i)
+                raise NotationError("a player has one win clause", line.place(k), t)
+            win, i = _parse_win(seat, line, i)
         elif t == "discarded":
             # Her own discards since her last draw from the wall (the sacred-discard rule).
             start = i
-            while i < n and (parts := run_parts(tokens[i].text)) is not None and not parts[2]:
+            while i < n and (parts := run_parts(words[i])) is not None and not parts[2]:
                 discards.extend(parts[0])
                 i += 1
             if i == start:
                 raise NotationError("'discarded' takes the tiles the player discarded since her last draw",
-                                    tok.where, t)
+                                    line.place(k), t)
         elif t in FLAGS or t in ("self", "from"):
             raise NotationError(f"'{t}' belongs in a win clause: win TILE self|from SEAT [flags]",
-                                tok.where, t)
+                                line.place(k), t)
         else:
-            raise NotationError(_bad_word(t), tok.where, t)
+            raise NotationError(_bad_word(t), line.place(k), t)
     if score is not None and (concealed or melds or bonus or incomplete):
-        where = tokens[0].where
         raise NotationError("a 'score N' line lists no tiles: the score was counted at the table",
-                            where, tokens[0].text)
+                            line.place(1), words[1])
+    where = line.where
     if win is not None and win.tile is None and score is None:
-        raise NotationError("the win clause needs the winning tile: win TILE self|from SEAT",
-                            head.where, head.text)
+        raise NotationError("the win clause needs the winning tile: win TILE self|from SEAT", where, words[0])
     may_have_taken: list[int] = []           # bracketed sets the winning discard may have completed
     if win is not None and win.discarder is not None and win.tile is not None and win.tile not in concealed:
         # The set the discard completed, written in brackets as the breakdown prints it ([55p],
@@ -468,34 +504,34 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
             concealed.extend(melds[k].tiles)
             del melds[k], opened[k]
     pairs = 0
-    for k, (m, tok) in enumerate(zip(melds, opened)):
+    for k, (m, at) in enumerate(zip(melds, opened)):
         if m.form is Form.EXPOSED and len(m.tiles) == 2:
             pairs += 1
             if k not in may_have_taken or pairs > 1:     # only the discard's pair, and one of them
                 text = f"[{tiles_text(m.tiles, sep='')}]"
-                raise GroupError(_not_a_set(text), tok.where, text)
+                raise GroupError(_not_a_set(text), line.place(at), text)
     melds.sort(key=meld_order)
     return PlayerHand(seat=seat, concealed=tuple(sorted(concealed, key=_INDEX)), melds=tuple(melds),
                       bonus=tuple(sorted(bonus, key=_INDEX)), incomplete=incomplete, claim=claim, score=score,
-                      win=win, discards=tuple(sorted(discards, key=_INDEX)), where=head.where,
-                      tile_places=tuple(places))
+                      win=win, discards=tuple(sorted(discards, key=_INDEX)), where=where,
+                      tile_places=tuple(places), line=line)
 
 
 _INDEX = attrgetter("index")      # tiles sort by index; the key is read in C, not compared in Python
 
 
-def _next(tokens, i: int, head: Token, what: str) -> Token:
-    """The word at `i`, which the word before it needs (a plain function, not a closure over
-    the parser's position: that would make every step of its loop slower)."""
-    if i >= len(tokens):
-        last = tokens[i - 1] if i else head
+def _next(line: Line, i: int, what: str) -> Token:
+    """Word `i`, which the word before it needs, with its place (a plain function, not a closure
+    over the parser's position: that would make every step of its loop slower)."""
+    if i >= len(line.words):
+        last = line.token(i - 1)
         raise NotationError(f"{what} is missing at the end of the line", last.where, last.text)
-    return tokens[i]
+    return line.token(i)
 
 
 def parse_player_tokens(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerHand:
     """A player from tokens gathered elsewhere (the YAML reader builds them field by field)."""
-    return _parse_player(seat, head, tokens)
+    return _parse_player(seat, Line.of_tokens((head, *tokens)))
 
 
 def tokens_of(text: str, file: str, first_line: int, column_of=None) -> tuple[Token, ...]:
@@ -522,28 +558,29 @@ def _bad_word(t: str) -> str:
     return f"'{t}' is not a tile, a group or a keyword"
 
 
-def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
-    closing = _CLOSE[open_tok.text]
-    form = _OPEN[open_tok.text]
+def _parse_group(line: Line, opened: int, i: int) -> tuple[Meld, int]:
+    """The group opened by word `opened` of the line, its tiles from word `i` on: the meld, and
+    the word after the group's closing bracket."""
+    words = line.words
+    bracket = words[opened]
+    closing = _CLOSE[bracket]
+    form = _OPEN[bracket]
     tiles: list[Tile] = []
     while True:
-        if i >= len(tokens):
-            raise NotationError(f"'{open_tok.text}' is never closed with '{closing}'",
-                                open_tok.where, open_tok.text)
-        tok = tokens[i]
+        if i >= len(words):
+            raise NotationError(f"'{bracket}' is never closed with '{closing}'", line.place(opened), bracket)
+        t = words[i]
         i += 1
-        if tok.text == closing:
+        if t == closing:
             break
-        if tok.is_bracket or tok.text[0] in _OPEN:      # `[`, or a whole group `[456m]`
-            raise NotationError(f"'{tok.text[0]}' cannot stand inside a group opened by '{open_tok.text}'",
-                                tok.where, tok.text[0])
-        t = tok.text
+        if t[0] in _OPEN or (len(t) == 1 and t in "[](){}<>"):      # `[`, or a whole group `[456m]`
+            raise NotationError(f"'{t[0]}' cannot stand inside a group opened by '{bracket}'", line.place(i - 1), t[0])
         parts = run_parts(t)
         if parts is None:
-            raise NotationError(_bad_word(t), tok.where, t)
+            raise NotationError(_bad_word(t), line.place(i - 1), t)
         run, _, flowers = parts
         if flowers:
-            raise NotationError("flowers and seasons do not go in a group", tok.where, tok.text)
+            raise NotationError("flowers and seasons do not go in a group", line.place(i - 1), t)
         tiles.extend(run)
     tiles.sort(key=_INDEX)
     run = tuple(tiles)
@@ -557,7 +594,7 @@ def _parse_group(open_tok: Token, tokens, i: int) -> tuple[Meld, int]:
     else:
         fits = kind is SetKind.KONG
     if not fits:
-        raise _group_error(open_tok, form, kind, run, closing)
+        raise _group_error(line.token(opened), form, kind, run, closing)
     return Meld(run, form, kind=kind), i
 
 
@@ -567,7 +604,7 @@ def _compact_meld(word: str) -> Meld | None:
     reads it bracket by bracket, to say what is wrong and where)."""
     try:
         tokens = tuple(Token(m[0], "", 0, m.start() + 1) for m in _WORD.finditer(word))
-        meld, end = _parse_group(tokens[0], tokens, 1)
+        meld, end = _parse_group(Line.of_tokens(tokens), 0, 1)
     except MjError:
         return None
     return meld if end == len(tokens) else None
@@ -576,7 +613,7 @@ def _compact_meld(word: str) -> Meld | None:
 def _parse_compact_group(tok: Token) -> Meld:
     """A whole-group token that is no group, read bracket by bracket: its error, at its place."""
     tokens = tuple(Token(m[0], tok.file, tok.line, tok.column + m.start()) for m in _WORD.finditer(tok.text))
-    return _parse_group(tokens[0], tokens, 1)[0]
+    return _parse_group(Line.of_tokens(tokens), 0, 1)[0]
 
 
 def _group_error(open_tok: Token, form: Form, kind, tiles, closing: str) -> GroupError:
@@ -596,56 +633,54 @@ def _not_a_set(text: str) -> str:
     return f"{text} is not a set: [ ] holds a chow (three in sequence), a pung or a kong"
 
 
-def _parse_win(seat: Wind, win_tok: Token, tokens, i: int) -> tuple[Win, int]:
-    n = len(tokens)
+def _parse_win(seat: Wind, line: Line, i: int) -> tuple[Win, int]:
+    """The win clause whose `win` is word `i - 1` of the line: the win, and the word after it."""
+    words = line.words
+    n = len(words)
+    at_win = i - 1
     tile = None
-    if i < n and tokens[i].text not in ("self", "from"):
-        tok = tokens[i]
-        tile = parse_tile(tok.text)
+    if i < n and words[i] not in ("self", "from"):
+        t = words[i]
+        tile = parse_tile(t)
         if tile is None or tile.is_bonus:
-            raise NotationError(f"'{tok.text}' is not a winning tile: write win TILE self|from SEAT",
-                                tok.where, tok.text)
+            raise NotationError(f"'{t}' is not a winning tile: write win TILE self|from SEAT", line.place(i), t)
         i += 1
     if i >= n:
-        raise NotationError("the win clause needs 'self' or 'from SEAT'", win_tok.where, win_tok.text)
-    tok = tokens[i]
+        raise NotationError("the win clause needs 'self' or 'from SEAT'", line.place(at_win), words[at_win])
+    t = words[i]
     i += 1
     discarder = None
-    if tok.text == "from":
+    if t == "from":
         if i >= n:
-            raise NotationError("'from' needs a seat: E, S, W or N", tok.where, tok.text)
-        st = tokens[i]
+            raise NotationError("'from' needs a seat: E, S, W or N", line.place(i - 1), t)
+        st = words[i]
         i += 1
-        if st.text not in WIND_BY_LETTER:
-            raise NotationError(f"'from' takes a seat (E, S, W or N), not '{st.text}'", st.where, st.text)
-        discarder = WIND_BY_LETTER[st.text]
+        if st not in WIND_BY_LETTER:
+            raise NotationError(f"'from' takes a seat (E, S, W or N), not '{st}'", line.place(i - 1), st)
+        discarder = WIND_BY_LETTER[st]
         if discarder is seat:
             raise NotationError(f"{seat.value} cannot win on a discard of its own: 'from' names another seat",
-                                st.where, st.text)
-    elif tok.text != "self":
-        raise NotationError(f"the win clause goes on with 'self' or 'from SEAT', not '{tok.text}'",
-                            tok.where, tok.text)
+                                line.place(i - 1), st)
+    elif t != "self":
+        raise NotationError(f"the win clause goes on with 'self' or 'from SEAT', not '{t}'", line.place(i - 1), t)
     flags: list[WinFlag] = []
-    flag_toks: dict[WinFlag, Token] = {}
     liable = None
-    while i < n and (tokens[i].text in FLAGS or tokens[i].text == "liable"):
-        if tokens[i].text == "liable":
-            tok = tokens[i]
+    while i < n and (words[i] in FLAGS or words[i] == "liable"):
+        if words[i] == "liable":
             if liable is not None:
-                raise NotationError("'liable' is given twice", tok.where, tok.text)
-            if i + 1 >= n or tokens[i + 1].text not in WIND_BY_LETTER:
-                at = tokens[i + 1] if i + 1 < n else tok
-                raise NotationError("'liable' takes the seat that pays for all: liable SEAT", at.where, at.text)
-            liable = WIND_BY_LETTER[tokens[i + 1].text]
+                raise NotationError("'liable' is given twice", line.place(i), words[i])
+            if i + 1 >= n or words[i + 1] not in WIND_BY_LETTER:
+                at = i + 1 if i + 1 < n else i
+                raise NotationError("'liable' takes the seat that pays for all: liable SEAT", line.place(at), words[at])
+            liable = WIND_BY_LETTER[words[i + 1]]
             if liable is seat:
-                raise NotationError("the winner cannot be liable: 'liable' names a loser", tokens[i + 1].where,
-                                    tokens[i + 1].text)
+                raise NotationError("the winner cannot be liable: 'liable' names a loser", line.place(i + 1),
+                                    words[i + 1])
             i += 2
             continue
-        f = FLAGS[tokens[i].text]
-        if f in flag_toks:
-            raise NotationError(f"flag '{f.value}' is given twice", tokens[i].where, f.value)
-        flag_toks[f] = tokens[i]
+        f = FLAGS[words[i]]
+        if f in flags:
+            raise NotationError(f"flag '{f.value}' is given twice", line.place(i), f.value)
         flags.append(f)
         i += 1
     return Win(tile, discarder, frozenset(flags), liable), i

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple, Protocol
 
 from mjscore.model.errors import Location
 from mjscore.model.tiles import FLOWER_BASE, TILES, WIND_BASE, Tile, Wind
@@ -113,6 +113,12 @@ class Win:
         return self.discarder is None
 
 
+class WordPlaces(Protocol):
+    """A player's line as the reader read it: where each of its words stood."""
+
+    def place(self, k: int) -> Location: ...
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerHand:
     seat: Wind
@@ -126,9 +132,11 @@ class PlayerHand:
     name: str | None = None
     discards: tuple[Tile, ...] = ()           # `discarded 5p`: her own discards since her last draw, sorted
     where: Location = field(default_factory=Location, compare=False, repr=False)
-    # Where each tile stood, for messages that point at a tile: (token, the tiles it wrote), the
-    # token anything with a `where` (the reader's; its Location is made only when asked).
-    tile_places: tuple[tuple[Any, tuple[Tile, ...]], ...] = field(default=(), compare=False, repr=False)
+    # Where each tile stood, for messages that point at a tile: (the number of the word on the
+    # player's line, the tiles it wrote), and the line itself, which says where each of its words
+    # stood (the reader's; a place is worked out only when a message asks for it).
+    tile_places: tuple[tuple[int, tuple[Tile, ...]], ...] = field(default=(), compare=False, repr=False)
+    line: WordPlaces | None = field(default=None, compare=False, repr=False)
     _hash: int | None = field(default=None, init=False, compare=False, repr=False)
 
     def __hash__(self) -> int:
@@ -163,12 +171,12 @@ class PlayerHand:
         return tuple(out)
 
     def place_of(self, t: Tile) -> Location:
-        """Where the last token of tile `t` stood on this player's line, or the line itself."""
-        found = self.where
-        for token, tiles in self.tile_places:
+        """Where the last word of tile `t` stood on this player's line, or the line itself."""
+        found = None
+        for k, tiles in self.tile_places:
             if t in tiles:
-                found = token.where
-        return found
+                found = k
+        return self.line.place(found) if found is not None and self.line is not None else self.where
 
 
 # The fields that make two hands equal, and so their hash.

@@ -21,7 +21,7 @@ from mjscore.hand.arrange import readings
 from mjscore.hand.validate import validate_table
 from mjscore.hand.waits import table_waits as waits_at_table
 from mjscore.model.errors import SchemeError, TableError, WinClauseError
-from mjscore.model.plain import encode, string
+from mjscore.model.plain import boolean, encode, string
 from mjscore.model.table import PlayerHand, Table
 from mjscore.model.tiles import SEATS, Tile, Wind
 from mjscore.rules.scheme import Scheme, load_scheme
@@ -104,16 +104,16 @@ class TableResult(NamedTuple):
         won = t.winning
         out = ['{"scheme": ', string(self.scheme.name), ', "round": ', string(t.round.letter),
                ', "winner": ', string(won[0].seat.letter) if won else "null",
-               ', "draw": ', "true" if t.draw else "false",
+               ', "draw": ', boolean(t.draw),
                ', "players": [', ", ".join([player_json(p, self.explain) for p in self.players]), "]"]
         if won is not None:
             win = won[1]
             out += [', "win": {"tile": ', string(win.tile.text) if win.tile else "null",
                     ', "from": ', string(win.discarder.letter) if win.discarder else "null",
-                    ', "flags": ', encode(sorted(f.value for f in win.flags)), "}"]
+                    ', "flags": [', ", ".join([string(f) for f in sorted(f.value for f in win.flags)]), "]}"]
         if self.ruling:
             out += [', "ruling": ', string(self.ruling)]
-        out += [', "settlement": ', encode(self.settlement.as_dict()) if self.settlement else "null"]
+        out += [', "settlement": ', self.settlement.to_json() if self.settlement else "null"]
         if self.settlement is None:
             out += [', "settlement_error": ', string(self.settlement_error or "no settlement was computed")]
         out.append("}")
@@ -251,7 +251,7 @@ def _item_json(item: Item) -> str:
 
 def player_json(p: PlayerScore, explain: bool = False) -> str:
     """A scored player's object in the plain form, as JSON text."""
-    out = ['{"seat": ', string(p.seat.letter), ', "winner": ', "true" if p.winner else "false"]
+    out = ['{"seat": ', string(p.seat.letter), ', "winner": ', boolean(p.winner)]
     if p.name:
         out += [', "name": ', string(p.name)]
     out.append(_valuation_json(p.best))

@@ -13,12 +13,16 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
+from mjscore.model import plain
 from mjscore.model.amounts import Amount, exact, half_up, up_to
 from mjscore.model.errors import MjError
 from mjscore.model.settings import Paying, Settings
 from mjscore.model.table import Table
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.rules.payoffs import EastDouble, Payoff, builtin_payoffs
+
+# A seat as the plain form writes it (a JSON string: "E").
+_SEAT_JSON = {w: plain.string(w.letter) for w in SEATS}
 
 
 class SettlementError(MjError):
@@ -43,8 +47,9 @@ class Payment(NamedTuple):
     amount: int
     reason: Reason
 
-    def as_dict(self) -> dict[str, object]:
-        return {"from": self.payer.letter, "to": self.payee.letter, "amount": self.amount}
+    def to_json(self) -> str:
+        """Its plain object, `{"from": E, "to": S, "amount": N}`, as JSON text (`model.plain`)."""
+        return f'{{"from": {_SEAT_JSON[self.payer]}, "to": {_SEAT_JSON[self.payee]}, "amount": {self.amount}}}'
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,9 @@ class Special:
             d["why"] = self.why
         return d
 
+    def to_json(self) -> str:
+        return plain.encode(self.as_dict())
+
 
 class Settlement(NamedTuple):
     settings: Settings
@@ -74,18 +82,23 @@ class Settlement(NamedTuple):
     east_double_applies: bool = False          # whether the East-double switch changed, or could change, a figure
     specials: tuple[Special, ...] = ()
 
-    def as_dict(self) -> dict[str, object]:
-        d: dict[str, object] = {"paying": self.settings.paying.value,
-             "payoff": self.settings.payoff if self.settings.paying is not Paying.ADD_UP else None,
-             "east_double": self.settings.east_double,
-             "east_double_applies": self.east_double_applies,
-             "payments": [p.as_dict() for p in self.payments],
-             # Penalties are among the payments too; listed here so that a reader can tell them apart.
-             "penalties": [p.as_dict() for p in self.payments if p.reason == Reason.PENALTY],
-             "net": {s.letter: self.net.get(s, 0) for s in SEATS if s in self.net}}
+    def to_json(self) -> str:
+        """Its plain object as JSON text (`model.plain`), written from the figures: how the table
+        paid, the payments, the penalties among them, each seat's gain, the special payments."""
+        s = self.settings
+        payments = [p.to_json() for p in self.payments]
+        out = ['{"paying": ', plain.string(s.paying.value),
+               ', "payoff": ', plain.string(s.payoff) if s.paying is not Paying.ADD_UP else "null",
+               ', "east_double": ', plain.boolean(s.east_double),
+               ', "east_double_applies": ', plain.boolean(self.east_double_applies),
+               ', "payments": [', ", ".join(payments),
+               # Penalties are among the payments too; listed here so that a reader can tell them apart.
+               '], "penalties": [', ", ".join([j for p, j in zip(self.payments, payments) if p.reason == Reason.PENALTY]),
+               '], "net": {', ", ".join([f"{_SEAT_JSON[w]}: {self.net[w]}" for w in SEATS if w in self.net]), "}"]
         if self.specials:
-            d["specials"] = [x.as_dict() for x in self.specials]
-        return d
+            out += [', "specials": [', ", ".join([x.to_json() for x in self.specials]), "]"]
+        out.append("}")
+        return "".join(out)
 
 
 # -- finding a payoff ----------------------------------------------------------------------------

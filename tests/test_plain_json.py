@@ -61,3 +61,25 @@ def test_names_and_files_are_written_as_the_encoder_writes_them(name, tmp_path):
         text = item.to_json()
         assert text == plain.encode(json.loads(text)) == plain.encode(item.to_dict())
         assert item.result.players[0].name == json.loads(text)["players"][0]["name"]
+
+
+@pytest.mark.parametrize("settings", [
+    {"paying": "add-up", "kitty": 5, "extra_hand_bonus": 10},
+    {"paying": "winner-only", "kitty": 5, "kitty_hand": "no-chow"},
+    {"payoff": "japanese", "round_payments_up": 100, "east_double": False},
+    {"extra_hand_bonus": 10, "loser_difference_limit": 20},
+])
+def test_every_kind_of_settlement_is_written_as_the_encoder_writes_it(settings, tmp_path):
+    path = tmp_path / "hands.mj"
+    tables = [print_table(t) for t in TABLES[:40]]
+    path.write_text("---\n".join(["extra-hands 2\n" + t for t in tables[:20]] + tables[20:])
+                    + "---\npenalty W 50\npenalty N 100 to E\nE: [111p] 2378m 4455s NN\n"
+                      "S: [CCC] 234m 678m 55p 789s 1f win 5p from W\nW: [999m] ...\nN: score 16\n"
+                      "---\ndraw\nE: 1m ...\nS: 2m ...\nW: 3m ...\nN: 4m ...\n")
+    items = list(mjscore.score_many(path, **settings))
+    assert sum(i.ok and i.result.settlement is not None for i in items) > 10
+    assert any(i.ok and i.result.settlement is not None and i.result.settlement.specials for i in items) or \
+        "kitty" not in settings and "extra_hand_bonus" not in settings
+    for item in items:
+        text = item.to_json()
+        assert text == plain.encode(json.loads(text)) == plain.encode(item.to_dict())

@@ -49,14 +49,9 @@ class Block(NamedTuple):
         return self.kind is SetKind.PUNG or self.kind is SetKind.KONG
 
     def text(self) -> str:
-        # Sets and pairs come back hand after hand and are remembered; a loser's leftovers
-        # seldom do, and would only push them out.
-        return _block_text(self) if self.kind is not SetKind.SINGLE else _write_block(self)
-
-
-@lru_cache(maxsize=8192)
-def _block_text(b: Block) -> str:
-    return _write_block(b)
+        # Sets and pairs come back hand after hand and are remembered (`_placed`); a loser's
+        # leftovers seldom do, and would only push them out.
+        return _placed(self)[1] if self.kind is not SetKind.SINGLE else _write_block(self)
 
 
 def _write_block(b: Block) -> str:
@@ -88,11 +83,24 @@ class Arrangement(NamedTuple):
 
     def text(self) -> list[str]:
         """The blocks as the player would lay them out: written groups, sets, pairs, leftovers."""
-        return [b.text() for b in sorted(self.blocks, key=_layout_order)]
+        placed = []
+        for n, b in enumerate(self.blocks):
+            order, text = _placed(b) if b.kind is not SetKind.SINGLE else (_layout_order(b), _write_block(b))
+            placed.append((order, n, text))          # in the blocks' order where their places tie
+        placed.sort()
+        return [text for _, _, text in placed]
 
 
 def _layout_order(b: Block) -> tuple[int, tuple[int, ...]]:
     return (0 if b.form is not Form.CONCEALED else _KIND_ORDER[b.kind], b.tiles)
+
+
+@lru_cache(maxsize=8192)
+def _placed(b: Block) -> tuple[tuple[int, tuple[int, ...]], str]:
+    """A set's or pair's place in the layout, and its text: remembered, since scoring names sets
+    by their text, every result writes its arrangement, and the same sets and pairs come back
+    hand after hand."""
+    return _layout_order(b), _write_block(b)
 
 
 _KIND_ORDER = {SetKind.CHOW: 1, SetKind.PUNG: 1, SetKind.KONG: 1, SetKind.PAIR: 2,

@@ -17,3 +17,8 @@ from typing import Any
 
 encode: Callable[[Any], str] = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 string: Callable[[str], str] = encode_basestring          # one string, as `encode` writes it
+
+
+def boolean(value: bool) -> str:
+    """`true` or `false`, as `encode` writes a boolean."""
+    return "true" if value else "false"

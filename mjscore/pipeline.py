@@ -130,9 +130,10 @@ def one_winner(table: Table) -> tuple[Table, str | None]:
     concealed.remove(wa.tile)
     short = dataclasses.replace(other, concealed=tuple(concealed), win=None)
     players = tuple(short if p is other else p for p in table.players)
-    ruling = (f"{taker.seat.value} and {other.seat.value} both go out on {discarder.value}'s discard of "
-              f"{wa.tile.text}: {taker.seat.value} takes it, being next in turn after {discarder.value}; "
-              f"{other.seat.value} is scored as a loser without it")
+    who = table.who
+    ruling = (f"{who(taker.seat)} and {who(other.seat)} both go out on {who(discarder)}'s discard of "
+              f"{wa.tile.text}: {who(taker.seat)} takes it, being next in turn after {who(discarder)}; "
+              f"{who(other.seat)} is scored as a loser without it")
     return dataclasses.replace(table, players=players), ruling
 
 
@@ -169,7 +170,7 @@ def _kitty_earned(table: Table, settings: Settings, scheme: Scheme, players: tup
     won = next(p for p in players if p.winner)
     if won.counted:
         raise SettlementError(f"the kitty goes to a hand that earns '{settings.kitty_hand}', and "
-                              f"{won.seat.value}'s score was counted at the table: list the tiles")
+                              f"{table.who(won.seat)}'s score was counted at the table: list the tiles")
     return any(i.rule == settings.kitty_hand for i in won.best.items + won.best.ignored)
 
 

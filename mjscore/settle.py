@@ -138,7 +138,7 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
     winner = table.winner
     if settings.paying is Paying.ADD_UP:
         if not table.draw:
-            missing = [s.value for s in SEATS if s not in scores]
+            missing = [table.who(s) for s in SEATS if s not in scores]
             if missing:
                 raise SettlementError(f"add-up needs every player's score; missing: {', '.join(missing)} "
                                       f"(write '{missing[0]}: score 0' or '{missing[0]}: ...' for a player "
@@ -186,7 +186,7 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
                 if amount:
                     payments.append(Payment(loser, winner.seat, _round_up(amount, unit), Reason.WINNER))
             if settings.paying is Paying.BETWEEN_ALL:
-                payments.extend(_between_losers(winner.seat, scores, settings, unit))
+                payments.extend(_between_losers(winner.seat, scores, settings, unit, table))
     specials = _specials(table, settings, kitty_earned, payoff)
     for x in specials:
         payments.extend(_special_payments(x, table, payoff))
@@ -267,9 +267,10 @@ def _bonus_shares(bonus: int, winner: Wind, discarder: Wind | None, liable: Wind
     return [(s, each + (1 if n < extra else 0)) for n, s in enumerate(payers)]
 
 
-def _between_losers(winner: Wind, scores: dict[Wind, int], settings: Settings, unit: int) -> list[Payment]:
+def _between_losers(winner: Wind, scores: dict[Wind, int], settings: Settings, unit: int,
+                    table: Table) -> list[Payment]:
     losers = [s for s in SEATS if s is not winner]
-    missing = [s.value for s in losers if s not in scores]
+    missing = [table.who(s) for s in losers if s not in scores]
     if missing:
         raise SettlementError(f"between-all needs every loser's score; missing: {', '.join(missing)}: add "
                               f"'{missing[0]}: ...' for a loser who scored nothing, or use --paying winner-only")

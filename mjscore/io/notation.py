@@ -14,7 +14,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from mjscore.io.text import MAX_LINE, too_long
-from mjscore.model.errors import GroupError, Location, MjError, NotationError
+from mjscore.model.errors import GroupError, Location, MjError, NotationError, excerpt
 from mjscore.model.settings import ROTATION, SETTINGS, Setting, SettingError, header_lines, ordered
 from mjscore.model.table import (
     COUNTERS,
@@ -218,20 +218,51 @@ def parse_tables(text: str, file: str = "<input>") -> list[Table]:
     return [parse_table(chunk, file, first) for first, chunk in split_tables(text, file)]
 
 
+def name_seat(names: Mapping[str, str], word: str) -> str | None:
+    """The seat letter a player's name sits at (`names`: name -> seat letter), or None.  Names
+    match without regard to case: `from bob` is Bob."""
+    seat = names.get(word)
+    if seat is None:
+        folded = word.casefold()
+        seat = next((s for n, s in names.items() if n.casefold() == folded), None)
+    return seat
+
+
+_NAMED = ("from", "liable", "penalty", "to")       # the words a seat (or a player's name) follows
+
+
 def resolve_names(tokens: tuple[Token, ...], names: dict[str, str]) -> tuple[Token, ...]:
     """A line with players' names where seats go (`Ann: ...`, `from Bob`, `liable Cid`,
-    `penalty Dee 100 to Ann`) turned into the seats they sit in for this hand."""
+    `penalty Dee 100 to Ann`) turned into the seats they sit in for this hand.  A word where a
+    player goes that is neither a seat nor a player's name is refused, naming the players."""
     out = list(tokens)
     head = out[0].text
-    if head.endswith(":") and head[:-1] in names:
-        out[0] = out[0]._replace(text=names[head[:-1]] + ":")
-    elif ":" in head and head.split(":", 1)[0] in names:         # `Ann:123m` typed without a space
+    own = None
+    if head.endswith(":") and (seat := name_seat(names, head[:-1])) is not None:
+        out[0] = out[0]._replace(text=seat + ":")
+        own = seat
+    elif ":" in head and (seat := name_seat(names, head.split(":", 1)[0])) is not None:   # `Ann:123m`
         name, rest = head.split(":", 1)
-        out[0:1] = [out[0]._replace(text=names[name] + ":"),
+        out[0:1] = [out[0]._replace(text=seat + ":"),
                     out[0]._replace(text=rest, column=out[0].column + len(name) + 1)]
+        own = seat
+    elif head[:-1] in WIND_BY_LETTER and head.endswith(":"):
+        own = head[:-1]
     for i in range(len(out) - 1):
-        if out[i].text in ("from", "liable", "penalty", "to") and out[i + 1].text in names:
-            out[i + 1] = out[i + 1]._replace(text=names[out[i + 1].text])
+        if out[i].text not in _NAMED:
+            continue
+        tok = out[i + 1]
+        seat = tok.text if tok.text in WIND_BY_LETTER else name_seat(names, tok.text)
+        if seat is None:
+            if out[i].text == "penalty" and tok.text.isdigit():
+                continue                         # the parser says what 'penalty' takes
+            raise NotationError(f"no player '{excerpt(tok.text)}' at this table: {', '.join(names)}", tok.where,
+                                tok.text)
+        if out[i].text == "from" and seat == own:
+            who = next((n for n, s in names.items() if s == seat), seat)
+            raise NotationError(f"{who} cannot win on her own discard: 'from' names another player", tok.where,
+                                tok.text)
+        out[i + 1] = tok._replace(text=seat)
     return tuple(out)
 
 
@@ -297,7 +328,9 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
         if word.endswith(":") and word[:-1] in WIND_BY_LETTER:
             hand = _parse_player(WIND_BY_LETTER[word[:-1]], head, tokens)
             if hand.seat in players:
-                raise NotationError(f"seat {hand.seat.value} is listed twice", head.where, word)
+                twice = next((f"{n} is" for n, s in (names or {}).items() if s == hand.seat.value),
+                             f"seat {hand.seat.value} is")
+                raise NotationError(f"{twice} listed twice", head.where, word)
             players[hand.seat] = hand
             continue
         if word in WIND_BY_LETTER and len(line.tokens) > 1 and line.tokens[1].text.startswith(":"):
@@ -310,7 +343,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
     stated = frozenset(k for k in _STATED if k in seen_headers) if seen_headers else frozenset()
     return Table(players=seated, round=round_wind, scheme=scheme, draw=draw, **counters,
                  penalties=tuple(penalties), stated=stated, options=ordered(options) if options else (),
-                 where=where or Location(file, first_line, 1))
+                 where=where or Location(file, first_line, 1), names=())
 
 
 _STATED = ("round", *COUNTERS)        # the headers a session checks against its own count

@@ -203,6 +203,8 @@ class Table:
     where: Location = field(default_factory=Location, compare=False, repr=False)
     # Which of `round` and the COUNTERS the text stated (a session checks them against its count).
     stated: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    # The players' names in seat order E S W N, where an evening knows them: messages name them.
+    names: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def option(self, name: str) -> object:
         return dict(self.options).get(name)
@@ -221,6 +223,10 @@ class Table:
             if p.win is not None:
                 return p, p.win
         return None
+
+    def who(self, seat: Wind) -> str:
+        """The player at `seat` as a message names her: by name within an evening, else by seat."""
+        return self.names[seat.number - 1] if self.names else seat.value
 
     def player(self, seat: Wind) -> PlayerHand | None:
         for p in self.players:

@@ -19,7 +19,7 @@ from mjscore.version import __version__
 # pays for the scoring engine only when a command needs it.
 _API = {
     "parse": "mjscore.api", "score": "mjscore.api", "score_many": "mjscore.api",
-    "play_session": "mjscore.api", "waits": "mjscore.api", "check": "mjscore.api",
+    "play_session": "mjscore.api", "waits": "mjscore.api", "check": "mjscore.api", "check_many": "mjscore.api",
     "load_scheme": "mjscore.api", "shipped_schemes": "mjscore.api", "tables": "mjscore.api",
     "waits_many": "mjscore.api", "canonical": "mjscore.api", "Evening": "mjscore.api",
     "describe_scheme": "mjscore.api", "diff_schemes": "mjscore.api", "payoff_tables": "mjscore.api",
@@ -50,6 +50,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
         Evening,
         canonical,
         check,
+        check_many,
         describe_scheme,
         diff_schemes,
         load_scheme,

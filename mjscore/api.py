@@ -20,12 +20,20 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from mjscore.evening.batch import BatchItem, encoded, score_files, score_stream
-from mjscore.evening.check import CheckReport, check_text
+from mjscore.evening.check import CheckReport, check_rows
 from mjscore.evening.journal import Added, Removed, add_hand, print_session, remove_last_hand
 from mjscore.evening.session import NextDeal, SessionResult, play
 from mjscore.hand.validate import validate_table
 from mjscore.io.notation import print_table
-from mjscore.io.reader import file_is_session, parse_any, stream_lines, stream_tables, text_tables
+from mjscore.io.reader import (
+    SessionText,
+    file_is_session,
+    is_session,
+    parse_any,
+    stream_lines,
+    stream_tables,
+    text_tables,
+)
 from mjscore.io.sessionfile import read_session
 from mjscore.io.text import read_text
 from mjscore.model.errors import InputError, Location, MjError
@@ -38,7 +46,7 @@ from mjscore.rules.scheme import Scheme
 from mjscore.rules.scheme import load_scheme as _load_scheme
 from mjscore.rules.shipped import shipped_schemes as _shipped_schemes
 
-__all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "load_scheme",
+__all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "check_many", "load_scheme",
            "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "describe_scheme", "diff_schemes",
            "payoff_tables", "payoff_names"]
 
@@ -252,18 +260,56 @@ def waits_many(source: Source | Iterable[str], scheme: str | os.PathLike[str] | 
 
 
 @_takes(SETTINGS)
-def check(source: Source, *, name: str | None = None, scheme: str | os.PathLike[str] | None = None,
+def check(source: Source | Iterable[str], *, name: str | None = None, scheme: str | os.PathLike[str] | None = None,
           **settings: Any) -> CheckReport:
     """Compare every `= N` claim of a table file or session with mjscore's score.
 
-    Returns the report's lines (each claim, and why it differs) and how many claims differ.
+    Returns the report's lines (each claim, and why it differs: mjscore's breakdown beside it,
+    then what would account for the difference, or that nothing would), how many claims differ,
+    and how many tables could not be read or scored (each has its error line in the report; the
+    others are still checked).  `check_many` gives the same a table at a time.
 
     >>> import mjscore
-    >>> mjscore.check("round S; E: [CCC] 123p 567p 99s EEE 1f win 9s self = 80").differences
-    1
+    >>> report = mjscore.check("round S; E: [CCC] 123p 567p 99s EEE 1f win 9s self = 80")
+    >>> report.differences, report.lines[0]
+    (1, '<input>:1:10: E claims 80, mjscore counts 160 (40 points, 2 doubles)')
     """
-    text, name = _source(source, name)
-    return check_text(text, name, _scheme_name(scheme), _given(settings, SETTINGS))
+    lines: list[str] = []
+    differences = errors = 0
+    for entry in check_many(source, name=name, scheme=scheme, **settings):
+        if entry.error is not None:
+            errors += 1
+            lines.append(str(entry.error))
+        else:
+            lines.extend(entry.value.lines)
+            differences += entry.value.differences
+    return CheckReport(lines, differences, errors)
+
+
+@_takes(SETTINGS)
+def check_many(source: Source | Iterable[str], *, name: str | None = None,
+               scheme: str | os.PathLike[str] | None = None, **settings: Any) -> Iterator[Entry]:
+    r"""`check` as a stream: an `Entry` per table (per hand of a session), its `value` a
+    `CheckReport` of that table's claims, or its `error`; the tables after a bad one are still
+    checked.  A compact file is read a table at a time, and nothing is kept once given, so memory
+    does not grow with the number of tables.
+
+    >>> import mjscore
+    >>> [(e.line, e.value.lines if e.ok else str(e.error))
+    ...  for e in mjscore.check_many("E: score 10 win self = 10\n---\nE: 1x")]
+    [(1, ['<input>:1:1: E claims 10 beside a score counted at the table (score 10): there are no tiles to compare with']), (3, "<input>:3:4: error: '1x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)")]
+    """
+    given = _given(settings, SETTINGS)
+    rows: Iterable[tuple[str, int, Any]]
+    if isinstance(source, os.PathLike):
+        rows = stream_tables(os.fspath(source), sessions=True)
+    elif isinstance(source, str):
+        shown = name or "<input>"
+        rows = [(shown, 1, SessionText(source, shown))] if is_session(source, shown) else text_tables(source, shown)
+    else:
+        rows = stream_lines(source, name or "<lines>")
+    for file, line, item in check_rows(rows, _scheme_name(scheme), given):
+        yield Entry(file, line, None, item) if isinstance(item, MjError) else Entry(file, line, item)
 
 
 # -- evenings ----------------------------------------------------------------------------------

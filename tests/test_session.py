@@ -177,7 +177,7 @@ def test_check_works_on_sessions(tmp_path):
                                  header="players Ann Bob Cid Dee\npaying winner-only"))
     r = runner.invoke(app, ["check", str(path)])
     assert r.exit_code == 0, r.stdout
-    assert "hand 1: E claims 22: agreed" in r.stdout
+    assert "hand 1: Ann claims 22: agreed" in r.stdout and "hand 1: Bob claims 0: agreed" in r.stdout
 
 
 def test_check_without_claims():

@@ -368,8 +368,11 @@ def check(
 ) -> None:
     """Compare every '= N' claim with mjscore's score, and explain any difference.
 
-    Exit status 1 when any claim differs. Works on session files too (every claimed hand,
-    scored with the session's seating).
+    A claim that differs is shown beside mjscore's breakdown, item by item, with what would
+    account for the difference (items left out or counted twice, points or doubles), or that
+    nothing would.  Works on session files too (every claimed hand, scored with the session's
+    seating).  A table that cannot be read gives its error and the others are still checked.
+    Exit status 1 when any claim differs or any table has an error.
 
     \b
     Example:
@@ -383,20 +386,35 @@ def check(
     import json
 
     import mjscore.api as api
-    from mjscore.cli.render import terminal_safe
+    from mjscore.cli.render import report_lines, terminal_safe
 
-    try:
-        out, differ = api.check(source(file, inline), scheme=scheme, name="<-e>")
-    except MjError as e:
-        fail(e)
+    width = output_width()
+    failures, claims, differ = Failures(), 0, 0
+    out = sys.stdout
     if format is CheckFormat.json:
-        typer.echo(json.dumps({"differences": differ, "report": out}))
-    else:
-        if not out:
-            name = "<-e>" if inline is not None else "<stdin>" if file == "-" else file
-            out = [f"{name}: no claims ('= N') to check"]
-        typer.echo(terminal_safe("\n".join(out)))
-    if differ:
+        out.write('{"report": [')
+    for entry in api.check_many(source(file, inline), scheme=scheme, name="<-e>"):
+        if entry.error is not None:
+            if format is CheckFormat.json:
+                out.write((", " if claims else "") + json.dumps(str(entry.error)))
+                claims += 1
+                failures.count += 1
+            else:
+                failures.report(entry.error)
+            continue
+        differ += entry.value.differences
+        for line in entry.value.lines:
+            if format is CheckFormat.json:
+                out.write((", " if claims else "") + json.dumps(line))
+            else:
+                out.write(terminal_safe("\n".join(report_lines(line, width))) + "\n")
+            claims += 1
+    if format is CheckFormat.json:
+        out.write(f'], "differences": {differ}, "errors": {failures.count}}}\n')
+    elif not claims and not failures.count:
+        name = "<-e>" if inline is not None else "<stdin>" if file == "-" else file
+        out.write(terminal_safe(f"{name}: no claims ('= N') to check") + "\n")
+    if differ or failures.count:
         raise typer.Exit(1)
 
 

@@ -283,6 +283,29 @@ def _words(words: list[str], width: int | None, sep: str = " ", indent: str = " 
     return lines + [line] if line else lines
 
 
+def report_lines(line: str, width: int | None) -> list[str]:
+    """One line of a report (`check`'s) laid into lines no longer than `width`, broken only
+    between words: a continued line is indented under the text it continues (after a label and
+    two spaces, as in `4 points  Flower 1f`), else four spaces further in."""
+    if width is None or len(line) <= width:
+        return [line]
+    lead = len(line) - len(line.lstrip(" "))
+    gap = line.find("  ", lead)
+    if 0 < gap and gap + 2 <= width // 2:
+        hang, head, rest = gap + 2, line[:gap + 2], line[gap + 2:]
+    else:
+        hang, head, rest = lead + 4, line[:lead], line[lead:]
+    words = rest.split(" ")
+    out, current = [], head + words[0]
+    for w in words[1:]:
+        if len(current) + 1 + len(w) <= width:
+            current += " " + w
+        else:
+            out.append(current)
+            current = " " * hang + w
+    return out + [current]
+
+
 CSV_FIELDS = ["table", "file", "line", "seat", "name", "winner", "points", "doubles", "limit", "score",
               "arrangement", "net", "error"]
 

@@ -19,7 +19,8 @@ from mjscore.version import __version__
 # pays for the scoring engine only when a command needs it.
 _API = {
     "parse": "mjscore.api", "score": "mjscore.api", "score_many": "mjscore.api",
-    "play_session": "mjscore.api", "waits": "mjscore.api", "check": "mjscore.api", "check_many": "mjscore.api",
+    "play_session": "mjscore.api", "waits": "mjscore.api", "check": "mjscore.api", "check_many": "mjscore.api", "check_line": "mjscore.api",
+    "entry_line": "mjscore.api", "answer_kind": "mjscore.api", "NoWinnerError": "mjscore.model.errors",
     "load_scheme": "mjscore.api", "shipped_schemes": "mjscore.api", "tables": "mjscore.api",
     "waits_many": "mjscore.api", "canonical": "mjscore.api", "Evening": "mjscore.api",
     "describe_scheme": "mjscore.api", "diff_schemes": "mjscore.api", "payoff_tables": "mjscore.api",
@@ -48,11 +49,14 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
     from mjscore.api import (
         Entry,
         Evening,
+        answer_kind,
         canonical,
         check,
+        check_line,
         check_many,
         describe_scheme,
         diff_schemes,
+        entry_line,
         load_scheme,
         parse,
         payoff_names,
@@ -73,6 +77,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
         InputError,
         Location,
         MjError,
+        NoWinnerError,
         NotationError,
         SchemeError,
         TableError,

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
+from mjscore.evening.entry import check_line as _check_line
+from mjscore.evening.entry import answer_kind as _answer_kind
+from mjscore.evening.entry import entry_line as _entry_line
 from mjscore.evening.batch import BatchItem, encoded, score_files, score_stream
 from mjscore.evening.check import CheckReport, check_rows
 from mjscore.evening.journal import Added, Removed, add_hand, print_session, remove_last_hand
@@ -40,13 +43,14 @@ from mjscore.model.errors import InputError, Location, MjError
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.model.settings import given as given_settings
 from mjscore.model.table import Table
+from mjscore.model.tiles import Wind
 from mjscore.pipeline import TableResult, evaluate, table_waits
 from mjscore.rules import views as _views
 from mjscore.rules.scheme import Scheme
 from mjscore.rules.scheme import load_scheme as _load_scheme
 from mjscore.rules.shipped import shipped_schemes as _shipped_schemes
 
-__all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "check_many", "load_scheme",
+__all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "check_many", "check_line", "entry_line", "answer_kind", "load_scheme",
            "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "describe_scheme", "diff_schemes",
            "payoff_tables", "payoff_names"]
 
@@ -334,6 +338,59 @@ def play_session(source: Source, *, name: str | None = None, keep_going: bool = 
     given = _given(settings, SETTINGS, ROTATION)
     text, name = _source(source, name)
     return play(read_session(text, name), _scheme_name(scheme), given, keep_going)
+
+
+def check_line(answer: str, seat: str | Wind, names: Sequence[str] | None = None, *,
+               scheme: str | os.PathLike[str] | None = None, round: str | Wind = "E",
+               name: str = "<typed>") -> MjError | None:
+    """The error in one player's line as typed at the table, or None when the line alone is
+    right: what `mjscore add` asks at a terminal after each answer, and what a page can ask as
+    each player's line is tapped in.
+
+    `seat` is the player's seat wind this hand (`"S"`); `names` the evening's four players in
+    this hand's seat order E S W N, so that the line may name them (`win 5s from Bob`, in any
+    case); `scheme` the evening's (a winner's hand must be complete under it) and `round` the
+    prevailing wind.  The answer may use the prompt's shorthand (`entry_line`): Enter alone for
+    a loser who scored nothing, `12` for `score 12`.  A penalty (`penalty NAME N [to NAME]`)
+    and `draw` are answers too.  What only the whole table shows (the tiles across players, one
+    winner) is checked when the hand is added (`Evening.add`).  The error is an `MjError`
+    placed in what was typed (`name`, line 1, its column); its `seats` say whose line it is.
+
+    >>> import mjscore
+    >>> names = ("Ann", "Bob", "Cid", "Dee")
+    >>> print(mjscore.check_line("[111p] 222s 333m EEE 99s win 9s from Ana", "S", names))
+    <typed>:1:38: error: no player 'Ana' at this table: Ann, Bob, Cid, Dee
+    >>> mjscore.check_line("[111p] 222s 333m EEE 99s win 9s from ann", "S", names) is None
+    True
+    >>> print(mjscore.check_line("12", "W", names), mjscore.entry_line("12"))
+    None score 12
+    """
+    error = _check_line(answer, seat, names, scheme=_scheme_name(scheme), round=round, name=name)
+    if error is not None and not error.seats:
+        error.seats = ((seat if isinstance(seat, str) else seat.value),)
+    return error
+
+
+def answer_kind(answer: str) -> str:
+    """What an answer at a player's prompt is: `"draw"`, `"penalty"` (`penalty NAME N [to NAME]`)
+    or `"line"` (the player's line).
+
+    >>> import mjscore
+    >>> mjscore.answer_kind("draw"), mjscore.answer_kind("penalty Bob 100"), mjscore.answer_kind("")
+    ('draw', 'penalty', 'line')
+    """
+    return _answer_kind(answer)
+
+
+def entry_line(answer: str) -> str:
+    """An answer typed at a player's prompt as the evening's file keeps it: Enter alone is `...`
+    (a loser who scored nothing), a number first is the score counted at the table.
+
+    >>> import mjscore
+    >>> mjscore.entry_line(""), mjscore.entry_line("12"), mjscore.entry_line("40 win self")
+    ('...', 'score 12', 'score 40 win self')
+    """
+    return _entry_line(answer)
 
 
 class Evening:

@@ -72,6 +72,7 @@ class Settlement(NamedTuple):
     net: dict[Wind, int]                       # seat -> gain (negative: loss)
     east_double_applies: bool = False          # whether the East-double switch changed, or could change, a figure
     specials: tuple[Special, ...] = ()
+    taken_off: tuple[tuple[Wind, int], ...] = ()   # add-up: each penalty, taken off its payer's total
 
     def as_dict(self) -> dict[str, object]:
         d: dict[str, object] = {"paying": self.settings.paying.value,
@@ -80,7 +81,9 @@ class Settlement(NamedTuple):
              "east_double_applies": self.east_double_applies,
              "payments": [p.as_dict() for p in self.payments],
              # Penalties are among the payments too; listed here so that a reader can tell them apart.
-             "penalties": [p.as_dict() for p in self.payments if p.reason == Reason.PENALTY],
+             "penalties": [p.as_dict() for p in self.payments if p.reason == Reason.PENALTY]
+             # Under add-up nobody receives a penalty: it is taken off the payer's total.
+             + [{"from": seat.letter, "to": None, "amount": amount} for seat, amount in self.taken_off],
              "net": {s.letter: self.net.get(s, 0) for s in SEATS if s in self.net}}
         if self.specials:
             d["specials"] = [x.as_dict() for x in self.specials]
@@ -149,17 +152,20 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
                 net[seat] = s * (2 if seat is Wind.EAST and settings.east_double else 1)
         else:
             net = {seat: 0 for seat in SEATS}          # nothing counts after a draw
+        taken: list[tuple[Wind, int]] = []
         for pen in table.penalties:
             # Under add-up a penalty is simply taken off the offender's total (docs/rules.md,
             # "Penalties"), doubled for East where the table plays it so.
             double = 2 if pen.payer is Wind.EAST and settings.east_penalty_double else 1
             net[pen.payer] = net.get(pen.payer, 0) - pen.amount * double
+            taken.append((pen.payer, pen.amount * double))
         specials = _specials(table, settings, kitty_earned, None)
         for x in specials:
             # The stated sum, not multiplied by the number of payers (docs/rules.md, "Add-up").
             if x.to is not None:
                 net[x.to] = net.get(x.to, 0) + x.amount
-        return Settlement(settings, (), net, east_double_applies=not table.draw, specials=specials)
+        return Settlement(settings, (), net, east_double_applies=not table.draw, specials=specials,
+                          taken_off=tuple(taken))
 
     applies = False
     payoff = None

@@ -460,11 +460,12 @@ def session(
         if format is Format.json:
             typer.echo(to_json(one))
         else:
-            from mjscore.cli.render import render_text
+            from mjscore.cli.render import hand_title, render_text
 
             totals = "  ".join(f"{n} {t}" for n, t in one["totals"].items())
             text = render_text(one, "markdown" if format is Format.markdown else "table", output_width())
-            sys.stdout.write(terminal_safe(f"Hand {hand}, {one['dealer']} deals\n\n{text}\nTotals after it: {totals}\n"))
+            title = hand_title(hand, one["dealer"], one["round"])
+            sys.stdout.write(terminal_safe(f"{title}\n\n{text}\nTotals after it: {totals}\n"))
         return
     if format is Format.json:
         typer.echo(to_json(result))
@@ -506,9 +507,12 @@ def add(
     """Add one hand to an evening's file and show who pays whom, the totals and who deals next.
 
     Write the hand by the seats of this hand, or by the players' names (Ann: score 40 win self).
-    On a terminal with no hand given, mjscore asks for it seat by seat: tiles, 'score N' or
-    '...', and the win clause on the winner's line; Enter alone is '...' for a loser.  The
-    settings given with a new evening go into its header; with a later hand, into that hand's.
+    On a terminal with no hand given, mjscore asks for it player by player: tiles, a score (12
+    is 'score 12') or Enter alone for a loser who scored nothing, and the win clause on the
+    winner's line.  Each line is checked as it is given and asked again alone when it is wrong
+    (Up recalls it to mend); 'draw' at any prompt records a draw, 'penalty NAME N [to NAME]' a
+    penalty.  The settings given with a new evening go into its header; with a later hand, into
+    that hand's.
 
     \b
     Examples:
@@ -526,15 +530,15 @@ def add(
     hand: str | Path
     name: str | None
     try:
-        if inline is not None:
-            hand, name = inline, "<-e>"
-        elif file is not None:
-            hand, name = Path(file), None
-        elif sys.stdin.isatty():
-            hand, name = _ask_for_hand(book, players), "<typed>"
+        if inline is not None or file is not None or not sys.stdin.isatty():
+            if inline is not None:
+                hand, name = inline, "<-e>"
+            else:
+                hand, name = Path(file or "-"), None
+            added = book.add(hand, players=players, start=start, scheme=scheme, name=name, **settings)
         else:
-            hand, name = Path("-"), None
-        added = book.add(hand, players=players, start=start, scheme=scheme, name=name, **settings)
+            added = _enter_hand(book, players, scheme, lambda typed: book.add(
+                typed, players=players, start=start, scheme=scheme, name="<typed>", **settings))
     except MjError as e:
         fail(e)
     if added.created:
@@ -542,28 +546,104 @@ def add(
     sys.stdout.write(terminal_safe(render_hand(added.evening.to_dict(), output_width())))
 
 
-def _ask_for_hand(book: Any, players: tuple[str, ...] | None) -> str:
-    """The hand, asked seat by seat at the terminal: whose seat it is, then that player's line."""
+# What the prompt says first: at most two lines of 60 columns.
+PROMPT_HELP = ("Tiles, a score (12) or Enter for none; the winner adds win",
+               "TILE self|from NAME. Also draw, penalty NAME N [to NAME].")
+
+
+def _enter_hand(book: Any, players: tuple[str, ...] | None, scheme: str | None, add: Callable[[str], Any]) -> Any:
+    """The hand asked seat by seat at the terminal, in this hand's seating, each line checked as
+    it is given and asked again alone when it is wrong; then the table as a whole, asking again
+    only the lines its check names.  Returns what `add` made of the hand."""
+    import mjscore.api as api
+    from mjscore.cli.render import hand_title, report_lines, terminal_safe
+    from mjscore.model.errors import Location, NoWinnerError
     from mjscore.model.tiles import SEAT_WORDS
 
+    try:
+        import readline  # noqa: F401  (line editing and history for input(), where the platform has it)
+    except ImportError:                          # pragma: no cover - platforms without readline
+        pass
     if book.exists():
         so_far = book.play()
         nxt, order = so_far.next, so_far.players
         at = order.index(nxt.dealer)
         names = [order[(at + k) % 4] for k in range(4)]
-        typer.echo(f"Hand {nxt.hand}: {nxt.dealer} deals, {nxt.round.name.capitalize()} round.")
+        number, round_letter, scheme = nxt.hand, nxt.round.value, so_far.scheme
+        if scheme and ("/" in scheme or scheme.endswith((".yaml", ".yml"))) and not os.path.isabs(scheme):
+            scheme = os.path.join(os.path.dirname(book.path), scheme)    # as the evening's file reads it
     elif players:
-        names = list(players)
-        typer.echo(f"Hand 1: {names[0]} deals, East round.")
+        names, number, round_letter = list(players), 1, "E"
     else:
         raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
-    typer.echo("Each line: tiles, 'score N' or '...'; the winner adds")
-    typer.echo("'win TILE self' or 'win TILE from NAME'.")
-    lines = []
-    for seat, name in zip("ESWN", names):
-        answer = typer.prompt(f"{name} ({SEAT_WORDS[seat]})", default="", show_default=False).strip()
-        lines.append(f"{seat}: {answer or '...'}")
-    return "\n".join(lines)
+    api.load_scheme(scheme)                       # a scheme that cannot be read is said once, not at every line
+    width = output_width()
+
+    def say(text: str) -> None:
+        typer.echo(terminal_safe("\n".join(report_lines(text, width))))
+
+    say(hand_title(number, names[0], round_letter) + ".")
+    for line in PROMPT_HELP:
+        say(line)
+    lines: dict[str, str] = {}
+    penalties: list[str] = []
+
+    def answer(question: str) -> str:
+        try:
+            return input(terminal_safe(question))
+        except EOFError:
+            typer.echo("")
+            raise MjError("nothing written: the hand was not finished", Location("<typed>")) from None
+
+    def ask(seat: str) -> bool:
+        """Asks `seat`'s line until it is right; False when a draw was given instead."""
+        who = names["ESWN".index(seat)]
+        while True:
+            given = answer(f"{who} ({SEAT_WORDS[seat]}): ")
+            kind = api.answer_kind(given)
+            if kind == "draw":
+                return False
+            problem = api.check_line(given, seat, names, scheme=scheme, round=round_letter)
+            if problem is not None:
+                say(f"  error: {problem.message}")
+                continue
+            if kind == "penalty":
+                penalties.append(given.strip())
+                say(f"  Penalty noted. {who}'s line:")
+                continue
+            lines[seat] = api.entry_line(given)
+            return True
+
+    def drawn() -> Any:
+        return add("\n".join([*penalties, "draw"]))
+
+    for seat in "ESWN":
+        if not ask(seat):
+            return drawn()
+    while True:
+        try:
+            return add("\n".join([*penalties, *(f"{seat}: {lines[seat]}" for seat in "ESWN")]))
+        except NoWinnerError:
+            say("  Nobody went out: who did? (a name, or draw)")
+            while True:
+                winner = answer("Who went out? ").strip()
+                if api.answer_kind(winner) == "draw":
+                    return drawn()
+                found = [s for s, n in zip("ESWN", names) if n.casefold() == winner.casefold()]
+                if found:
+                    break
+                say(f"  no player '{winner}' at this table: {', '.join(names)}")
+            say(f"  {names['ESWN'.index(found[0])]}'s line, with win TILE self or win TILE from NAME:")
+            if not ask(found[0]):
+                return drawn()
+        except MjError as e:
+            again = [seat for seat in "ESWN" if seat in e.seats]
+            if not again:
+                raise
+            say(f"  error: {e.message}")
+            for seat in again:
+                if not ask(seat):
+                    return drawn()
 
 
 @app.command()

@@ -126,14 +126,15 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
     names = table_names(result)
     net = s.get("net", {})
     specials = _special_lines(s, names, width)
+    pens = penalty_lines(s, lambda seat: label(seat, names), width)
     if s["paying"] == "add-up":
         grows = ", ".join(f"{label(seat, names)} {net.get(seat, 0):+d}" for seat in SEAT_LETTERS if seat in net)
         what = "the hand was a draw: nothing is added" if result.get("draw") and not s.get("penalties") \
             else f"each total grows by the player's score{' (East double)' if s.get('east_double') else ''}"
-        return _words([f"Add-up: nobody pays; {what}:", grows], width, indent="  ") + specials
+        return _words([f"Add-up: nobody pays; {what}:", grows], width, indent="  ") + pens + specials
     if not s.get("payments"):
         why = "the hand was a draw" if result.get("draw") else "every amount is 0"
-        return [f"No payments: {why}."] + specials
+        return [f"No payments: {why}."] + pens + specials
     east = f", East double {'on' if s.get('east_double') else 'off'}" if s.get("east_double_applies") else ""
     lines = _words([f"Payments ({s['paying']}, {s.get('payoff') or 'no payoff'}{east}):", "rows pay, columns receive"],
                    width)
@@ -143,9 +144,27 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
             + [sum(amount.get((a, b), 0) for b in SEAT_LETTERS)] for a in SEAT_LETTERS]
     rows.append(["net", *[f"{net.get(b, 0):+d}" for b in SEAT_LETTERS], ""])
     lines.append(fit(rows, ["pays \\ receives"] + heads + ["in all"], grid, width, wrap=(0, 1, 2, 3, 4)))
-    for pen in s.get("penalties", []):
-        lines.append(f"Penalty: {label(pen['from'], names)} pays {pen['amount']} to {label(pen['to'], names)}")
-    return lines + specials
+    return lines + penalty_lines(s, lambda seat: label(seat, names), width) + specials
+
+
+def penalty_lines(settlement: dict, who: Any, width: int | None = None) -> list[str]:
+    """Each penalty on a line of its own, so that the payments it is part of are explained:
+    "Penalty: Bob pays Ann 100"; one paid to each other player, "... pays Ann, Cid and Dee 50
+    each"; under add-up, taken off the payer's total.  `who(seat)` names a player."""
+    groups: dict[tuple[str, int], list[str | None]] = {}
+    for pen in settlement.get("penalties", []):
+        groups.setdefault((pen["from"], pen["amount"]), []).append(pen["to"])
+    out = []
+    for (payer, amount), payees in groups.items():
+        if None in payees:
+            text = f"Penalty: {who(payer)} pays {amount}, taken off the total (add-up)"
+        elif len(payees) == 3:
+            a, b, c = (who(p) for p in payees)
+            text = f"Penalty: {who(payer)} pays {a}, {b} and {c} {amount} each"
+        else:
+            text = "; ".join(f"Penalty: {who(payer)} pays {who(p)} {amount}" for p in payees)
+        out.extend(_words(text.split(" "), width, indent="  "))
+    return out
 
 
 def _paid(settlement: dict) -> dict[tuple[str, str], int]:
@@ -407,8 +426,8 @@ def render_session(result: dict, fmt: str = "table", width: int | None = None) -
     else:
         for hand, row in zip(result["hands"], rows):
             # Two lines a hand: what happened, then each player's "seat score net = total".
-            out.extend(_words([f"{hand['hand']:>2}.", f"{hand['round']} round,", f"{hand['dealer']} deals:",
-                               *row[3].split()], width, indent="    "))
+            out.extend(_words((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
+                              + row[3].split(), width, indent="    "))
             out.extend(_words([f"    {names[0]} {row[4]}"] + [f"{n} {cell}" for n, cell in zip(names[1:], row[5:])],
                               width, sep="  ", indent="    "))
     out.append("")
@@ -456,15 +475,26 @@ def next_line(nxt: dict) -> str:
             + (f" ({'; '.join(more)})" if more else ""))
 
 
+def plural(n: int, word: str) -> str:
+    """`1 double`, `2 doubles`."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def hand_title(number: int, dealer: str, round_letter: str) -> str:
+    """A hand of an evening named one way wherever it is shown (the prompt, `add`, `session`):
+    `Hand 5: Dee deals, East round`."""
+    return f"Hand {number}: {dealer} deals, {SEAT_WORDS[round_letter]} round"
+
+
 def render_hand(result: dict, width: int | None = None) -> str:
     """One hand of an evening, as the table wants it at once: the scores, who pays whom by name,
     each net, the running totals, and who deals next."""
     hand = result["hands"][-1]
     names = hand["names"]
-    out = _words([f"Hand {hand['hand']}:", f"{SEAT_WORDS[hand['round']]} round,", f"{hand['dealer']} deals.",
-                  _result_text(hand) + "."], width)
+    out = _words((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
+                 + [_result_text(hand) + "."], width)
     for p in hand["players"]:
-        what = p["limit"] or ("counted" if p.get("counted") else f"{p['points']} points, {p['doubles']} doubles")
+        what = p["limit"] or ("counted" if p.get("counted") else f"{plural(p['points'], 'point')}, {plural(p['doubles'], 'double')}")
         out.extend(_words([f"  {names[p['seat']]:<10} {p['seat']}  {p['score']:>6}", *what.split()], width,
                           indent="                        "))
     settlement = hand.get("settlement") or {}
@@ -472,9 +502,11 @@ def render_hand(result: dict, width: int | None = None) -> str:
     if pays:
         out.append("")
         out.extend(pays)
+        out.extend(penalty_lines(settlement, lambda seat: names.get(seat, SEAT_WORDS[seat]), width))
     elif settlement.get("paying") == "add-up":
         out.append("")
         out.append("Add-up: nobody pays; the scores are added to the totals.")
+        out.extend(penalty_lines(settlement, lambda seat: names.get(seat, SEAT_WORDS[seat]), width))
     else:
         out.append("")
         out.append("Nobody pays.")

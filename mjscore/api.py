@@ -209,7 +209,9 @@ def score_many(*sources: Source | Iterable[str], jobs: int = 1, scheme: str | os
 
     Yields one `BatchItem` per table in input order, numbered across the sources: `item.result`
     (a `TableResult`) or `item.error` (an `MjError`); `item.to_dict()` is the JSON line `mjscore
-    batch` writes.  The scheme, `explain` and the settings as for `score`.  With `jobs` above 1, files are
+    batch` writes.  A session file (a `Path`) gives an item per hand, played with its seating
+    (`item.data`: the hand as `play_session` gives it), then one for its end (`item.table` 0:
+    the totals, the standings and the settle-up).  The scheme, `explain` and the settings as for `score`.  With `jobs` above 1, files are
     parsed and scored in that many worker processes, in the same order; each item then carries
     its plain result (`item.data`, what `to_dict()` holds) rather than a typed one.  `encode`
     turns each item's plain form into the text to write, where it was scored (`item.text`).

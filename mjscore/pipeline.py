@@ -96,6 +96,11 @@ class TableResult(NamedTuple):
             "draw": t.draw,
             "players": [player_dict(p, self.explain) for p in self.players],
         }
+        claims = {p.seat: p.claim for p in t.players if p.claim is not None}
+        if claims:                               # the score a player claims (`= N`), beside mjscore's
+            for p in d["players"]:
+                if Wind(p["seat"]) in claims:
+                    p["claim"] = claims[Wind(p["seat"])]
         if won is not None:
             win = won[1]
             d["win"] = {"tile": win.tile.text if win.tile else None,

@@ -277,8 +277,11 @@ def batch(
 ) -> None:
     """Score many tables: one JSON line (or CSV rows) per table, in input order.
 
-    A table that cannot be read or scored gives an error row and the others go on; the exit
-    status is 1 when any table had an error.
+    A session file among them gives one per hand (its number, the players by name, each
+    player's score, net and running total), then the evening's totals and settle-up.  The CSV
+    has a row for every player of every table, draws included.  A table that cannot be read or
+    scored gives an error row and the others go on; the exit status is 1 when any table had an
+    error.  The shapes are in the README ("Batch output").
 
     \b
     Example:

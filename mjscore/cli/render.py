@@ -325,16 +325,52 @@ def report_lines(line: str, width: int | None) -> list[str]:
     return out + [current]
 
 
-CSV_FIELDS = ["table", "file", "line", "seat", "name", "winner", "points", "doubles", "limit", "score",
-              "arrangement", "net", "error"]
+CSV_FIELDS = ["table", "file", "line", "hand", "seat", "name", "draw", "winner", "points", "doubles", "limit",
+              "score", "claim", "arrangement", "net", "total", "settle_up", "error", "no_settlement"]
 
 
 def csv_rows(result: dict, table_no: int, file: str = "", line: int = 0) -> list[dict]:
-    net = (result.get("settlement") or {}).get("net", {})
-    return [{"table": table_no, "file": file, "line": line, "seat": p["seat"], "name": p.get("name", ""),
-             "winner": "yes" if p["winner"] else "", "points": p["points"], "doubles": p["doubles"],
-             "limit": p["limit"] or "", "score": p["score"], "arrangement": " ".join(p["arrangement"]),
-             "net": net.get(p["seat"], ""), "error": ""} for p in result["players"]]
+    """A row for every seat of the table, E S W N, listed or not (a bare `draw`, a loser left
+    out under winner-only: the seat's net still counts); a session's hand also has its number,
+    the players' names and their running totals."""
+    settlement = result.get("settlement")
+    net = (settlement or {}).get("net", {})
+    names = result.get("names") or {}
+    totals = result.get("totals") or {}
+    by_seat = {p["seat"]: p for p in result["players"]}
+    rows = []
+    for seat in SEAT_LETTERS:
+        p = by_seat.get(seat)
+        name = (p or {}).get("name") or names.get(seat, "")
+        row = {"table": table_no, "file": file, "line": line, "hand": result.get("hand", ""), "seat": seat,
+               "name": name, "draw": "yes" if result.get("draw") else "", "winner": "", "points": "",
+               "doubles": "", "limit": "", "score": "", "claim": "", "arrangement": "", "net": net.get(seat, ""),
+               "total": totals.get(name, ""), "settle_up": "", "error": "",
+               "no_settlement": "" if settlement is not None else result.get("settlement_error", "")}
+        if p is not None:
+            row.update({"winner": "yes" if p["winner"] else "", "points": p["points"], "doubles": p["doubles"],
+                        "limit": p["limit"] or "", "score": p["score"], "claim": p.get("claim", ""),
+                        "arrangement": " ".join(p["arrangement"])})
+        rows.append(row)
+    return rows
+
+
+def session_end_rows(end: dict, file: str = "", line: int = 0) -> list[dict]:
+    """A session's end in a batch's CSV: a row for every player, with her final total, what she
+    won or lost, and her part of the settle-up ("pays Ann 816", "receives 816 from Bob")."""
+    parts: dict[str, list[str]] = {n: [] for n in end["players"]}
+    for t in end.get("settle_up") or []:
+        parts[t["from"]].append(f"pays {t['to']} {t['amount']}")
+        parts[t["to"]].append(f"receives {t['amount']} from {t['from']}")
+    why = end.get("settle_up_note", "") if end.get("settle_up") is None else ""
+    if end.get("errors"):
+        why = (f"the totals stop before hand {end['next']['hand'] if end.get('next') else '?'}: "
+               f"{len(end['errors'])} hand{'s' if len(end['errors']) != 1 else ''} could not be counted")
+    return [{"table": "", "file": file, "line": line, "hand": "end", "seat": "", "name": n, "draw": "",
+             "winner": "", "points": "", "doubles": "", "limit": "", "score": "", "claim": "", "arrangement": "",
+             "net": end["totals"][n] - end["start"], "total": end["totals"][n],
+             "settle_up": "; ".join(parts[n]) or ("nothing to settle" if end.get("settle_up") is not None else ""),
+             "error": "", "no_settlement": why} for n in end["players"]]
 
 
 def csv_cell(value):
@@ -381,6 +417,8 @@ def batch_line(row: dict[str, Any] | None, fmt: str, header: bool = False) -> st
     if fmt == "csv":
         if "error" in row:
             return render_csv([{k: row[k] for k in ("table", "file", "line", "error")}], header=False)
+        if "settle_up" in row:
+            return render_csv(session_end_rows(row, row["file"], row["line"]), header=False)
         return render_csv(csv_rows(row, row["table"], row["file"], row["line"]), header=False)
     return _ENCODE(row) + "\n"
 

@@ -151,14 +151,14 @@ def play(session: Session, scheme: str | None = None, given: Mapping[str, Any] =
     checked (against the seating as it stood), the errors are collected, and the totals stop at
     the first bad hand, since who deals after it cannot be known.
     """
-    state = _Evening(session.header)
+    state = EveningState(session.header)
     for _number, _line, outcome in hands_of(session, scheme, given, explain, state):
         if isinstance(outcome, MjError) and not keep_going:
             raise outcome
     return state.result()
 
 
-class _Evening:
+class EveningState:
     """An evening as it is played through: the seating, the totals, the hands counted, the errors."""
 
     def __init__(self, header: SessionHeader):
@@ -180,13 +180,13 @@ class _Evening:
 
 
 def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, Any] = EMPTY,
-             explain: bool = False, state: _Evening | None = None
+             explain: bool = False, state: EveningState | None = None
              ) -> Iterator[tuple[int, int, PlayedHand | MjError | None]]:
     """Each hand of the session in order as it is played: (its number, the line it starts on,
     the hand as played, or the error that stopped it).  After a bad hand the others are still
     read and checked (against the seating as it stood), but not counted, since who deals after
     it cannot be known: those give None, or their own error."""
-    state = state or _Evening(session.header)
+    state = state or EveningState(session.header)
     h, seating, totals = state.header, state.seating, state.totals
     names = h.names
     for number, source in enumerate(session.hands, start=1):

@@ -37,6 +37,7 @@ from mjscore.io.reader import (
     stream_tables,
     text_tables,
 )
+from mjscore.io import shipped as _shipped
 from mjscore.io.sessionfile import read_session
 from mjscore.io.text import read_text
 from mjscore.model.errors import InputError, Location, MjError
@@ -50,7 +51,8 @@ from mjscore.rules.scheme import Scheme
 from mjscore.rules.scheme import load_scheme as _load_scheme
 from mjscore.rules.shipped import shipped_schemes as _shipped_schemes
 
-__all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "check_many", "check_line", "entry_line", "answer_kind", "load_scheme",
+__all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "check_many", "check_line", "entry_line", "answer_kind", "help_topics", "help_text",
+           "examples", "example", "load_scheme",
            "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "describe_scheme", "diff_schemes",
            "payoff_tables", "payoff_names"]
 
@@ -203,15 +205,15 @@ def score(text: str | Table, *, scheme: str | os.PathLike[str] | None = None, ex
 @_takes(SETTINGS)
 def score_many(*sources: Source | Iterable[str], jobs: int = 1, scheme: str | os.PathLike[str] | None = None,
                name: str | None = None, encode: Callable[[dict[str, Any]], str] | None = None,
-               explain: bool = False, **settings: Any) -> Iterator[BatchItem]:
+               explain: bool = False, sessions: bool = False, **settings: Any) -> Iterator[BatchItem]:
     """Score every table of one or more sources, as they stream (a compact file is read a table
     at a time, so memory does not grow with its length).
 
     Yields one `BatchItem` per table in input order, numbered across the sources: `item.result`
     (a `TableResult`) or `item.error` (an `MjError`); `item.to_dict()` is the JSON line `mjscore
-    batch` writes.  A session file (a `Path`) gives an item per hand, played with its seating
-    (`item.data`: the hand as `play_session` gives it), then one for its end (`item.table` 0:
-    the totals, the standings and the settle-up).  The scheme, `explain` and the settings as for `score`.  With `jobs` above 1, files are
+    batch` writes.  With `sessions`, a session file (a `Path`) gives an item per hand, played
+    with its seating (`item.data`: the hand as `play_session` gives it), then one for its end
+    (`item.table` 0: the totals, the standings and the settle-up); without, an error item.  The scheme, `explain` and the settings as for `score`.  With `jobs` above 1, files are
     parsed and scored in that many worker processes, in the same order; each item then carries
     its plain result (`item.data`, what `to_dict()` holds) rather than a typed one.  `encode`
     turns each item's plain form into the text to write, where it was scored (`item.text`).
@@ -227,7 +229,7 @@ def score_many(*sources: Source | Iterable[str], jobs: int = 1, scheme: str | os
     given = _given(settings, SETTINGS)
     if sources and all(isinstance(s, os.PathLike) for s in sources):
         paths = [os.fspath(s) for s in sources]       # type: ignore[arg-type]  # all paths, checked above
-        return score_files(paths, _scheme_name(scheme), given, jobs, encode, explain)
+        return score_files(paths, _scheme_name(scheme), given, jobs, encode, explain, sessions)
     rows = ((e.file, e.line, e.error or e.value) for s in sources for e in tables(s, name=name))
     items = score_stream(rows, _scheme_name(scheme), given, explain)
     return items if encode is None else (encoded(item, encode) for item in items)
@@ -447,6 +449,53 @@ class Evening:
     def text(self, *, tiles: str = "text") -> str:
         """The file in canonical form: header, then every hand by the seats it was played at."""
         return print_session(*read_text(self.path), style=tiles)
+
+
+# -- what travels with it: the documents and the sample hands --------------------------------
+
+def help_topics() -> dict[str, str]:
+    """The documents that come with mjscore, by topic (what `mjscore help TOPIC` shows), each
+    with its title.
+
+    >>> import mjscore
+    >>> sorted(mjscore.help_topics())
+    ['notation', 'rules', 'schemes']
+    """
+    return _shipped.help_topics()
+
+
+def help_text(topic: str) -> str:
+    """A document that comes with mjscore, as Markdown: `notation` (how hands are written),
+    `rules` (the rules the schemes follow, and their sources), `schemes` (scheme files, and
+    a house's own).  An unknown topic raises an `InputError` naming the topics.
+
+    >>> import mjscore
+    >>> mjscore.help_text("notation").splitlines()[0]
+    '# Writing hands down: the notation'
+    """
+    return _shipped.help_document(topic)
+
+
+def examples() -> dict[str, str]:
+    """The sample tables and evenings that come with mjscore, by name (what `mjscore example
+    NAME` prints; `NAME.yaml` for the YAML form), each with what it shows.
+
+    >>> import mjscore
+    >>> mjscore.examples()["win-on-discard"]
+    "hand 12: South wins on North's discard"
+    """
+    return _shipped.example_names()
+
+
+def example(name: str) -> str:
+    """The text of a sample file by name (`win-on-discard`, `evening-session.yaml`); an unknown
+    name raises an `InputError` naming them.
+
+    >>> import mjscore
+    >>> mjscore.score(mjscore.example("win-on-discard")).winner
+    <Wind.SOUTH: 'S'>
+    """
+    return _shipped.example_text(name)
 
 
 # -- schemes -----------------------------------------------------------------------------------

@@ -104,8 +104,8 @@ def test_encode_writes_each_item_where_it_was_scored(mixed, jobs):
     from mjscore.cli.render import batch_line
     from mjscore.evening.batch import score_files
 
-    plain = list(score_files(mixed, jobs=1))
-    encoded = list(score_files(mixed, jobs=jobs, encode=functools.partial(batch_line, fmt="json")))
+    plain = list(score_files(mixed, jobs=1, sessions=True))
+    encoded = list(score_files(mixed, jobs=jobs, encode=functools.partial(batch_line, fmt="json"), sessions=True))
     assert [i.text for i in encoded] == [batch_line(i.to_dict(), "json") for i in plain]
     tables = [i for i in encoded if i.table]                              # a session's end is no table
     assert all(json.loads(i.text)["table"] == n for n, i in enumerate(tables, start=1))

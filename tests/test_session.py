@@ -82,9 +82,21 @@ def test_session_command_outputs():
     assert "| place" in md or "|   place" in md
 
 
-def test_session_chart():
-    r = runner.invoke(app, ["session", SESSION, "--chart"])
-    assert r.exit_code == 0 and "Running totals" in r.stdout
+@pytest.mark.parametrize("columns", ["60", "100"])
+def test_session_chart_tells_the_players_apart_without_colour(columns):
+    import re
+
+    r = runner.invoke(app, ["session", SESSION, "--chart"], env={"COLUMNS": columns})
+    assert r.exit_code == 0 and "Running totals" in r.stdout and "\x1b" not in r.stdout
+    chart = r.stdout[r.stdout.index("Running totals"):].splitlines()
+    assert max(map(len, chart)) <= int(columns)                            # fits the width, piped
+    plot = [line for line in chart if "│" in line or "┤" in line]
+    for marker, name in zip("ox+*", ("Ann", "Bob", "Cid", "Dee")):
+        assert f"{marker}{marker} {name}" in "\n".join(plot)                 # the legend: a marker each
+        assert any(re.search(rf"{re.escape(marker)} {name} *│$", line) for line in plot), name   # named at the end
+    ticks = [int(line.split("┤")[0]) for line in chart if "┤" in line]
+    step = ticks[0] - ticks[1]
+    assert step in (100, 200, 500, 1000) and all(t % step == 0 for t in ticks)   # whole chips, round numbers
 
 
 def session_text(*hands, header="players Ann Bob Cid Dee\nscheme classical"):

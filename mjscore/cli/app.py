@@ -28,8 +28,9 @@ from mjscore.version import __version__
 app = typer.Typer(
     name="mjscore",
     help="Score and settle finished Mahjong hands under the classical Chinese (Western) rules.\n\n"
-         "Hands are written in the compact notation (.mj) or YAML (.yaml), described in docs/notation.md "
-         "of the mjscore repository; 'mjscore COMMAND --help' shows each command with an example.\n\n"
+         "Hands are written in the compact notation (.mj) or YAML (.yaml): 'mjscore help notation' says how, "
+         "'mjscore example' lists sample tables and evenings to try the commands on, and 'mjscore COMMAND "
+         "--help' shows each command with an example.\n\n"
          "Example: mjscore score -e \"S: [CCC] 234m 678m 55p 789s 1f win 5p from N; "
          "E: [111p] 2378m 4455s NN; W: (FFFF) 12345m 99p 2y 568s; N: [EEE] 11m 23p 456s 889s 3f\"",
     add_completion=True,
@@ -85,8 +86,28 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
     """Score and settle finished Mahjong hands under the classical Chinese (Western) rules."""
 
 
+def error_width() -> int | None:
+    """The width error lines keep to: $COLUMNS, else standard error's terminal's; none for a
+    file or pipe (a script reads each error as one line)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return max(int(columns), 40)
+    if sys.stderr.isatty():
+        import shutil
+
+        return max(shutil.get_terminal_size().columns, 40)
+    return None
+
+
+def say_error(err: MjError | str) -> None:
+    """An error on standard error, its words wrapped at the width (never a word broken)."""
+    from mjscore.cli.render import report_lines
+
+    typer.echo("\n".join(report_lines(str(err), error_width())), err=True)
+
+
 def fail(err: MjError) -> NoReturn:
-    typer.echo(str(err), err=True)
+    say_error(err)
     raise typer.Exit(1)
 
 
@@ -167,7 +188,7 @@ class Failures:
 
     def report(self, err: MjError) -> None:
         self.count += 1
-        typer.echo(str(err), err=True)
+        say_error(err)
 
     def exit(self) -> None:
         if self.count:
@@ -182,7 +203,7 @@ def _path(file: str | None) -> Path:
 
 
 FILE_ARG = typer.Argument(None, metavar="FILE", show_default=False,
-                          help="A hand file (.mj or .yaml); '-' reads standard input.")
+                          help="A hand file (.mj or .yaml); '-' reads standard input ('mjscore example' has some).")
 INLINE_OPT = typer.Option(None, "-e", "--expr", metavar="TEXT", show_default=False,
                           help="The table itself, lines separated by ';'.")
 
@@ -200,7 +221,7 @@ def show(
       mjscore show -e "S: [CCC] 234m 678m 55p 789s 1f win 5p from N"
       S: [CCC] 234678m 55p 789s 1f win 5p from N
     \b
-      mjscore show sample_hands/east-self-drawn.mj --tiles unicode
+      mjscore example east-self-drawn | mjscore show - --tiles unicode
     """
     import mjscore.api as api
 
@@ -237,8 +258,8 @@ def score(
     Example (South wins on North's discard):
       mjscore score -e "round S; E: [111p] 2378m 4455s NN; S: [CCC] 234m 678m 55p 789s 1f win 5p from N; W: (FFFF) 12345m 99p 2y 568s; N: [EEE] 11m 23p 456s 889s 3f"
     \b
-      mjscore score sample_hands/east-self-drawn.mj --scheme dmjl --format json
-      mjscore score sample_hands/win-on-discard.mj --paying winner-only --payoff japanese --round-payments-up 100
+      mjscore example east-self-drawn | mjscore score - --scheme dmjl --format json
+      mjscore example win-on-discard | mjscore score - --paying winner-only --payoff japanese --round-payments-up 100
     """
     import mjscore.api as api
     from mjscore.cli.render import csv_rows, render_csv, render_text, terminal_safe, to_json
@@ -285,7 +306,9 @@ def batch(
 
     \b
     Example:
-      mjscore batch sample_hands/evening.mj sample_hands/draw.mj --scheme dmjl > results.jsonl
+      mjscore example evening > tables.mj
+      mjscore example evening-session > session.mj
+      mjscore batch tables.mj session.mj --scheme dmjl --format csv > results.csv
     """
     import mjscore.api as api
     from mjscore.cli.render import batch_line
@@ -301,7 +324,7 @@ def batch(
     try:
         encode = functools.partial(batch_line, fmt=format.value)
         for item in api.score_many(*[Path(f) for f in files], scheme=scheme, jobs=jobs or usable_cores(),
-                                   encode=encode, **settings):
+                                   encode=encode, sessions=True, **settings):
             n += 1
             errors += not item.ok
             out.write(item.text or "")
@@ -440,8 +463,8 @@ def session(
 
     \b
     Example:
-      mjscore session sample_hands/evening-session.mj
-      mjscore session sample_hands/evening-session.yaml --format json
+      mjscore example evening-session | mjscore session -
+      mjscore example evening-session.yaml | mjscore session - --format json
     """
     import mjscore.api as api
     from mjscore.cli.render import render_session, session_chart, session_csv, terminal_safe, to_json
@@ -477,7 +500,7 @@ def session(
     else:
         sys.stdout.write(terminal_safe(render_session(result, format.value, output_width())))
     for bad in played.errors:
-        typer.echo(str(bad), err=True)
+        say_error(bad)
     if chart:
         try:
             color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
@@ -669,6 +692,63 @@ def undo(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
     sys.stdout.write(terminal_safe(render_standings(removed.evening.to_dict(), output_width())))
 
 
+@app.command("help")
+def help_topic(topic: Optional[str] = typer.Argument(None, metavar="[TOPIC]",
+                                                     help="notation, rules or schemes; none: the list.")) -> None:
+    """Read a document that comes with mjscore: how hands are written, the rules, scheme files.
+
+    \b
+    Examples:
+      mjscore help
+      mjscore help notation
+      mjscore help schemes
+    """
+    import mjscore.api as api
+    from mjscore.cli.render import markdown_text, term_lines, terminal_safe
+
+    try:
+        if topic is None:
+            topics = api.help_topics()
+            wide = max(map(len, topics))
+            for name, title in topics.items():
+                typer.echo(terminal_safe("\n".join(term_lines(name, title, wide, output_width()))))
+            typer.echo("Read one with 'mjscore help TOPIC'.")
+            return
+        sys.stdout.write(terminal_safe(markdown_text(api.help_text(topic), output_width())))
+    except MjError as e:
+        fail(e)
+
+
+@app.command()
+def example(name: Optional[str] = typer.Argument(None, metavar="[NAME]",
+                                                 help="A sample's name (NAME.yaml: its YAML form); none: the list.")
+            ) -> None:
+    """Print a sample table or evening that comes with mjscore, to try the commands on.
+
+    \b
+    Examples:
+      mjscore example
+      mjscore example win-on-discard | mjscore score -
+      mjscore example evening-session > evening.mj
+    """
+    import mjscore.api as api
+    from mjscore.cli.render import term_lines, terminal_safe
+
+    try:
+        if name is None:
+            found = api.examples()
+            compact = {k: v for k, v in found.items() if not k.endswith(".yaml")}
+            wide = max(map(len, compact))
+            for key, what in compact.items():
+                typer.echo(terminal_safe("\n".join(term_lines(key, what, wide, output_width()))))
+            if all(f"{k}.yaml" in found for k in compact):
+                typer.echo("Each also in YAML: 'mjscore example NAME.yaml'.")
+            return
+        sys.stdout.write(api.example(name))
+    except MjError as e:
+        fail(e)
+
+
 schemes_app = typer.Typer(help="The shipped scoring schemes: list them, show one, compare two.",
                           no_args_is_help=False, rich_markup_mode=None)
 app.add_typer(schemes_app, name="schemes")
@@ -694,9 +774,11 @@ def schemes_list(ctx: typer.Context) -> None:
         rows = [(name, api.load_scheme(name)) for name in api.shipped_schemes()]
     except MjError as e:
         fail(e)
-    width = max(len(n) for n, _ in rows)
+    from mjscore.cli.render import term_lines
+
+    wide = max(len(n) for n, _ in rows)
     for name, s in rows:
-        typer.echo(terminal_safe(f"{name:<{width}}  {s.title} (limit {s.limit})"))
+        typer.echo(terminal_safe("\n".join(term_lines(name, f"{s.title} (limit {s.limit})", wide, output_width()))))
 
 
 @schemes_app.command("show")
@@ -717,9 +799,9 @@ def schemes_show(name: str = typer.Argument(..., help="A shipped scheme or a sch
 
     try:
         if payoffs:
-            sys.stdout.write(terminal_safe(payoff_tables(api.payoff_tables(name), format.value)))
+            sys.stdout.write(terminal_safe(payoff_tables(api.payoff_tables(name), format.value, output_width())))
         else:
-            sys.stdout.write(terminal_safe(show(api.describe_scheme(name), format.value)))
+            sys.stdout.write(terminal_safe(show(api.describe_scheme(name), format.value, output_width())))
     except MjError as e:
         fail(e)
 
@@ -740,7 +822,8 @@ def schemes_diff(a: str = typer.Argument(..., help="A scheme name or file."),
 
     try:
         sa, sb = api.load_scheme(a), api.load_scheme(b)
-        sys.stdout.write(terminal_safe(render_diff(sa.name, sb.name, api.diff_schemes(a, b), format.value)))
+        sys.stdout.write(terminal_safe(render_diff(sa.name, sb.name, api.diff_schemes(a, b), format.value,
+                                                   output_width())))
     except MjError as e:
         fail(e)
 
@@ -773,7 +856,7 @@ def main() -> None:
         _app_for(sys.argv)()
         sys.stdout.flush()         # a full disk shows here, not at exit
     except MjError as e:  # raised outside a command's own handler
-        typer.echo(str(e), err=True)
+        say_error(e)
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)

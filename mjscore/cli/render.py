@@ -214,11 +214,13 @@ def payment_lines(result: dict) -> list[str]:
 def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int | None,
         wrap: tuple[int, ...] = ()) -> str:
     """A tabulate grid no wider than `width`: the widest of the columns in `wrap` (text) is
-    narrowed a character at a time, its words wrapped, until the grid fits; figures never break.
+    narrowed a character at a time, its words wrapped (between words, never inside one, nor at
+    a hyphen), until the grid fits; figures never break.
 
     The columns' widths are worked out directly (tabulate's "simple" grid is its columns, two
     spaces apart, each as wide as its widest line, a header with two spaces more: the cells here
-    are text and whole numbers), so tabulate draws the grid once, at the width it keeps."""
+    are text and whole numbers), so tabulate draws the grid once, with the cells wrapped at the
+    widths kept."""
     from tabulate import tabulate
 
     if width is None or grid != "simple":
@@ -240,13 +242,25 @@ def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int
         actual[wide] = column.width_at(tracked[wide])
     if not narrowed:
         return tabulate(rows, headers=headers, tablefmt=grid)
-    return tabulate(rows, headers=headers, tablefmt=grid, maxcolwidths=limits,
-                    maxheadercolwidths=limits)  # type: ignore[arg-type]  # a None width leaves a column as it is (tabulate's README); the stub takes only ints
+    return tabulate(wrapped_cells(rows, limits), headers=wrapped_cells([headers], limits)[0], tablefmt=grid)
+
+
+def wrapped_cells(rows: Sequence[Sequence[Any]], limits: Sequence[int | None]) -> list[list[Any]]:
+    """The text cells of the columns with a limit wrapped to it (lines joined by line breaks,
+    which tabulate draws as a cell of several lines); numbers and other columns as they are."""
+    return [[c if limit is None or _is_number(c) or not str(c) else "\n".join(_wrapper(limit).wrap(str(c)))
+             for c, limit in zip(row, limits)] for row in rows]
+
+
+@functools.lru_cache(maxsize=256)
+def _wrapper(limit: int) -> textwrap.TextWrapper:
+    # Words are never broken: a word longer than the limit stands on a line of its own.
+    return textwrap.TextWrapper(width=limit, break_long_words=False, break_on_hyphens=False)
 
 
 class _Column:
-    """One column of a grid as tabulate draws it with its text wrapped at a width: its widest
-    line (numbers are never wrapped), the header's with two spaces of padding.
+    """One column of a grid with its text wrapped at a width: its widest line (numbers are never
+    wrapped), the header's with two spaces of padding.
 
     A greedy wrap at a width no narrower than its widest line is the same wrap, so a column is
     wrapped again only when the width comes below its widest line (once or twice as it narrows,
@@ -268,12 +282,8 @@ class _Column:
 
 @functools.lru_cache(maxsize=4096)
 def _widest_line(text: str, limit: int) -> int:
-    """The widest line of `text` wrapped at `limit` by tabulate's own wrapper (where it has one:
-    it breaks a long word a little differently from the standard library's)."""
-    import tabulate
-
-    wrapper: textwrap.TextWrapper = getattr(tabulate, "_CustomTextWrap", textwrap.TextWrapper)(width=limit)
-    return max((len(line) for line in wrapper.wrap(text)), default=0)
+    """The widest line of `text` wrapped at `limit`, words whole."""
+    return max((len(line) for line in _wrapper(limit).wrap(text)), default=0)
 
 
 def _is_number(cell: Any) -> bool:
@@ -300,6 +310,18 @@ def _words(words: list[str], width: int | None, sep: str = " ", indent: str = " 
             lines.append(line)
             line = indent + w
     return lines + [line] if line else lines
+
+
+def term_lines(term: str, text: str, column: int, width: int | None) -> list[str]:
+    """A term and what it means, as a list shows them: side by side, the meaning wrapped under
+    itself; where the width leaves the meaning too little room, the term on a line of its own
+    and the meaning under it, indented."""
+    if width is None or column + 2 + len(text) <= width:
+        return [f"{term:<{column}}  {text}"]
+    if width - column - 2 >= 28:
+        lines = _words(text.split(" "), width - column - 2, indent="")
+        return [f"{term:<{column}}  {lines[0]}"] + [" " * (column + 2) + x for x in lines[1:]]
+    return [term] + ["    " + x for x in _words(text.split(" "), width - 4, indent="")]
 
 
 def report_lines(line: str, width: int | None) -> list[str]:
@@ -581,18 +603,59 @@ def session_csv(result: dict) -> str:
     return buf.getvalue()
 
 
+CHART_MARKERS = ("o", "x", "+", "*")             # one a player: told apart without colour
+
+
+def _nice_step(span: float, ticks: int = 6) -> int:
+    """A round step (1, 2 or 5 times a power of ten, in whole chips) giving about `ticks` ticks."""
+    raw = max(span / ticks, 1)
+    power = 10 ** (len(str(int(raw))) - 1)
+    return next(k * power for k in (1, 2, 5, 10) if k * power >= raw)
+
+
 def session_chart(result: dict, color: bool = False, width: int | None = None) -> str:
-    """The running totals as a terminal line chart (plotext, imported only when asked for)."""
+    """The running totals as a terminal line chart (plotext, imported only when asked for): each
+    player drawn with a marker of her own (o x + *) and named at her line's end, so the lines
+    are told apart without colour; the axis in round numbers of whole chips; no wider than
+    `width` (78 where no width is known)."""
     import plotext as plt
 
     plt.clear_figure()
-    xs = list(range(0, len(result["hands"]) + 1))
-    for name in result["players"]:
-        ys = [result["start"]] + [h["totals"][name] for h in result["hands"]]
-        plt.plot(xs, ys, label=name)
-    plt.plotsize(min(width or 78, 100), 20)
-    step = max(1, -(-len(xs) // 10))
-    plt.xticks(xs[::step])                       # whole hand numbers, never 2.5
+    hands = result["hands"]
+    xs = list(range(0, len(hands) + 1))
+    series = {n: [result["start"]] + [h["totals"][n] for h in hands] for n in result["players"]}
+    columns = min(width or 78, 100)
+    rows = 20
+    lows, highs = min(min(v) for v in series.values()), max(max(v) for v in series.values())
+    step = _nice_step(highs - lows or 100)
+    bottom, top = (lows // step) * step, -(-highs // step) * step
+    if top == bottom:
+        top += step
+    # Room at the right for the names at the lines' ends, in hands.
+    room = max(len(n) for n in series) + 2
+    plot_columns = max(columns - len(str(top)) - 3, 20)
+    xmax = max(len(hands), 1)
+    extra = room * xmax / max(plot_columns - room, 1)
+    # The names, in the order the lines end, kept a line apart.
+    per_row = (top - bottom) / (rows - 5)
+    ends = sorted(series, key=lambda n: series[n][-1])
+    placed: dict[str, float] = {}
+    last = None
+    for n in ends:
+        y = float(series[n][-1])
+        if last is not None and y - last < per_row:
+            y = last + per_row
+        placed[n] = last = y
+    for marker, (name, ys) in zip(CHART_MARKERS * 4, series.items()):
+        plt.plot(xs, ys, marker=marker, label=name)
+        plt.text(f" {name}", x=xs[-1] + extra * 0.15, y=min(placed[name], top), alignment="left")
+    plt.plotsize(columns, rows)
+    plt.xlim(0, xmax + extra)
+    plt.ylim(bottom, max(top, max(placed.values())))
+    step_x = max(1, -(-len(xs) // 10))
+    plt.xticks(xs[::step_x])                     # whole hand numbers, never 2.5
+    ticks = list(range(int(bottom), int(top) + 1, step))
+    plt.yticks(ticks, [str(t) for t in ticks])   # whole chips, in round numbers
     plt.title("Running totals")
     plt.xlabel("hand")
     plt.theme("clear")                           # the terminal's own background, not a forced white one
@@ -600,3 +663,83 @@ def session_chart(result: dict, color: bool = False, width: int | None = None) -
     if not color:                                # a file, a pipe, or NO_COLOR: no escape codes at all
         chart = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", chart)
     return chart + "\n"
+
+
+# -- documents ---------------------------------------------------------------------------------
+
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
+_LOCAL_DOC = re.compile(r"(?<![\w/])(?:\.\./)?(?:docs/)?(notation|rules)\.md\b|(?<![\w/])(?:\.\./)?schemes/README\.md\b")
+
+
+def _inline(text: str) -> str:
+    """A Markdown line's inline marks as a terminal reads them: bold plain, links by their text
+    (a document of mjscore's by the command that shows it), table escapes undone."""
+    def link(m: re.Match[str]) -> str:
+        target = m[2]
+        if target.startswith(("http://", "https://")):
+            return f"{m[1]} <{target}>"
+        return m[1] if _LOCAL_DOC.search(m[1]) else f"{m[1]} ({target})"
+
+    text = _LINK.sub(link, text).replace("**", "").replace("\\|", "|")
+    return _LOCAL_DOC.sub(lambda m: f"'mjscore help {m[1] or 'schemes'}'", text)
+
+
+def markdown_text(md: str, width: int | None = None) -> str:
+    """A Markdown document as plain text for a terminal: paragraphs and list items wrapped at
+    `width` (80 when none is known) between words, a table's rows as a term and its description,
+    code kept as it is, indented."""
+    width = width or 80
+    out: list[str] = []
+    paragraph: list[str] = []
+    hang = ""
+
+    def flush() -> None:
+        nonlocal hang
+        if paragraph:
+            first = paragraph[0]
+            lead = first[:len(first) - len(first.lstrip())]
+            out.extend(_words(_inline(" ".join(p.strip() for p in paragraph)).split(" "), width - len(lead),
+                              indent=hang) if not lead else
+                       [lead + x for x in _words(_inline(" ".join(p.strip() for p in paragraph)).split(" "),
+                                                 width - len(lead), indent=hang)])
+            paragraph.clear()
+        hang = ""
+
+    lines = md.split("\n")
+    code = False
+    for raw in lines:
+        line = raw.rstrip()
+        if line.startswith("```"):
+            flush()
+            code = not code
+            continue
+        if code:
+            out.append("  " + line)
+            continue
+        if not line:
+            flush()
+            out.append("")
+            continue
+        if line.startswith("#"):
+            flush()
+            title = _inline(line.lstrip("#").strip())
+            out.extend([title, ("=" if line.startswith("# ") else "-") * min(len(title), width)])
+            continue
+        if line.startswith("|"):
+            flush()
+            if set(line) <= set("|-: "):
+                continue                               # the rule under a table's header
+            cells = [_inline(c.strip()) for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+            out.extend(_words(cells[0].split(" "), width, indent="  "))
+            rest = " — ".join(c for c in cells[1:] if c)
+            if rest:
+                out.extend("    " + x for x in _words(rest.split(" "), width - 4, indent=""))
+            continue
+        item = re.match(r"(\s*)([-*]|\d+\.) ", line)
+        if item:
+            flush()
+            hang = " " * len(item[0])
+        paragraph.append(line)
+    flush()
+    text = "\n".join(out)
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"

@@ -125,23 +125,25 @@ def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], scheme: str
 
 
 def score_files(files: Iterable[str], scheme: str | None = None, given: Mapping[str, Any] = EMPTY, jobs: int = 1,
-                encode: Encoder | None = None, explain: bool = False) -> Iterator[BatchItem]:
+                encode: Encoder | None = None, explain: bool = False, sessions: bool = False) -> Iterator[BatchItem]:
     """Each table of each file (`-`: standard input) scored as it is read.
 
     Compact files are read a table at a time, so memory does not grow with the number of tables.
     With `jobs` above 1 the tables are parsed and scored in that many worker processes and come
     back in input order, each with its plain result (`data`) rather than the typed one.
+    With `sessions`, a session file gives its hands, played with its seating, and its end (see
+    BatchItem); without, one error saying it is a session.
     `encode` (a module-level function, or a partial of one) turns an item's plain form
     (`BatchItem.to_dict`) into the text to write; each item then carries it as `text`. It runs
     where the table was scored, so with workers the main process only writes.
     """
     if jobs <= 1:
-        rows = _expanded((row for path in files for row in stream_tables(path, sessions=True)), scheme, given, explain)
+        rows = _expanded((row for path in files for row in stream_tables(path, sessions=sessions)), scheme, given, explain)
         items = score_stream(rows, scheme, given, explain)
         return items if encode is None else (encoded(item, encode) for item in items)
     # A session is played through here, in order (its seating runs from hand to hand); its hands
     # go to the workers already played, to be written out in their place.
-    rows = _expanded((row for path in files for row in stream_tables(path, parse=False, sessions=True)), scheme,
+    rows = _expanded((row for path in files for row in stream_tables(path, parse=False, sessions=sessions)), scheme,
                      given, explain)
     return _score_in_workers(_numbered(rows), (scheme, dict(given), explain), jobs, encode)
 

@@ -147,12 +147,12 @@ def tables(source: Source | Iterable[str], *, name: str | None = None) -> Iterat
 
 def canonical(source: Source, *, tiles: str = "text", name: str | None = None) -> Iterator[Entry]:
     r"""Each table of a source in canonical compact notation, checked on the way (`value`: the
-    text; `tiles="unicode"` writes tile pictures).  A session file comes back whole, its header
+    text; `tiles="unicode"` writes tile pictures); a player's runs stay as she grouped them.  A session file comes back whole, its header
     and the players' names kept, so that the text plays again to the same evening.
 
     >>> import mjscore
-    >>> [e.value for e in mjscore.canonical("S: [CCC] 234m 678m 55p 789s 1f win 5p from N")]
-    ['S: [CCC] 234678m 55p 789s 1f win 5p from N\n']
+    >>> [e.value for e in mjscore.canonical("S: [Rd Rd Rd] 432m 876m 55p 789s 1f win 5p from N")]
+    ['S: [CCC] 234m 678m 55p 789s 1f win 5p from N\n']
     """
     if isinstance(source, os.PathLike) and os.fspath(source) != "-" and file_is_session(os.fspath(source)):
         path = os.fspath(source)

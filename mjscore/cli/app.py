@@ -214,12 +214,13 @@ def show(
     inline: Optional[str] = INLINE_OPT,
     tiles: TileStyle = typer.Option(TileStyle.text, "--tiles", help="text: the notation; unicode: tile pictures."),
 ) -> None:
-    """Print tables in canonical compact notation (checks them on the way).
+    """Print tables in canonical compact notation (checks them on the way): every tile written
+    one way, in order, each player's runs kept as she grouped them (678s 99s stays so).
 
     \b
     Example:
-      mjscore show -e "S: [CCC] 234m 678m 55p 789s 1f win 5p from N"
-      S: [CCC] 234678m 55p 789s 1f win 5p from N
+      mjscore show -e "S: [Rd Rd Rd] 432m 876m 55p 789s 1f win 5p from N"
+      S: [CCC] 234m 678m 55p 789s 1f win 5p from N
     \b
       mjscore example east-self-drawn | mjscore show - --tiles unicode
     """

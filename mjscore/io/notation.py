@@ -418,6 +418,8 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
     bonus: list[Tile] = []
     melds: list[Meld] = []
     places: list[tuple[Token, tuple[Tile, ...]]] = []      # each token and the tiles it wrote
+    runs: list[tuple[Tile, ...]] = []    # the concealed tiles, run by run as written
+    among: list[int] = []                # for each group of `melds`, how many runs stood before it
     opened: list[Token] = []             # where each group of `melds` was opened
     discards: list[Tile] = []
     incomplete = False
@@ -434,12 +436,15 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
             meld = _compact_meld(t) or _parse_compact_group(tok)
             melds.append(meld)
             opened.append(tok)
+            among.append(len(runs))
             places.append((tok, meld.tiles))
             continue
         parts = run_parts(t)                    # most words are tiles: tried first
         if parts is not None:
             run, playing, flowers = parts
-            concealed.extend(playing)
+            if playing:
+                concealed.extend(playing)
+                runs.append(playing)
             if flowers:
                 bonus.extend(flowers)
             places.append((tok, run))
@@ -447,6 +452,7 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
             meld, i = _parse_group(tok, tokens, i)
             melds.append(meld)
             opened.append(tok)
+            among.append(len(runs))
             places.append((tok, meld.tiles))
         elif t in (")", "]", ">", "}"):
             raise NotationError(f"'{t}' closes a group that was never opened", tok.where, t)
@@ -495,7 +501,8 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
         for k, m in enumerate(melds):
             if m.form is Form.EXPOSED and win.tile in m.tiles and len(m.tiles) <= 3:
                 concealed.extend(m.tiles)
-                del melds[k], opened[k]
+                runs.insert(among[k], m.tiles)
+                del melds[k], opened[k], among[k]
                 break
     for m, tok in zip(melds, opened):
         if m.form is Form.EXPOSED and len(m.tiles) == 2:
@@ -505,7 +512,7 @@ def _parse_player(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> PlayerH
     return PlayerHand(seat=seat, concealed=tuple(sorted(concealed, key=_INDEX)), melds=tuple(melds),
                       bonus=tuple(sorted(bonus, key=_INDEX)), incomplete=incomplete, claim=claim, score=score,
                       win=win, discards=tuple(sorted(discards, key=_INDEX)), where=head.where,
-                      tile_places=tuple(places))
+                      tile_places=tuple(places), written=tuple(runs) if len(runs) > 1 else ())
 
 
 _INDEX = attrgetter("index")      # tiles sort by index; the key is read in C, not compared in Python
@@ -697,7 +704,7 @@ def player_text(p: PlayerHand, *, style: str = "text") -> str:
         parts.append(f"score {p.score}")
     parts.extend(m.text(style=style) for m in sorted(p.melds, key=meld_order))
     if p.concealed:
-        parts.append(tiles_text(p.concealed, style=style))
+        parts.extend(tiles_text(run, style=style) for run in _as_written(p))
     if p.bonus:
         parts.append(" ".join(t.glyph if style == "unicode" else t.text for t in p.bonus))
     if p.incomplete:
@@ -717,6 +724,29 @@ def player_text(p: PlayerHand, *, style: str = "text") -> str:
     if p.claim is not None:
         parts.append(f"= {p.claim}")
     return " ".join(parts)
+
+
+def _as_written(p: PlayerHand) -> list[tuple[Tile, ...]]:
+    """The player's concealed tiles in the runs she wrote them, when she wrote them in several
+    and they are still these tiles (a ruling may have taken one away); else all in one.
+
+    Each run is printed as one word: a word's tiles are sorted and split by suit (and by honour),
+    and an honour written a tile at a time (`Rd Rd Rd`, `C C C`) is one run of copies (`CCC`),
+    so that reading the printout gives these runs again, and printing them the same text."""
+    written = p.written
+    if not written or sorted(t.index for run in written for t in run) != [t.index for t in p.concealed]:
+        return [p.concealed]
+    out: list[list[Tile]] = []
+    for word in written:
+        start = len(out)
+        for t in sorted(word, key=_INDEX):
+            last = out[-1] if out else None
+            if last is not None and (len(out) > start or not t.suit.is_numbered) and (
+                    last[0].suit is t.suit if t.suit.is_numbered else last[0] == t):
+                last.append(t)
+            else:
+                out.append([t])
+    return [tuple(run) for run in out]
 
 
 def print_table(table: Table, *, style: str = "text") -> str:

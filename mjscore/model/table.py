@@ -129,6 +129,9 @@ class PlayerHand:
     # Where each tile stood, for messages that point at a tile: (token, the tiles it wrote), the
     # token anything with a `where` (the reader's; its Location is made only when asked).
     tile_places: tuple[tuple[Any, tuple[Tile, ...]], ...] = field(default=(), compare=False, repr=False)
+    # The concealed tiles in the runs the player wrote them (`678s 99s`), so that a printout
+    # keeps them so; the same hand however they are grouped.
+    written: tuple[tuple[Tile, ...], ...] = field(default=(), compare=False, repr=False)
     _hash: int | None = field(default=None, init=False, compare=False, repr=False)
 
     def __hash__(self) -> int:

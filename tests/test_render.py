@@ -18,9 +18,11 @@ def narrowed_step_by_step(rows, headers, grid, width, wrap=()):
     if width is None or grid != "simple":
         return text
     widths = [max(len(str(c)) for c in col) for col in zip(headers, *rows)]
+    longest = [max((len(w) for c in col if not re.fullmatch(r"[+-]?\d+", str(c)) for w in str(c).split()), default=0)
+               for col in zip(headers, *rows)]
     limits = [None] * len(headers)
     while max(map(len, text.split("\n"))) > width:
-        wide = max((c for c in wrap if widths[c] > 6), key=lambda c: widths[c], default=None)
+        wide = max((c for c in wrap if widths[c] > max(6, longest[c])), key=lambda c: widths[c], default=None)
         if wide is None:
             break
         widths[wide] -= 1

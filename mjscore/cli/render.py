@@ -230,8 +230,10 @@ def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int
     limits: list[int | None] = [None] * len(headers)
     narrowed: dict[int, _Column] = {}
     gaps = 2 * (len(headers) - 1)
+    # A column is not narrowed below its longest word: words are never broken.
+    floor = [max(6, longest_word(col)) if c in wrap else 0 for c, col in enumerate(zip(headers, *rows))]
     while sum(actual) + gaps > width:
-        wide = max((c for c in wrap if tracked[c] > 6), key=lambda c: tracked[c], default=None)
+        wide = max((c for c in wrap if tracked[c] > floor[c]), key=lambda c: tracked[c], default=None)
         if wide is None:
             break
         tracked[wide] -= 1
@@ -243,6 +245,11 @@ def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int
     if not narrowed:
         return tabulate(rows, headers=headers, tablefmt=grid)
     return tabulate(wrapped_cells(rows, limits), headers=wrapped_cells([headers], limits)[0], tablefmt=grid)
+
+
+def longest_word(cells: Sequence[Any]) -> int:
+    """The longest word among a column's text cells (numbers are never wrapped: not counted)."""
+    return max((len(w) for c in cells if not _is_number(c) for w in str(c).split()), default=0)
 
 
 def wrapped_cells(rows: Sequence[Sequence[Any]], limits: Sequence[int | None]) -> list[list[Any]]:

@@ -36,7 +36,14 @@ def show(view: dict[str, Any], fmt: str = "table", width: int | None = None) -> 
         out.append("")
         out.append(SCOPE_TITLES[scope])
         rows = [[r["id"], _worth(r), r["text"] + ("" if r["when"] == "always" else f": {r['when']}")] for r in rules]
-        out.append(fit(rows, ["id", "value", "rule, and when it counts"], grid, width, wrap=(0, 2)))
+        table = fit(rows, ["id", "value", "rule, and when it counts"], grid, width, wrap=(2,))
+        if width is not None and max(map(len, table.split("\n"))) > width:
+            # Ids too long to stand beside the text at this width: each rule on lines of its own,
+            # its id and value, then what it is for, indented.
+            table = "\n".join(line for rid, worth, text in [["id", "value", "rule, and when it counts"], *rows]
+                              for line in [f"{rid}  {worth}",
+                                           *("    " + x for x in _words(text.split(" "), width - 4, indent=""))])
+        out.append(table)
     example = next((r for rules in view["rules"].values() for r in rules), None)
     if example is not None:
         out.append("")

@@ -114,7 +114,7 @@ def test_draw_at_any_prompt_records_a_draw(tmp_path, at):
             break
         t.answer(who, text)
     status, out = t.done()
-    assert status == 0 and "Ann deals, East round. draw." in out
+    assert status == 0 and "Ann deals, East round. A draw." in out
     assert [h["draw"] for h in hands(tmp_path)] == [True]
     assert (tmp_path / "ev.mj").read_text().endswith("---\ndraw\n")
 

@@ -405,6 +405,11 @@ def check(
     Example:
       mjscore check -e "round S; E: [CCC] 123p 567p 99s EEE 1f win 9s self = 80"
       <-e>:1:10: E claims 80, mjscore counts 160 (40 points, 2 doubles)
+          mjscore's breakdown:
+             4 points  Exposed pung of honours [CCC]
+             ...
+            20 points  Going out
+            = 40 points x 2^2 = 160
           any one of these would account for the difference:
             the claim leaves out Pung or kong of dragons [CCC] (1 double)
             the claim leaves out Pung or kong of own wind EEE (1 double)

@@ -454,12 +454,13 @@ def batch_line(row: dict[str, Any] | None, fmt: str, header: bool = False) -> st
 
 # -- sessions ----------------------------------------------------------------------------------
 
-def _result_text(hand: dict) -> str:
+def _result_text(hand: dict, sentence: bool = False) -> str:
+    """What came of a hand (`sentence`: as a sentence of its own begins)."""
     if hand.get("draw"):
-        return "draw"
+        return "A draw" if sentence else "draw"
     w = hand.get("winner")
     if not w:
-        return "no winner"
+        return "No winner" if sentence else "no winner"
     name = hand["names"][w]
     win = hand.get("win") or {}
     how = "self-drawn" if not win.get("from") else f"on {hand['names'][win['from']]}'s discard"
@@ -494,7 +495,7 @@ def render_session(result: dict, fmt: str = "table", width: int | None = None) -
         for hand, row in zip(result["hands"], rows):
             # Two lines a hand: what happened, then each player's "seat score net = total".
             out.extend(_words((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
-                              + row[3].split(), width, indent="    "))
+                              + _result_text(hand, sentence=True).split(), width, indent="    "))
             out.extend(_words([f"    {names[0]} {row[4]}"] + [f"{n} {cell}" for n, cell in zip(names[1:], row[5:])],
                               width, sep="  ", indent="    "))
     out.append("")
@@ -559,7 +560,7 @@ def render_hand(result: dict, width: int | None = None) -> str:
     hand = result["hands"][-1]
     names = hand["names"]
     out = _words((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
-                 + [_result_text(hand) + "."], width)
+                 + (_result_text(hand, sentence=True) + ".").split(" "), width)
     for p in hand["players"]:
         what = p["limit"] or ("counted" if p.get("counted") else f"{plural(p['points'], 'point')}, {plural(p['doubles'], 'double')}")
         out.extend(_words([f"  {names[p['seat']]:<10} {p['seat']}  {p['score']:>6}", *what.split()], width,

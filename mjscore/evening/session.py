@@ -18,12 +18,12 @@ from typing import NamedTuple
 
 from mjscore.io.notation import parse_table
 from mjscore.io.sessionfile import Session, SessionHeader
-from mjscore.model.errors import MjError, SessionError
-from collections.abc import Mapping
+from mjscore.model.errors import MjError, NoWinnerError, SessionError
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 from mjscore.model.settings import ROTATION, SETTINGS, Paying, Rotation, SeatChange, ordered
-from mjscore.model.table import COUNTERS, Table
+from mjscore.model.table import COUNTERS, Table, name_key
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.pipeline import EMPTY, TableResult, evaluate
 from mjscore.rules.scheme import Scheme
@@ -99,6 +99,10 @@ class PlayedHand:
     def dealer(self) -> str:
         return self.names[Wind.EAST]
 
+    def names_by_letter(self) -> dict[str, str]:
+        """Seat letter -> the player's name, for this hand."""
+        return {s.value: self.names[s] for s in SEATS}
+
     def to_dict(self) -> dict[str, Any]:
         d = self.result.to_dict()
         d["hand"] = self.number
@@ -145,6 +149,7 @@ class SessionResult:
     next: NextDeal | None = None             # who deals the hand after the last one played
     errors: tuple[MjError, ...] = ()         # bad hands (with keep_going): the totals stop at the first
     settle_up_note: str | None = None        # how an evening with added-up hands settles
+    scheme: str | None = None                # the scheme the session's header names (None: the default)
 
     @property
     def standings(self) -> list[tuple[str, int]]:
@@ -181,49 +186,80 @@ def play(session: Session, scheme: str | None = None, given: Mapping[str, Any] =
     checked (against the seating as it stood), the errors are collected, and the totals stop at
     the first bad hand, since who deals after it cannot be known.
     """
-    h = session.header
+    state = EveningState(session.header)
+    for _number, _line, outcome in hands_of(session, scheme, given, explain, state):
+        if isinstance(outcome, MjError) and not keep_going:
+            raise outcome
+    return state.result()
+
+
+class EveningState:
+    """An evening as it is played through: the seating, the totals, the hands counted, the errors."""
+
+    def __init__(self, header: SessionHeader):
+        self.header = header
+        self.totals = {n: header.start for n in header.names}
+        self.seating = Seating()
+        self.played: list[PlayedHand] = []
+        self.errors: list[MjError] = []
+        self.paid = {n: 0 for n in header.names}     # what the hands that paid moved, by name
+        self.added: list[int] = []                   # the hands that were added up (add-up)
+
+    def result(self) -> SessionResult:
+        h, names, seating, totals = self.header, self.header.names, self.seating, self.totals
+        transfers, note = _settling(self.paid, self.added, len(self.played))
+        coming = NextDeal(names[seating.player_at(Wind.EAST)], SEATS[seating.round % 4], len(self.played) + 1,
+                          seating.extra_hands, seating.kitty_deals, tuple(names[seating.player_at(s)] for s in SEATS),
+                          seating.seats_changed, seating.dealer_wins)
+        return SessionResult(tuple(names), h.start, tuple(self.played), dict(totals), transfers, coming,
+                             tuple(self.errors), note, h.scheme)
+
+
+def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, Any] = EMPTY,
+             explain: bool = False, state: EveningState | None = None
+             ) -> Iterator[tuple[int, int, PlayedHand | MjError | None]]:
+    """Each hand of the session in order as it is played: (its number, the line it starts on,
+    the hand as played, or the error that stopped it).  After a bad hand the others are still
+    read and checked (against the seating as it stood), but not counted, since who deals after
+    it cannot be known: those give None, or their own error."""
+    state = state or EveningState(session.header)
+    h, seating, totals = state.header, state.seating, state.totals
     names = h.names
-    totals = {n: h.start for n in names}
-    seating = Seating()
-    played: list[PlayedHand] = []
-    errors: list[MjError] = []
-    paid = {n: 0 for n in names}                 # what the hands that paid moved, by name
-    added: list[int] = []                        # the hands that were added up (add-up)
     for number, source in enumerate(session.hands, start=1):
         by_seat = {s: names[seating.player_at(s)] for s in SEATS}
         prevailing = SEATS[seating.round % 4]
         try:
             hand = source.read({name: s.value for s, name in by_seat.items()})
             _check_against_rotation(hand, number, prevailing, seating, names)
-            table = _with_session_values(hand, h, prevailing, seating)
+            table = _with_session_values(hand, h, prevailing, seating, tuple(by_seat[s] for s in SEATS))
             result = evaluate(table, scheme, given, explain)
             if result.settlement is None:
-                raise SessionError(f"hand {number} cannot be settled: {result.settlement_error}", hand.where)
+                why = f"hand {number} cannot be settled: {result.settlement_error}"
+                if table.winner is None and not table.draw:
+                    raise NoWinnerError(why, hand.where, seats=tuple(p.seat.value for p in table.players))
+                raise SessionError(why, hand.where)
         except MjError as e:
-            if not keep_going:
-                raise
-            errors.append(e)
+            state.errors.append(e)
+            yield number, source.line, e
             continue
-        if errors:
-            continue                            # checked, not counted: the evening stopped at the first bad hand
+        if state.errors:
+            yield number, source.line, None     # checked, not counted: the evening stopped at the first bad hand
+            continue
         adds_up = result.settlement.settings.paying is Paying.ADD_UP
         if adds_up:
-            added.append(number)
+            state.added.append(number)
         for s in SEATS:
             net = result.settlement.net.get(s, 0)
             totals[by_seat[s]] += net
             if not adds_up:
-                paid[by_seat[s]] += net
-        played.append(PlayedHand(number, by_seat, result, dict(totals)))
+                state.paid[by_seat[s]] += net
+        played = PlayedHand(number, by_seat, result, dict(totals))
+        state.played.append(played)
         kitty = next((x for x in result.settlement.specials if x.kind == Reason.KITTY), None)
         # The kitty grows deal by deal until a winner takes it.
         seating.kitty_deals = kitty.count if kitty is not None and kitty.to is None else 0
         _rotate(seating, table, _rotation(result.scheme, h, given))
-    transfers, note = _settling(paid, added, len(played))
-    coming = NextDeal(names[seating.player_at(Wind.EAST)], SEATS[seating.round % 4], len(played) + 1,
-                      seating.extra_hands, seating.kitty_deals, tuple(names[seating.player_at(s)] for s in SEATS),
-                      seating.seats_changed, seating.dealer_wins)
-    return SessionResult(tuple(names), h.start, tuple(played), totals, transfers, coming, tuple(errors), note)
+        yield number, source.line, played
 
 
 def _settling(paid: dict[str, int], added: list[int], played: int) -> tuple[tuple[Transfer, ...] | None, str | None]:
@@ -261,7 +297,7 @@ def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating:
     for p in hand.players:
         if p.name is not None:
             expected = names[seating.player_at(p.seat)]
-            if p.name != expected:
+            if name_key(p.name) != name_key(expected):
                 raise SessionError(f"hand {number} seats {p.name} at {p.seat.value}, but by the rotation "
                                    f"{expected} sits there", p.where, p.name)
 
@@ -293,14 +329,15 @@ def next_hand(played: SessionResult, header: SessionHeader, text: str, name: str
     if nxt is None:
         raise SessionError("the evening has no next hand", header.where)
     hand = parse_table(text, name, 1, names={n: s.value for s, n in zip(SEATS, nxt.seats)})
-    return _with_session_values(hand, header, nxt.round, nxt)
+    return _with_session_values(hand, header, nxt.round, nxt, nxt.seats)
 
 
-def _with_session_values(hand: Table, h: SessionHeader, prevailing: Wind, seating: _Counted) -> Table:
+def _with_session_values(hand: Table, h: SessionHeader, prevailing: Wind, seating: _Counted,
+                         names: tuple[str, ...]) -> Table:
     options = {k: v for k, v in h.options if k in _TABLE_SETTINGS}
     options.update(dict(hand.options))           # the hand's own header wins over the session's
     return dataclasses.replace(hand, round=prevailing, **{name: getattr(seating, name) for name in COUNTERS.values()},
-                               scheme=hand.scheme or h.scheme, options=ordered(options))
+                               scheme=hand.scheme or h.scheme, options=ordered(options), names=names)
 
 
 _TABLE_SETTINGS = frozenset(s.name for s in SETTINGS)

@@ -27,7 +27,7 @@ from mjscore.io.yamlform import SESSION_KEYS, NodeReader
 from mjscore.io.yamlsafe import load_nodes
 from mjscore.model.errors import Location, NotationError, SessionError, YamlFormError, excerpt
 from mjscore.model.settings import ordered
-from mjscore.model.table import Table
+from mjscore.model.table import Table, name_key
 
 SESSION_HEADERS = ("players", "start", "scheme", *SESSION_SETTINGS)
 
@@ -144,11 +144,6 @@ _NOT_NAMES = frozenset(w.casefold() for w in ("E", "S", "W", "N", *HEADERS, "sco
                                               "liable", "to", "players", "start", *FLAGS))
 _NOT_IN_NAMES = frozenset(":;#=[](){}<>|\\\"'`")
 MAX_NAME = 32
-
-
-def name_key(name: str) -> str:
-    """How two names are compared: normalised (NFKC) and without regard to case."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def player_names(names: list[str], places: list[Location]) -> tuple[str, ...]:

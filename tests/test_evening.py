@@ -354,3 +354,27 @@ def test_score_accepts_a_trailing_separator_and_its_csv_says_where_each_table_st
     assert r.exit_code == 0, r.output
     rows = [line.split(",") for line in r.stdout.splitlines()[1:]]
     assert [(row[1], row[2]) for row in rows] == [(str(f), "1")] * 4 + [(str(f), "3")] * 4    # a row a seat
+
+
+def test_a_data_package_not_found_is_looked_up_once(monkeypatch, tmp_path):
+    """A copied source folder without its data: the failure is said, and remembered (every
+    table of a batch would otherwise search the import system again)."""
+    import importlib.util
+
+    import mjscore
+    from mjscore.io import shipped
+    from mjscore.rules.shipped import scheme_dir
+
+    calls = []
+    monkeypatch.setattr(shipped, "find_spec", lambda name: calls.append(name))
+    monkeypatch.setattr(shipped, "__file__", str(tmp_path / "mjscore" / "io" / "shipped.py"))   # no pyproject
+    shipped.data_folder.cache_clear()
+    try:
+        for _ in range(3):
+            with pytest.raises(mjscore.SchemeError, match="shipped schemes are not installed"):
+                scheme_dir()
+        assert calls == ["mjscore.schemes"]
+    finally:
+        monkeypatch.undo()
+        shipped.data_folder.cache_clear()
+    assert importlib.util.find_spec("mjscore.schemes") is not None and scheme_dir().is_dir()

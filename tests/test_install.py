@@ -212,3 +212,17 @@ def test_a_hand_typed_at_the_prompt_of_the_installed_program(installed):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and "E: [111p] 222s 333m EEE 99s win 9s self\n" in (here / "typed.mj").read_text()
+
+
+def test_python_m_mjscore_in_the_repository_folder_after_pip_install(installed):
+    """With the wheel installed, `python -m mjscore` run in the checkout finds ./mjscore first (the
+    working folder leads sys.path); its schemes, documents and samples are then the folders the
+    build installs from, beside it."""
+    bin_dir, _ = installed
+    for args in (["score", "sample_hands/win-on-discard.mj", "--scheme", "dmjl"], ["help", "notation"],
+                 ["example", "win-on-discard"], ["schemes"]):
+        r = run(bin_dir / "python", "-m", "mjscore", *args, cwd=ROOT, env=env_without_checkout())
+        assert r.stderr == "" and r.stdout, args
+    where = run(bin_dir / "python", "-c", "import mjscore; print(mjscore.__file__)", cwd=ROOT,
+                env=env_without_checkout()).stdout
+    assert where.startswith(str(ROOT))          # it was the checkout's package that ran

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -166,6 +165,8 @@ def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: 
         yield from _score_chunk(first, request, encode)   # too few tables to be worth a worker
         return
     chunks = itertools.chain([first], iter(lambda: list(itertools.islice(source, CHUNK)), []))
+    import multiprocessing      # only for workers: 24 M instructions a one-hand `score` need not pay
+
     context = multiprocessing.get_context("fork")
     with context.Pool(jobs, initializer=_worker_start) as pool:
         pending: deque[Any] = deque()

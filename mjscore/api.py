@@ -24,6 +24,7 @@ from mjscore.evening.entry import answer_kind as _answer_kind
 from mjscore.evening.entry import entry_line as _entry_line
 from mjscore.evening.batch import BatchItem, encoded, score_files, score_stream
 from mjscore.evening.check import CheckReport, check_rows
+from mjscore.evening.checkpoint import play_file
 from mjscore.evening.journal import Added, Removed, add_hand, print_session, remove_last_hand, start_evening
 from mjscore.evening.journal import HandTakenError as HandTakenError  # for the shells: a hand added twice
 from mjscore.evening.session import NextDeal, SessionResult, next_hand, play
@@ -343,8 +344,12 @@ def play_session(source: Source, *, name: str | None = None, keep_going: bool = 
     (('Ann', 2898), {'from': 'Bob', 'to': 'Ann', 'amount': 816})
     """
     given = _given(settings, SETTINGS, ROTATION)
-    text, name = _source(source, name)
-    return play(read_session(text, name), _scheme_name(scheme), given, keep_going)
+    text, shown = _source(source, name)
+    session = read_session(text, shown)
+    if isinstance(source, os.PathLike) and os.fspath(source) != "-":
+        # An evening file keeps a checkpoint (evening.checkpoint): the hands played before are read back.
+        return play_file(session, os.fspath(source), _scheme_name(scheme), given, keep_going)
+    return play(session, _scheme_name(scheme), given, keep_going)
 
 
 class LineCheck(NamedTuple):
@@ -438,8 +443,8 @@ class Evening:
     {'Ann': 2240, 'Bob': 1936, 'Cid': 1912, 'Dee': 1912}
     >>> ev.check_line("S", "score 12").ok, ev.check_line("S", "123x").error.message
     (True, "'123x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)")
-    >>> ev.next_deal().dealer, ev.undo().evening.hands
-    ('Ann', ())
+    >>> ev.next_deal().dealer, len(ev.undo().evening.hands)
+    ('Ann', 0)
     """
 
     def __init__(self, path: str | os.PathLike[str]):
@@ -550,7 +555,7 @@ class Evening:
         if self._played is None or self._played[0] != sig:
             text, name = read_text(self.path)
             session = read_session(text, name)
-            self._played = (sig, play(session), session.header)
+            self._played = (sig, play_file(session, self.path, every_hand=False), session.header)
         return self._played[1], self._played[2]
 
 

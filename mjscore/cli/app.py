@@ -585,7 +585,7 @@ def add(
     if format is ChangeFormat.json:
         _report_after_change(to_json(added.to_dict()) + "\n", f"the hand was added to {evening}")
         return
-    text = render_hand(added.evening.to_dict(), output_width())
+    text = render_hand(added.to_dict(), output_width())        # the hand added, not the whole evening again
     if added.created:
         scheme_note = f"; scheme {added.scheme} (read from the evening's folder)" if added.scheme else ""
         text = f"Started {evening}: {', '.join(added.evening.players)}{scheme_note}\n{text}"
@@ -713,7 +713,7 @@ def undo(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
         return
     shown = "".join(f"  {line}\n" for line in removed.text.rstrip("\n").split("\n"))
     _report_after_change(terminal_safe(f"Removed this hand:\n{shown}\n"
-                                       + render_standings(removed.evening.to_dict(), output_width())),
+                                       + render_standings({**removed.to_dict(), "start": removed.evening.start}, output_width())),
                          f"the last hand was taken out of {evening}")
 
 

@@ -562,7 +562,7 @@ def _closing(result: dict, grid: str, width: int | None, title: str = "Final sta
             out.extend(_words(f"{note[0].upper()}{note[1:]}.".split(" "), width))
     if result.get("errors"):
         out.append("")
-        out.extend(_words([f"The totals stop before hand {len(result['hands']) + 1}:",
+        out.extend(_words([f"The totals stop before hand {result['next']['hand']}:",
                            f"{len(result['errors'])} hand{'s' if len(result['errors']) != 1 else ''} could not be "
                            "counted (see the errors)."], width))
     elif result.get("next"):
@@ -601,8 +601,8 @@ def hand_title(number: int, dealer: str, round_letter: str) -> str:
 
 def render_hand(result: dict, width: int | None = None) -> str:
     """One hand of an evening, as the table wants it at once: the scores, who pays whom by name,
-    each net, the running totals, and who deals next."""
-    hand = result["hands"][-1]
+    each net, the running totals, and who deals next (`result`: what `add --format json` prints)."""
+    hand = result["hand"]
     names = hand["names"]
     out = _words((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
                  + (_result_text(hand, sentence=True) + ".").split(" "), width)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mjscore.evening.checkpoint import play_file
 from mjscore.evening.session import SessionResult, play
 from mjscore.io.notation import print_table
 from mjscore.io.sessionfile import player_names, read_session
@@ -133,7 +134,8 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
             new = header(names, start, scheme, options) + "---\n" + lines
         before = new[:len(new) - len(lines)].count("\n")          # lines of the file above the new hand
         try:
-            evening = play(read_session(new, path))                 # the new hand is checked with all the rest
+            # The new hand is checked with all the rest (those the checkpoint holds as they were played).
+            evening = play_file(read_session(new, path), target, every_hand=False)
         except MjError as e:
             if e.location.file == path and e.location.line > before:
                 # Point into what was typed, not at a line of a file that was never written.
@@ -183,7 +185,7 @@ def remove_last_hand(path: str) -> Removed:
         removed = "\n".join(ln for ln in lines[cut + 1:] if ln.strip() != "---") + "\n"
         if cut == first_hand:
             kept = "\n".join(lines[:cut]) + "\n---\n"            # the header block stays a header block
-        evening = play(read_session(kept, path), keep_going=True)
+        evening = play_file(read_session(kept, path), target, keep_going=True, every_hand=False)
         replace(target, kept, like=raw, display=path)
     return Removed(removed, evening)
 

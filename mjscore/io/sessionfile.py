@@ -46,11 +46,13 @@ class HandSource(NamedTuple):
 
     line: int
     read: Callable[[dict[str, str]], Table]    # player's name -> seat letter, to the table (or MjError)
+    text: str | None = None                    # the hand as written (compact notation; None for YAML)
 
 
 class Session(NamedTuple):
     header: SessionHeader
     hands: tuple[HandSource, ...]
+    head: str | None = None                    # the header block as written (compact notation; None for YAML)
 
 
 def _compact_hand(chunk: str, name: str, first: int, names: dict[str, str]) -> Table:
@@ -103,10 +105,10 @@ def _read_compact_session(text: str, name: str) -> Session:
     if names is None:
         raise SessionError("a session starts with a header block naming the players "
                            "('players Ann Bob Cid Dee'), then '---' and the hands", where)
-    hands = [HandSource(first, partial(_compact_hand, chunk, name, first)) for first, chunk in chunks[1:]
+    hands = [HandSource(first, partial(_compact_hand, chunk, name, first), chunk) for first, chunk in chunks[1:]
              if any(ln.split("#", 1)[0].strip() for ln in chunk.split("\n"))]
     header = SessionHeader(names, start, scheme, ordered(options), where)
-    return Session(header, tuple(hands))
+    return Session(header, tuple(hands), head_text)
 
 
 def _read_yaml_session(text: str, name: str) -> Session:

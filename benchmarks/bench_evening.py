@@ -12,7 +12,8 @@ with mjscore installed, so an older version can be measured beside this one):
 - `add` of one more hand, then `undo` of it, `--runs` times over.
 
 Figures are CPU time (user + system, from the kernel's account of the child; medians), never the
-wall clock; with `--instructions`, one `add` at each size is counted by callgrind as well. The
+wall clock; with `--instructions`, one `add` and one `session` (from the checkpoint) at each
+size are counted by callgrind as well (`PYTHONHASHSEED=0`: the same count each time). The
 checkpoint's size per hand is reported too. The cache is a fresh folder of the benchmark's own.
 """
 
@@ -73,7 +74,7 @@ def main() -> None:
         folder = Path(tmp)
         print(f"CPU ms (medians of {args.runs} runs; session: first, then again)")
         print(f"{'python':40} {'hands':>6} {'session 1st':>12} {'session':>9} {'add':>8} {'undo':>8}"
-              f"{' add (M instr)':>15} {'checkpoint/hand':>16}")
+              f"{'M instr: add  session':>22} {'checkpoint/hand':>16}")
         texts = {n: evening_text(n) for n in args.sizes}
         for py in args.python:
             for n in args.sizes:
@@ -92,13 +93,15 @@ def main() -> None:
                     undos.append(cpu([*run, "undo", str(path)], env, folder))
                 counted = ""
                 if args.instructions:
-                    counted = f"{instructions([*run, 'add', str(path), '-e', HAND], env, folder) / 1e6:>15.0f}"
+                    add_count = instructions([*run, 'add', str(path), '-e', HAND], env, folder)
                     cpu([*run, "undo", str(path)], env, folder)
+                    session_count = instructions([*run, "session", str(path)], env, folder)
+                    counted = f"{add_count / 1e6:>8.0f} {session_count / 1e6:>8.0f}"
                 kept = sum(f.stat().st_size for f in (cache / "evenings").glob("*.jsonl")) \
                     if (cache / "evenings").is_dir() else 0
                 print(f"{py[-40:]:40} {n:>6} {first * 1000:>12.0f} {again * 1000:>9.0f} "
                       f"{statistics.median(adds) * 1000:>8.0f} {statistics.median(undos) * 1000:>8.0f}"
-                      f"{counted:>15} {kept / n / 1024:>13.1f} KB", flush=True)
+                      f"{counted:>22} {kept / n / 1024:>13.1f} KB", flush=True)
 
 
 if __name__ == "__main__":

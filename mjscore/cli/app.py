@@ -15,7 +15,7 @@ import inspect
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import Enum
 from pathlib import Path
 from typing import Any, NoReturn, Optional
@@ -491,11 +491,10 @@ def session(
         played = api.play_session(_path(file), keep_going=True, scheme=scheme, **settings)
     except MjError as e:
         fail(e)
-    result = played.to_dict()
     if hand is not None:
-        if hand > len(result["hands"]):
-            raise typer.BadParameter(f"the evening has {len(result['hands'])} hands played", param_hint="'--hand'")
-        one = result["hands"][hand - 1]
+        if hand > len(played.hands):
+            raise typer.BadParameter(f"the evening has {len(played.hands)} hands played", param_hint="'--hand'")
+        one = played.hands[hand - 1].to_dict()
         if format is Format.json:
             typer.echo(to_json(one))
         else:
@@ -506,8 +505,14 @@ def session(
             title = hand_title(hand, one["dealer"], one["round"])
             sys.stdout.write(terminal_safe(f"{title}\n\n{text}\nTotals after it: {totals}\n"))
         return
+    # Each hand's plain form made as it is written, and let go (a season of 5,000 hands is not
+    # held twice over); JSON is written whole.
+    hands: Iterable[dict[str, Any]] = (h.to_dict() for h in played.hands)
+    if chart:
+        hands = list(hands)                     # drawn from twice
+    result = {"players": list(played.players), "start": played.start, "hands": hands, **played.summary()}
     if format is Format.json:
-        typer.echo(to_json(result))
+        typer.echo(to_json(played.to_dict()))
     elif format is Format.csv:
         sys.stdout.write(session_csv(result))
     else:

@@ -507,13 +507,15 @@ def render_session(result: dict, fmt: str = "table", width: int | None = None) -
     from tabulate import tabulate
 
     grid = "github" if fmt == "markdown" else "simple"
-    if fmt == "markdown":
-        result = markdown_safe(result)
-    names = result["players"]
+    safe = markdown_safe if fmt == "markdown" else (lambda value: value)
+    names = safe(result["players"])
     out = _words([f"Session: {', '.join(names)};", f"each starts with {result['start']}"], width)
     out.append("")
-    rows = []
+    rows, said = [], []
+    # One pass over the hands, which may come one at a time (`mjscore session` makes each hand's
+    # plain form as it is drawn, so an evening's hands are never all held at once).
     for hand in result["hands"]:
+        hand = safe(hand)
         seat_of = {v: k for k, v in hand["names"].items()}
         by_seat = {p["seat"]: p for p in hand["players"]}
         net = (hand.get("settlement") or {}).get("net", {})
@@ -523,19 +525,20 @@ def render_session(result: dict, fmt: str = "table", width: int | None = None) -
             p = by_seat.get(seat)
             row.append(f"{seat} {p['score'] if p else '-'} {net.get(seat, 0):+d} = {hand['totals'][n]}")
         rows.append(row)
+        said.append((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
+                    + _result_text(hand, sentence=True).split())
     grid_text = tabulate(rows, headers=["#", "round", "East", "result"] + [f"{n}: seat score net = total" for n in names],
                          tablefmt=grid)
     if width is None or fmt == "markdown" or max(map(len, grid_text.split("\n"))) <= width:
         out.append(grid_text)
     else:
-        for hand, row in zip(result["hands"], rows):
+        for words, row in zip(said, rows):
             # Two lines a hand: what happened, then each player's "seat score net = total".
-            out.extend(_words((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
-                              + _result_text(hand, sentence=True).split(), width, indent="    "))
+            out.extend(_words(words, width, indent="    "))
             out.extend(_words([f"    {names[0]} {row[4]}"] + [f"{n} {cell}" for n, cell in zip(names[1:], row[5:])],
                               width, sep="  ", indent="    "))
     out.append("")
-    out.extend(_closing(result, grid, width))
+    out.extend(_closing(safe({k: v for k, v in result.items() if k != "hands"}), grid, width))
     return "\n".join(out) + "\n"
 
 

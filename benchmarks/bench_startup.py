@@ -1,27 +1,36 @@
-"""Start-up: the CPU time of a one-hand `mjscore score`, against a Typer hello-world.
+"""Start-up: what a short command costs as a whole process, in instructions and in CPU time.
 
-    python benchmarks/bench_startup.py [--runs 20] [--root CHECKOUT ...]
+    python benchmarks/bench_startup.py [--runs 20] [--python PY ...] [--no-instructions]
 
-Each command runs as a fresh process; its CPU time (user + system, from the kernel's account
-of the child) is what is compared, not the wall clock, which on a shared machine also measures
-the neighbours. The commands run alternately, so both see the same machine state, and the
-medians are reported with their ratio. `--root` may name other checkouts of mjscore (an older
-commit, say) to measure side by side with the same hello-world. Python's bytecode cache is
-allowed, and each command runs once before timing, as on a player's machine. The scheme cache
-is used as a player would have it (set MJSCORE_CACHE_DIR="" beforehand to measure without it).
+Each `--python` is the interpreter of an environment with mjscore installed (a wheel, `pip
+install .`, pipx's venv or an editable install; default: this one), so two versions can be
+measured side by side: `python -m venv /tmp/old && /tmp/old/bin/pip install mjscore==0.2.0`,
+then `--python /tmp/old/bin/python .venv/bin/python`. The commands run in a folder of their
+own, outside any checkout, on copies of the sample hands, so the installed package is what is
+measured, never the source tree.
+
+Instructions are counted by valgrind's callgrind (one run per command, `PYTHONHASHSEED=0`:
+the same count every time, whoever else uses the machine). CPU time is user + system from the
+kernel's account of each child, the medians of `--runs` runs made alternately so that every
+interpreter sees the same machine; never the wall clock. Both after one warm-up run, so the
+bytecode and the scheme cache are written, as on a player's machine (set
+MJSCORE_CACHE_DIR="" beforehand to measure without the scheme cache). A Typer hello-world is
+measured beside, with each interpreter's Typer.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_hands"
 
 HELLO = '''import typer
 
@@ -37,46 +46,95 @@ if __name__ == "__main__":
     app()
 '''
 
+# name: the arguments after `python -m mjscore` (None: the hello-world); `evening.mj` is a fresh
+# copy of the 20-hand sample evening before each run.
+COMMANDS: dict[str, list[str] | None] = {
+    "hello-world": None,
+    "score (one hand)": ["score", "win-on-discard.mj"],
+    "score --format json": ["score", "win-on-discard.mj", "--format", "json"],
+    "--help": ["--help"],
+    "score --help": ["score", "--help"],
+    "session (20 hands)": ["session", "evening.mj"],
+    "add (21st hand)": ["add", "evening.mj", "-e", "E: score 10 win self; S: ...; W: ...; N: ..."],
+    "undo": ["undo", "evening.mj"],
+    "batch (one table)": ["batch", "win-on-discard.mj"],
+    "check (one table)": ["check", "win-on-discard.mj"],
+    "schemes": ["schemes"],
+}
 
-def cpu_seconds(cmd: list[str], cwd: Path, pythonpath: Path | None, cache: Path | None = None) -> float:
+
+def command(python: str, args: list[str] | None, folder: Path) -> list[str]:
+    if args is None:
+        return [python, str(folder / "hello.py"), "--name", "table"]
+    return [python, "-m", "mjscore", *args]
+
+
+def fresh(folder: Path) -> None:
+    shutil.copyfile(SAMPLES / "evening-session.mj", folder / "evening.mj")
+
+
+def environment(cache: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+    env.setdefault("MJSCORE_CACHE_DIR", str(cache))      # each interpreter its own: they must not evict each other
+    env["PYTHONHASHSEED"] = "0"
+    return env
+
+
+def cpu_seconds(cmd: list[str], folder: Path, env: dict[str, str]) -> float:
     """User + system CPU seconds of one child process."""
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath)
-    if cache is not None and "MJSCORE_CACHE_DIR" not in os.environ:
-        env["MJSCORE_CACHE_DIR"] = str(cache)     # each checkout its own: they must not evict each other
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    fresh(folder)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=folder)
     _, status, usage = os.wait4(proc.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed in {cwd}")
+        raise SystemExit(f"{' '.join(cmd)} failed in {folder}")
     return usage.ru_utime + usage.ru_stime
 
 
+def instructions(cmd: list[str], folder: Path, env: dict[str, str]) -> int:
+    """The instructions callgrind counts for one run of the command."""
+    fresh(folder)
+    out = folder / "callgrind.out"
+    r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *cmd], cwd=folder, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    found = re.search(r"Collected : (\d+)", r.stderr)
+    if r.returncode != 0 or found is None:
+        raise SystemExit(f"callgrind could not count {' '.join(cmd)}:\n{r.stderr[-2000:]}")
+    out.unlink(missing_ok=True)
+    return int(found.group(1))
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=20)
-    ap.add_argument("--root", type=Path, nargs="*", default=[ROOT])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=20, help="CPU-time runs per command and interpreter")
+    ap.add_argument("--python", nargs="*", default=[sys.executable], help="interpreters with mjscore installed")
+    ap.add_argument("--no-instructions", action="store_true", help="CPU time only (no valgrind)")
     args = ap.parse_args()
-    py = sys.executable
+    count = not args.no_instructions and shutil.which("valgrind") is not None
     with tempfile.TemporaryDirectory() as tmp:
-        hello = Path(tmp) / "hello.py"
-        hello.write_text(HELLO)
-        commands = {"hello-world": ([py, str(hello), "--name", "table"], Path(tmp), None, None)}
-        for n, root in enumerate(args.root):
-            commands[f"score ({root})"] = ([py, "-m", "mjscore", "score", "sample_hands/win-on-discard.mj"],
-                                           root, root, Path(tmp) / f"cache-{n}")
-        for cmd, cwd, path, cache in commands.values():            # bytecode and scheme caches written
-            cpu_seconds(cmd, cwd, path, cache)
-        times: dict[str, list[float]] = {name: [] for name in commands}
+        folder = Path(tmp)
+        (folder / "hello.py").write_text(HELLO)
+        shutil.copyfile(SAMPLES / "win-on-discard.mj", folder / "win-on-discard.mj")
+        envs = {py: environment(folder / f"cache-{n}") for n, py in enumerate(args.python)}
+        for py in args.python:                         # bytecode and scheme caches written
+            for cmd_args in COMMANDS.values():
+                cpu_seconds(command(py, cmd_args, folder), folder, envs[py])
+        counted = {(name, py): instructions(command(py, a, folder), folder, envs[py])
+                   for name, a in COMMANDS.items() for py in args.python} if count else {}
+        times: dict[tuple[str, str], list[float]] = {(name, py): [] for name in COMMANDS for py in args.python}
         for _ in range(args.runs):
-            for name, (cmd, cwd, path, cache) in commands.items():
-                times[name].append(cpu_seconds(cmd, cwd, path, cache))
-    hello_median = statistics.median(times["hello-world"])
-    print(f"CPU time, medians of {args.runs} alternating runs:")
-    for name, values in times.items():
-        m = statistics.median(values)
-        print(f"  {name}: {m * 1000:6.1f} ms  ({m / hello_median:.2f}x hello-world)")
+            for name, cmd_args in COMMANDS.items():
+                for py in args.python:
+                    times[name, py].append(cpu_seconds(command(py, cmd_args, folder), folder, envs[py]))
+    print(f"Instructions (callgrind, one run) and CPU time (median of {args.runs} alternating runs):")
+    for py in args.python:
+        print(f"\n{py}")
+        hello = statistics.median(times["hello-world", py])
+        for name in COMMANDS:
+            cpu = statistics.median(times[name, py])
+            ins = f"{counted[name, py] / 1e6:8.0f} M" if counted else ""
+            print(f"  {name:22} {ins}  {cpu * 1000:7.1f} ms CPU  ({cpu / hello:.2f}x hello-world)")
+    if not count:
+        print("\n(no instruction counts: valgrind is not installed, or --no-instructions)")
 
 
 if __name__ == "__main__":

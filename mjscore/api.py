@@ -15,18 +15,31 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
+from mjscore.evening.entry import check_line as _check_line
+from mjscore.evening.entry import answer_kind as _answer_kind
+from mjscore.evening.entry import entry_line as _entry_line
 from mjscore.evening.batch import BatchItem, encoded, score_files, score_stream
-from mjscore.evening.check import CheckReport, check_text
+from mjscore.evening.check import CheckReport, check_rows
+from mjscore.evening.checkpoint import play_file
 from mjscore.evening.journal import Added, Removed, add_hand, print_session, remove_last_hand, start_evening
 from mjscore.evening.journal import HandTakenError as HandTakenError  # for the shells: a hand added twice
 from mjscore.evening.session import NextDeal, SessionResult, next_hand, play
 from mjscore.hand.validate import validate_table
 from mjscore.io.notation import print_table
-from mjscore.io.reader import file_is_session, parse_any, stream_lines, stream_tables, text_tables
+from mjscore.io.reader import (
+    SessionText,
+    file_is_session,
+    is_session,
+    parse_any,
+    stream_lines,
+    stream_tables,
+    text_tables,
+)
+from mjscore.io import shipped as _shipped
 from mjscore.io.sessionfile import SessionHeader, read_session
 from mjscore.io.text import normalise, read_text
 from mjscore.model.errors import InputError, Location, MjError
@@ -34,14 +47,15 @@ from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.model.settings import given as given_settings
 from mjscore.model.table import Table
 from mjscore.model.tiles import Wind
-from mjscore.pipeline import TableResult, evaluate, evaluate_player, player_dict, table_waits
+from mjscore.pipeline import TableResult, evaluate, evaluate_player, named_in, player_dict, table_waits
 from mjscore.rules import views as _views
 from mjscore.rules.scheme import Scheme
 from mjscore.scoring.score import PlayerScore
 from mjscore.rules.scheme import load_scheme as _load_scheme
 from mjscore.rules.shipped import shipped_schemes as _shipped_schemes
 
-__all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "load_scheme",
+__all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "check_many", "check_line", "entry_line", "answer_kind", "help_topics", "help_text",
+           "examples", "example", "load_scheme",
            "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "describe_scheme", "diff_schemes",
            "payoff_tables", "payoff_names"]
 # Also here, for the shells: Entry, LineCheck, HandTakenError (see their docstrings).
@@ -137,12 +151,12 @@ def tables(source: Source | Iterable[str], *, name: str | None = None) -> Iterat
 
 def canonical(source: Source, *, tiles: str = "text", name: str | None = None) -> Iterator[Entry]:
     r"""Each table of a source in canonical compact notation, checked on the way (`value`: the
-    text; `tiles="unicode"` writes tile pictures).  A session file comes back whole, its header
+    text; `tiles="unicode"` writes tile pictures); a player's runs stay as she grouped them.  A session file comes back whole, its header
     and the players' names kept, so that the text plays again to the same evening.
 
     >>> import mjscore
-    >>> [e.value for e in mjscore.canonical("S: [CCC] 234m 678m 55p 789s 1f win 5p from N")]
-    ['S: [CCC] 234678m 55p 789s 1f win 5p from N\n']
+    >>> [e.value for e in mjscore.canonical("S: [Rd Rd Rd] 432m 876m 55p 789s 1f win 5p from N")]
+    ['S: [CCC] 234m 678m 55p 789s 1f win 5p from N\n']
     """
     if isinstance(source, os.PathLike) and os.fspath(source) != "-" and file_is_session(os.fspath(source)):
         path = os.fspath(source)
@@ -195,13 +209,15 @@ def score(text: str | Table, *, scheme: str | os.PathLike[str] | None = None, ex
 @_takes(SETTINGS)
 def score_many(*sources: Source | Iterable[str], jobs: int = 1, scheme: str | os.PathLike[str] | None = None,
                name: str | None = None, encode: Callable[[BatchItem], str] | None = None,
-               explain: bool = False, **settings: Any) -> Iterator[BatchItem]:
+               explain: bool = False, sessions: bool = False, **settings: Any) -> Iterator[BatchItem]:
     """Score every table of one or more sources, as they stream (a compact file is read a table
     at a time, so memory does not grow with its length).
 
     Yields one `BatchItem` per table in input order, numbered across the sources: `item.result`
     (a `TableResult`) or `item.error` (an `MjError`); `item.to_dict()` is the JSON line `mjscore
-    batch` writes.  The scheme, `explain` and the settings as for `score`.  With `jobs` above 1, files are
+    batch` writes.  With `sessions`, a session file (a `Path`) gives an item per hand, played
+    with its seating (`item.data`: the hand as `play_session` gives it), then one for its end
+    (`item.table` 0: the totals, the standings and the settle-up); without, an error item.  The scheme, `explain` and the settings as for `score`.  With `jobs` above 1, files are
     parsed and scored in that many worker processes, in the same order; each item then carries
     its plain result (`item.data`, what `to_dict()` holds) rather than a typed one.  `encode`
     turns each item into the text to write, where it was scored (`item.text`): from its plain
@@ -218,7 +234,7 @@ def score_many(*sources: Source | Iterable[str], jobs: int = 1, scheme: str | os
     given = _given(settings, SETTINGS)
     if sources and all(isinstance(s, os.PathLike) for s in sources):
         paths = [os.fspath(s) for s in sources]       # type: ignore[arg-type]  # all paths, checked above
-        return score_files(paths, _scheme_name(scheme), given, jobs, encode, explain)
+        return score_files(paths, _scheme_name(scheme), given, jobs, encode, explain, sessions)
     rows = ((e.file, e.line, e.error or e.value) for s in sources for e in tables(s, name=name))
     items = score_stream(rows, _scheme_name(scheme), given, explain)
     return items if encode is None else (encoded(item, encode) for item in items)
@@ -257,18 +273,56 @@ def waits_many(source: Source | Iterable[str], scheme: str | os.PathLike[str] | 
 
 
 @_takes(SETTINGS)
-def check(source: Source, *, name: str | None = None, scheme: str | os.PathLike[str] | None = None,
+def check(source: Source | Iterable[str], *, name: str | None = None, scheme: str | os.PathLike[str] | None = None,
           **settings: Any) -> CheckReport:
     """Compare every `= N` claim of a table file or session with mjscore's score.
 
-    Returns the report's lines (each claim, and why it differs) and how many claims differ.
+    Returns the report's lines (each claim, and why it differs: mjscore's breakdown beside it,
+    then what would account for the difference, or that nothing would), how many claims differ,
+    and how many tables could not be read or scored (each has its error line in the report; the
+    others are still checked).  `check_many` gives the same a table at a time.
 
     >>> import mjscore
-    >>> mjscore.check("round S; E: [CCC] 123p 567p 99s EEE 1f win 9s self = 80").differences
-    1
+    >>> report = mjscore.check("round S; E: [CCC] 123p 567p 99s EEE 1f win 9s self = 80")
+    >>> report.differences, report.lines[0]
+    (1, '<input>:1:10: E claims 80, mjscore counts 160 (40 points, 2 doubles)')
     """
-    text, name = _source(source, name)
-    return check_text(text, name, _scheme_name(scheme), _given(settings, SETTINGS))
+    lines: list[str] = []
+    differences = errors = 0
+    for entry in check_many(source, name=name, scheme=scheme, **settings):
+        if entry.error is not None:
+            errors += 1
+            lines.append(str(entry.error))
+        else:
+            lines.extend(entry.value.lines)
+            differences += entry.value.differences
+    return CheckReport(lines, differences, errors)
+
+
+@_takes(SETTINGS)
+def check_many(source: Source | Iterable[str], *, name: str | None = None,
+               scheme: str | os.PathLike[str] | None = None, **settings: Any) -> Iterator[Entry]:
+    r"""`check` as a stream: an `Entry` per table (per hand of a session), its `value` a
+    `CheckReport` of that table's claims, or its `error`; the tables after a bad one are still
+    checked.  A compact file is read a table at a time, and nothing is kept once given, so memory
+    does not grow with the number of tables.
+
+    >>> import mjscore
+    >>> [(e.line, e.value.lines if e.ok else str(e.error))
+    ...  for e in mjscore.check_many("E: score 10 win self = 10\n---\nE: 1x")]
+    [(1, ['<input>:1:1: E claims 10 beside a score counted at the table (score 10): there are no tiles to compare with']), (3, "<input>:3:4: error: '1x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)")]
+    """
+    given = _given(settings, SETTINGS)
+    rows: Iterable[tuple[str, int, Any]]
+    if isinstance(source, os.PathLike):
+        rows = stream_tables(os.fspath(source), sessions=True)
+    elif isinstance(source, str):
+        shown = name or "<input>"
+        rows = [(shown, 1, SessionText(source, shown))] if is_session(source, shown) else text_tables(source, shown)
+    else:
+        rows = stream_lines(source, name or "<lines>")
+    for file, line, item in check_rows(rows, _scheme_name(scheme), given):
+        yield Entry(file, line, None, item) if isinstance(item, MjError) else Entry(file, line, item)
 
 
 # -- evenings ----------------------------------------------------------------------------------
@@ -291,8 +345,12 @@ def play_session(source: Source, *, name: str | None = None, keep_going: bool = 
     (('Ann', 2898), {'from': 'Bob', 'to': 'Ann', 'amount': 816})
     """
     given = _given(settings, SETTINGS, ROTATION)
-    text, name = _source(source, name)
-    return play(read_session(text, name), _scheme_name(scheme), given, keep_going)
+    text, shown = _source(source, name)
+    session = read_session(text, shown)
+    if isinstance(source, os.PathLike) and os.fspath(source) != "-":
+        # An evening file keeps a checkpoint (evening.checkpoint): the hands played before are read back.
+        return play_file(session, os.fspath(source), _scheme_name(scheme), given, keep_going)
+    return play(session, _scheme_name(scheme), given, keep_going)
 
 
 class LineCheck(NamedTuple):
@@ -302,6 +360,7 @@ class LineCheck(NamedTuple):
     seat: Wind
     error: MjError | None
     player: PlayerScore | None = None
+    line: str = ""              # the line as the evening's file keeps it (`12` is `score 12`), when right
 
     @property
     def ok(self) -> bool:
@@ -309,6 +368,8 @@ class LineCheck(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"seat": self.seat.letter, "ok": self.ok}
+        if self.ok:
+            d["line"] = self.line
         if self.error is not None:
             e = self.error
             d["error"] = {"message": e.message, "line": e.location.line, "column": e.location.column,
@@ -316,6 +377,57 @@ class LineCheck(NamedTuple):
         if self.player is not None:
             d["player"] = player_dict(self.player)
         return d
+def check_line(answer: str, seat: str | Wind, names: Sequence[str] | None = None, *,
+               scheme: str | os.PathLike[str] | None = None, round: str | Wind = "E",
+               name: str = "<typed>") -> MjError | None:
+    """The error in one player's line as typed at the table, or None when the line alone is
+    right: what `mjscore add` asks at a terminal after each answer, and what a page can ask as
+    each player's line is tapped in.
+
+    `seat` is the player's seat wind this hand (`"S"`); `names` the evening's four players in
+    this hand's seat order E S W N, so that the line may name them (`win 5s from Bob`, in any
+    case); `scheme` the evening's (a winner's hand must be complete under it) and `round` the
+    prevailing wind.  The answer may use the prompt's shorthand (`entry_line`): Enter alone for
+    a loser who scored nothing, `12` for `score 12`.  A penalty (`penalty NAME N [to NAME]`)
+    and `draw` are answers too.  What only the whole table shows (the tiles across players, one
+    winner) is checked when the hand is added (`Evening.add`).  The error is an `MjError`
+    placed in what was typed (`name`, line 1, its column); its `seats` say whose line it is.
+
+    >>> import mjscore
+    >>> names = ("Ann", "Bob", "Cid", "Dee")
+    >>> print(mjscore.check_line("[111p] 222s 333m EEE 99s win 9s from Ana", "S", names))
+    <typed>:1:38: error: no player 'Ana' at this table: Ann, Bob, Cid, Dee
+    >>> mjscore.check_line("[111p] 222s 333m EEE 99s win 9s from ann", "S", names) is None
+    True
+    >>> print(mjscore.check_line("12", "W", names), mjscore.entry_line("12"))
+    None score 12
+    """
+    error = _check_line(answer, seat, names, scheme=_scheme_name(scheme), round=round, name=name)
+    if error is not None and not error.seats:
+        error.seats = ((seat if isinstance(seat, str) else seat.value),)
+    return error
+
+
+def answer_kind(answer: str) -> str:
+    """What an answer at a player's prompt is: `"draw"`, `"penalty"` (`penalty NAME N [to NAME]`)
+    or `"line"` (the player's line).
+
+    >>> import mjscore
+    >>> mjscore.answer_kind("draw"), mjscore.answer_kind("penalty Bob 100"), mjscore.answer_kind("")
+    ('draw', 'penalty', 'line')
+    """
+    return _answer_kind(answer)
+
+
+def entry_line(answer: str) -> str:
+    """An answer typed at a player's prompt as the evening's file keeps it: Enter alone is `...`
+    (a loser who scored nothing), a number first is the score counted at the table.
+
+    >>> import mjscore
+    >>> mjscore.entry_line(""), mjscore.entry_line("12"), mjscore.entry_line("40 win self")
+    ('...', 'score 12', 'score 40 win self')
+    """
+    return _entry_line(answer)
 
 
 class Evening:
@@ -332,8 +444,8 @@ class Evening:
     {'Ann': 2240, 'Bob': 1936, 'Cid': 1912, 'Dee': 1912}
     >>> ev.check_line("S", "score 12").ok, ev.check_line("S", "123x").error.message
     (True, "'123x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)")
-    >>> ev.next_deal().dealer, ev.undo().evening.hands
-    ('Ann', ())
+    >>> ev.next_deal().dealer, len(ev.undo().evening.hands)
+    ('Ann', 0)
     """
 
     def __init__(self, path: str | os.PathLike[str]):
@@ -394,24 +506,39 @@ class Evening:
         assert result.next is not None          # a played evening always says who deals next
         return result.next
 
+    def scheme(self) -> str | None:
+        """The scheme the evening's header names, as the evening reads it (a path relative to
+        the evening's folder); None for the default."""
+        played, _ = self._remembered()
+        return None if played.scheme is None else named_in(played.scheme, self.path)
+
     def check_line(self, seat: str | Wind, line: str) -> LineCheck:
-        """One player's line of the next hand (`[111p] 234m ... win 5p from Bob`, `score 12`,
-        `...`), checked as far as a line alone can be (its tiles, groups and win clause; a
-        winner's hand whole, under the evening's scheme) and scored as it stands.  An error's
-        column counts in `line`."""
+        """One player's line of the next hand, as typed at the table (`[111p] 234m ... win 5p
+        from Bob`, `12` for `score 12`, Enter alone for `...`; see `check_line`), checked as far
+        as a line alone can be under the evening's scheme and seating, and scored as it stands.
+        An error's column counts in `line`."""
         where = Wind(seat) if isinstance(seat, str) else seat
         played, header = self._remembered()
-        prefix = f"{where.letter}: "
+        nxt = played.next
+        assert nxt is not None                  # a played evening always says who deals next
+        typed = normalise(line, "<line>").replace("\n", " ")
+        kind = _answer_kind(typed)
+        if kind != "line":
+            return LineCheck(where, InputError(f"'{kind}' is not a player's line: a {kind} is entered for the "
+                                               "whole table", Location("<line>", 1, 1), typed.strip()))
+        error = check_line(typed, where, nxt.seats, scheme=self.scheme(), round=nxt.round, name="<line>")
+        if error is not None:
+            return LineCheck(where, error)
+        body = typed.strip()
+        head = body.split(maxsplit=1)[0] if body else ""
+        if head.endswith(":"):                  # the player's own seat or name, written first
+            body = body[len(head):].strip()
+        kept = _entry_line(body)
         try:
-            table = next_hand(played, header, prefix + normalise(line, "<line>").replace("\n", " "), "<line>")
-            return LineCheck(where, None, evaluate_player(table, where))
-        except MjError as e:
-            loc = e.location
-            if loc.file == "<line>" and loc.column > len(prefix):
-                e.location = Location("<line>", 1, loc.column - len(prefix))
-            elif loc.file == "<line>":
-                e.location = Location("<line>", 1, 1)
-            return LineCheck(where, e)
+            table = next_hand(played, header, f"{where.letter}: {kept}", "<line>")
+            return LineCheck(where, None, evaluate_player(table, where, self.scheme()), kept)
+        except MjError:
+            return LineCheck(where, None, None, kept)   # right alone; what it scores waits for the table
 
     def text(self, *, tiles: str = "text") -> str:
         """The file in canonical form: header, then every hand by the seats it was played at."""
@@ -429,8 +556,55 @@ class Evening:
         if self._played is None or self._played[0] != sig:
             text, name = read_text(self.path)
             session = read_session(text, name)
-            self._played = (sig, play(session), session.header)
+            self._played = (sig, play_file(session, self.path, every_hand=False), session.header)
         return self._played[1], self._played[2]
+
+
+# -- what travels with it: the documents and the sample hands --------------------------------
+
+def help_topics() -> dict[str, str]:
+    """The documents that come with mjscore, by topic (what `mjscore help TOPIC` shows), each
+    with its title.
+
+    >>> import mjscore
+    >>> sorted(mjscore.help_topics())
+    ['notation', 'rules', 'schemes']
+    """
+    return _shipped.help_topics()
+
+
+def help_text(topic: str) -> str:
+    """A document that comes with mjscore, as Markdown: `notation` (how hands are written),
+    `rules` (the rules the schemes follow, and their sources), `schemes` (scheme files, and
+    a house's own).  An unknown topic raises an `InputError` naming the topics.
+
+    >>> import mjscore
+    >>> mjscore.help_text("notation").splitlines()[0]
+    '# Writing hands down: the notation'
+    """
+    return _shipped.help_document(topic)
+
+
+def examples() -> dict[str, str]:
+    """The sample tables and evenings that come with mjscore, by name (what `mjscore example
+    NAME` prints; `NAME.yaml` for the YAML form), each with what it shows.
+
+    >>> import mjscore
+    >>> mjscore.examples()["win-on-discard"]
+    "hand 12: South wins on North's discard"
+    """
+    return _shipped.example_names()
+
+
+def example(name: str) -> str:
+    """The text of a sample file by name (`win-on-discard`, `evening-session.yaml`); an unknown
+    name raises an `InputError` naming them.
+
+    >>> import mjscore
+    >>> mjscore.score(mjscore.example("win-on-discard")).winner
+    <Wind.SOUTH: 'S'>
+    """
+    return _shipped.example_text(name)
 
 
 # -- schemes -----------------------------------------------------------------------------------

@@ -32,15 +32,22 @@ from mjscore.settle import Payment, Settlement, SettlementError, settle
 EMPTY: Mapping[str, Any] = MappingProxyType({})       # no setting given
 
 
+def named_in(scheme: str, file: str) -> str:
+    """A scheme as a file's header names it, read as that file reads it: a path relative to the
+    file's folder, whatever the working folder (a club's tables and its house scheme travel
+    together); a shipped name, an absolute path, or a header of text given without a file
+    (`<-e>`, standard input, a typed line) as it stands."""
+    if file.startswith("<") or Path(scheme).is_absolute() or not ("/" in scheme or scheme.endswith((".yaml", ".yml"))):
+        return scheme
+    return str(Path(file).parent / scheme)
+
+
 def scheme_for(table: Table, scheme: str | None = None) -> Scheme:
     """The scheme a table is scored under: the one the caller names, else the table's header's,
     else the default."""
     name = scheme or table.scheme
-    if name and scheme is None and table.where.file not in ("<input>", "<-e>", "<stdin>"):
-        # A path in a table's header is read relative to the file it stands in, whatever the
-        # working folder: a club's tables and its house scheme travel together.
-        if ("/" in name or name.endswith((".yaml", ".yml"))) and not Path(name).is_absolute():
-            name = str(Path(table.where.file).parent / name)
+    if name and scheme is None:
+        name = named_in(name, table.where.file)
     try:
         return load_scheme(name)
     except SchemeError as e:
@@ -102,10 +109,11 @@ class TableResult(NamedTuple):
         `_item_json`)."""
         t = self.table
         won = t.winning
+        claims = {p.seat: p.claim for p in t.players if p.claim is not None}
         out = ['{"scheme": ', string(self.scheme.name), ', "round": ', string(t.round.letter),
                ', "winner": ', string(won[0].seat.letter) if won else "null",
                ', "draw": ', boolean(t.draw),
-               ', "players": [', ", ".join([player_json(p, self.explain) for p in self.players]), "]"]
+               ', "players": [', ", ".join([player_json(p, self.explain, claims.get(p.seat)) for p in self.players]), "]"]
         if won is not None:
             win = won[1]
             out += [', "win": {"tile": ', string(win.tile.text) if win.tile else "null",
@@ -138,13 +146,13 @@ def one_winner(table: Table) -> tuple[Table, str | None]:
     claimants = sorted((p for p, _ in winners), key=lambda p: order.index(p.seat))
     taker = next((p for p in claimants if tile not in p.discards), None)
     if taker is None:
-        seats = " and ".join(p.seat.value for p in claimants)
+        seats = " and ".join(table.who(p.seat) for p in claimants)
         raise WinClauseError(f"sacred discard: {seats} each discarded {tile.text} since their last draw from the wall, "
-                             f"so none of them may go out on {discarder.value}'s discard of it", claimants[0].where,
-                             tile.text)
+                             f"so none of them may go out on {table.who(discarder)}'s discard of it", claimants[0].where,
+                             tile.text, seats=tuple(p.seat.value for p in claimants))
     others = [p for p in claimants if p is not taker]
     players = tuple(_without(p, tile) if p in others else p for p in table.players)
-    return dataclasses.replace(table, players=players), _ruling(claimants, taker, others, discarder, tile)
+    return dataclasses.replace(table, players=players), _ruling(table, claimants, taker, others, discarder, tile)
 
 
 def _without(p: PlayerHand, tile: Tile) -> PlayerHand:
@@ -156,22 +164,24 @@ def _without(p: PlayerHand, tile: Tile) -> PlayerHand:
     return dataclasses.replace(reading, concealed=tuple(concealed), win=None)
 
 
-def _ruling(claimants: list[PlayerHand], taker: PlayerHand, others: list[PlayerHand], discarder: Wind,
-            tile: Tile) -> str:
-    """What happened, in words: who goes out, who may not take the tile and why, who loses."""
-    seats = [p.seat.value for p in claimants]
+def _ruling(table: Table, claimants: list[PlayerHand], taker: PlayerHand, others: list[PlayerHand],
+            discarder: Wind, tile: Tile) -> str:
+    """What happened, in words (the players by name within an evening): who goes out, who may
+    not take the tile and why, who loses."""
+    who_ = table.who
+    seats = [who_(p.seat) for p in claimants]
     who = " and ".join(seats) if len(seats) == 2 else ", ".join(seats[:-1]) + f" and {seats[-1]}"
     both = "both" if len(seats) == 2 else "all"
-    out = f"{who} {both} go out on {discarder.value}'s discard of {tile.text}: "
+    out = f"{who} {both} go out on {who_(discarder)}'s discard of {tile.text}: "
     barred = claimants[:claimants.index(taker)]          # passed over: their turn came first
     if barred:
-        names = " and ".join(p.seat.value for p in barred)
+        names = " and ".join(who_(p.seat) for p in barred)
         out += (f"{names} may not take it, having discarded {tile.text} since {'her' if len(barred) == 1 else 'their'} "
-                f"last draw (a sacred discard), so {taker.seat.value} takes it, being next in turn after "
-                f"{discarder.value} who may; ")
+                f"last draw (a sacred discard), so {who_(taker.seat)} takes it, being next in turn after "
+                f"{who_(discarder)} who may; ")
     else:
-        out += f"{taker.seat.value} takes it, being next in turn after {discarder.value}; "
-    losers = " and ".join(p.seat.value for p in others)
+        out += f"{who_(taker.seat)} takes it, being next in turn after {who_(discarder)}; "
+    losers = " and ".join(who_(p.seat) for p in others)
     return out + (f"{losers} is scored as a loser without it" if len(others) == 1
                   else f"{losers} are scored as losers without it")
 
@@ -184,10 +194,7 @@ def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] =
     settings the caller gives (model.settings), over the table's header and the scheme."""
     table, ruling = one_winner(table)
     used = scheme_for(table, scheme)
-    ways = used.ways_of_winning
-    validate_table(table, incomplete=lambda hand: incompleteness(hand, used, table),
-                   loose_needs_kong=ways.loose_needs_kong, rob_concealed_pung=ways.rob_concealed_pung,
-                   scheme_name=used.name)
+    validate_under(table, used)
     scored = score_table(table, used)
     settings = settings_for(table, used, given)
     settlement, error = None, None
@@ -199,12 +206,20 @@ def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] =
     return TableResult(table, used, scored.players, settlement, error, explain, ruling)
 
 
+def validate_under(table: Table, used: Scheme) -> None:
+    """Raise a TableError if the table is impossible under the scheme: a winner's hand complete
+    in the scheme's shapes, the ways of winning as the scheme allows them."""
+    ways = used.ways_of_winning
+    validate_table(table, incomplete=lambda hand: incompleteness(hand, used, table),
+                   loose_needs_kong=ways.loose_needs_kong, rob_concealed_pung=ways.rob_concealed_pung,
+                   scheme_name=used.name)
+
+
 def evaluate_player(table: Table, seat: Wind, scheme: str | None = None) -> PlayerScore:
     """One player's line of a table, checked (as far as a line alone can be: its tiles, its
     groups, its win clause, a winner's whole hand) and scored; nothing is settled."""
     used = scheme_for(table, scheme)
-    validate_table(table, incomplete=lambda hand: incompleteness(hand, used, table),
-                   loose_needs_kong=used.ways_of_winning.loose_needs_kong)
+    validate_under(table, used)
     hand = table.player(seat)
     if hand is None:
         raise TableError(f"the line is not {seat.value}'s", table.where)
@@ -223,7 +238,7 @@ def _kitty_earned(table: Table, settings: Settings, scheme: Scheme, players: tup
     won = next(p for p in players if p.winner)
     if won.counted:
         raise SettlementError(f"the kitty goes to a hand that earns '{settings.kitty_hand}', and "
-                              f"{won.seat.value}'s score was counted at the table: list the tiles")
+                              f"{table.who(won.seat)}'s score was counted at the table: list the tiles")
     return any(i.rule == settings.kitty_hand for i in won.best.items + won.best.ignored)
 
 
@@ -249,8 +264,9 @@ def _item_json(item: Item) -> str:
     return encode(item.as_dict())
 
 
-def player_json(p: PlayerScore, explain: bool = False) -> str:
-    """A scored player's object in the plain form, as JSON text."""
+def player_json(p: PlayerScore, explain: bool = False, claim: int | None = None) -> str:
+    """A scored player's object in the plain form, as JSON text; `claim` is the score the player
+    claimed (`= N`), shown beside mjscore's."""
     out = ['{"seat": ', string(p.seat.letter), ', "winner": ', boolean(p.winner)]
     if p.name:
         out += [', "name": ', string(p.name)]
@@ -261,6 +277,8 @@ def player_json(p: PlayerScore, explain: bool = False) -> str:
         out.append(', "counted": true')
     if explain:
         out += [', "runner_up": ', _runner_up_json(p)]
+    if claim is not None:
+        out += [', "claim": ', str(int(claim))]
     out.append("}")
     return "".join(out)
 

@@ -81,6 +81,7 @@ class Settlement(NamedTuple):
     net: dict[Wind, int]                       # seat -> gain (negative: loss)
     east_double_applies: bool = False          # whether the East-double switch changed, or could change, a figure
     specials: tuple[Special, ...] = ()
+    taken_off: tuple[tuple[Wind, int], ...] = ()   # add-up: each penalty, taken off its payer's total
 
     def to_json(self) -> str:
         """Its plain object as JSON text (`model.plain`), written from the figures: how the table
@@ -93,7 +94,10 @@ class Settlement(NamedTuple):
                ', "east_double_applies": ', plain.boolean(self.east_double_applies),
                ', "payments": [', ", ".join(payments),
                # Penalties are among the payments too; listed here so that a reader can tell them apart.
-               '], "penalties": [', ", ".join([j for p, j in zip(self.payments, payments) if p.reason == Reason.PENALTY]),
+               '], "penalties": [', ", ".join([j for p, j in zip(self.payments, payments) if p.reason == Reason.PENALTY]
+                                              # Under add-up nobody receives a penalty: it is taken off the payer's total.
+                                              + [f'{{"from": {_SEAT_JSON[w]}, "to": null, "amount": {amount}}}'
+                                                 for w, amount in self.taken_off]),
                '], "net": {', ", ".join([f"{_SEAT_JSON[w]}: {self.net[w]}" for w in SEATS if w in self.net]), "}"]
         if self.specials:
             out += [', "specials": [', ", ".join([x.to_json() for x in self.specials]), "]"]
@@ -154,7 +158,7 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
     winner = table.winner
     if settings.paying is Paying.ADD_UP:
         if not table.draw:
-            missing = [s.value for s in SEATS if s not in scores]
+            missing = [table.who(s) for s in SEATS if s not in scores]
             if missing:
                 raise SettlementError(f"add-up needs every player's score; missing: {', '.join(missing)} "
                                       f"(write '{missing[0]}: score 0' or '{missing[0]}: ...' for a player "
@@ -165,17 +169,20 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
                 net[seat] = s * (2 if seat is Wind.EAST and settings.east_double else 1)
         else:
             net = {seat: 0 for seat in SEATS}          # nothing counts after a draw
+        taken: list[tuple[Wind, int]] = []
         for pen in table.penalties:
             # Under add-up a penalty is simply taken off the offender's total (docs/rules.md,
             # "Penalties"), doubled for East where the table plays it so.
             double = 2 if pen.payer is Wind.EAST and settings.east_penalty_double else 1
             net[pen.payer] = net.get(pen.payer, 0) - pen.amount * double
+            taken.append((pen.payer, pen.amount * double))
         specials = _specials(table, settings, kitty_earned, None)
         for x in specials:
             # The stated sum, not multiplied by the number of payers (docs/rules.md, "Add-up").
             if x.to is not None:
                 net[x.to] = net.get(x.to, 0) + x.amount
-        return Settlement(settings, (), net, east_double_applies=not table.draw, specials=specials)
+        return Settlement(settings, (), net, east_double_applies=not table.draw, specials=specials,
+                          taken_off=tuple(taken))
 
     applies = False
     payoff = None
@@ -202,7 +209,7 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
                 if amount:
                     payments.append(Payment(loser, winner.seat, _round_up(amount, unit), Reason.WINNER))
             if settings.paying is Paying.BETWEEN_ALL:
-                payments.extend(_between_losers(winner.seat, scores, settings, unit))
+                payments.extend(_between_losers(winner.seat, scores, settings, unit, table))
     specials = _specials(table, settings, kitty_earned, payoff)
     for x in specials:
         payments.extend(_special_payments(x, table, payoff))
@@ -283,9 +290,10 @@ def _bonus_shares(bonus: int, winner: Wind, discarder: Wind | None, liable: Wind
     return [(s, each + (1 if n < extra else 0)) for n, s in enumerate(payers)]
 
 
-def _between_losers(winner: Wind, scores: dict[Wind, int], settings: Settings, unit: int) -> list[Payment]:
+def _between_losers(winner: Wind, scores: dict[Wind, int], settings: Settings, unit: int,
+                    table: Table) -> list[Payment]:
     losers = [s for s in SEATS if s is not winner]
-    missing = [s.value for s in losers if s not in scores]
+    missing = [table.who(s) for s in losers if s not in scores]
     if missing:
         raise SettlementError(f"between-all needs every loser's score; missing: {', '.join(missing)}: add "
                               f"'{missing[0]}: ...' for a loser who scored nothing, or use --paying winner-only")

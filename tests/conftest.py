@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,22 @@ SAMPLES = ROOT / "sample_hands"
 @pytest.fixture
 def root() -> Path:
     return ROOT
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _a_cache_of_the_suites_own(tmp_path_factory):
+    """The scheme cache and the evenings' checkpoints of this run, not the user's: the suite
+    neither leaves files in ~/.cache nor depends on what is there (a test that wants no cache,
+    or a cache of its own, sets MJSCORE_CACHE_DIR itself)."""
+    folder = tmp_path_factory.mktemp("cache")
+    folder.chmod(0o700)
+    before = os.environ.get("MJSCORE_CACHE_DIR")
+    os.environ["MJSCORE_CACHE_DIR"] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("MJSCORE_CACHE_DIR", None)
+    else:
+        os.environ["MJSCORE_CACHE_DIR"] = before
 
 SESSION_SAMPLES = {"evening-session.mj", "evening-session.yaml"}
 

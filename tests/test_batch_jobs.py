@@ -51,8 +51,11 @@ def test_every_number_of_jobs_writes_the_same_bytes(mixed, fmt):
     assert outputs[1] == outputs[2] == outputs[3]
     if fmt == "json":
         rows = [json.loads(line) for line in outputs[2].splitlines()]
-        assert [r["table"] for r in rows] == list(range(1, len(rows) + 1))
+        tables = [r for r in rows if "table" in r]                       # the session's end is no table
+        assert [r["table"] for r in tables] == list(range(1, len(tables) + 1))
         assert sum("error" in r for r in rows) >= 9
+        hands = [r for r in rows if r["file"] == "sample_hands/evening-session.mj"]
+        assert [r.get("hand") for r in hands] == [*range(1, 21), None] and "settle_up" in hands[-1]
 
 
 def test_the_api_takes_jobs_too(mixed):
@@ -101,10 +104,12 @@ def test_encode_writes_each_item_where_it_was_scored(mixed, jobs):
     from mjscore.cli.render import batch_line
     from mjscore.evening.batch import score_files
 
-    plain = list(score_files(mixed, jobs=1))
-    encoded = list(score_files(mixed, jobs=jobs, encode=functools.partial(batch_line, fmt="json")))
+    plain = list(score_files(mixed, jobs=1, sessions=True))
+    encoded = list(score_files(mixed, jobs=jobs, encode=functools.partial(batch_line, fmt="json"), sessions=True))
     assert [i.text for i in encoded] == [batch_line(i, "json") for i in plain]
-    assert all(json.loads(i.text)["table"] == n for n, i in enumerate(encoded, start=1))
+    tables = [i for i in encoded if i.table]                              # a session's end is no table
+    assert all(json.loads(i.text)["table"] == n for n, i in enumerate(tables, start=1))
+    assert [json.loads(i.text).get("settle_up") is not None for i in encoded if not i.table] == [True]
     assert len(encoded) > 300 and any(not i.ok for i in encoded)          # error rows are written too
     if jobs > 1:
         assert all(i.data is None and i.result is None for i in encoded)

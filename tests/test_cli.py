@@ -27,7 +27,7 @@ def test_version():
 def test_show_inline():
     r = run("show", "-e", HAND)
     assert r.exit_code == 0
-    assert r.stdout == "E: [111p] 2378m 4455s NN\nS: [CCC] 234678m 55p 789s 1f win 5p from N\n"
+    assert r.stdout == "E: [111p] 2378m 4455s NN\nS: [CCC] 234m 678m 55p 789s 1f win 5p from N\n"
 
 
 def test_show_stdin():

@@ -179,13 +179,14 @@ def test_add_asks_for_the_hand_seat_by_seat_at_a_terminal(tmp_path):
     assert child.exitstatus == 0 and (tmp_path / "ev.mj").read_text().count("---") == 2
 
 
-def test_a_wrong_hand_typed_at_the_terminal_writes_nothing(tmp_path):
+def test_a_hand_left_unfinished_at_the_terminal_writes_nothing(tmp_path):
     child = spawn(["add", "ev.mj", "--players", "Ann", "Bob", "Cid", "Dee"], tmp_path)
-    for who, answer in (("Ann (East):", "12x win 1m self"), ("Bob (South):", ""), ("Cid (West):", ""),
-                        ("Dee (North):", "")):
-        child.expect_exact(who)
-        child.sendline(answer)
-    child.expect("error: '12x' is not a tile")
+    child.expect_exact("Ann (East):")
+    child.sendline("12x win 1m self")
+    child.expect_exact("error: '12x' is not a tile")
+    child.expect_exact("Ann (East):")                       # asked again, alone
+    child.sendeof()
+    child.expect("nothing written")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 1 and not (tmp_path / "ev.mj").exists()
@@ -247,25 +248,31 @@ def test_the_chart_is_plain_off_a_terminal_and_never_in_json():
 
 # -- the command line --------------------------------------------------------------------------
 
-COMMANDS = [["score"], ["batch"], ["waits"], ["check"], ["session"], ["show"], ["add"], ["undo"],
-            ["schemes", "show"], ["schemes", "diff"]]
+COMMANDS = [[], ["score"], ["batch"], ["waits"], ["check"], ["session"], ["show"], ["add"], ["undo"], ["help"],
+            ["example"], ["schemes"], ["schemes", "show"], ["schemes", "diff"]]
 
 
-def test_every_help_example_works_when_pasted(tmp_path):
-    import shlex
-    import shutil
-    import subprocess
-
-    shutil.copytree("sample_hands", tmp_path / "sample_hands")
+def help_examples():
+    """Every command line of every --help, as it would be pasted into a shell."""
+    out = []
     for command in COMMANDS:
         text = runner.invoke(app, [*command, "--help"]).stdout
-        for line in (x.strip() for x in text.splitlines() if x.strip().startswith("mjscore ")):
-            if line == "mjscore add evening.mj":
-                continue                                   # asks at a terminal: see the pexpect test
-            args = shlex.split(line.split(" > ")[0])[1:]
-            r = subprocess.run([sys.executable, "-m", "mjscore", *args], cwd=tmp_path, capture_output=True, text=True,
-                               timeout=60, stdin=subprocess.DEVNULL)
-            assert r.returncode == (1 if command == ["check"] else 0), (line, r.stderr)   # the check example differs
+        out += [(command, x.strip()) for x in text.splitlines() if x.strip().startswith("mjscore ")]
+    return out
+
+
+def test_every_help_example_works_when_pasted_in_a_folder_of_ones_own(tmp_path):
+    import subprocess
+
+    bin_dir = os.path.dirname(sys.executable)                 # where the mjscore command is installed
+    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], MJSCORE_CACHE_DIR="")
+    for command, line in help_examples():
+        if line == "mjscore add evening.mj":
+            continue                                   # asks at a terminal: see tests/test_prompt.py
+        r = subprocess.run(["bash", "-o", "pipefail", "-c", line], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=60, stdin=subprocess.DEVNULL, env=env)
+        assert r.returncode == (1 if command == ["check"] else 0), (line, r.stderr)   # the check example differs
+    assert not any("sample_hands/" in line or "docs/" in line for _, line in help_examples())
 
 
 @pytest.mark.parametrize("args", [["check", "-e", "E: ...", "--format", "csv"],
@@ -335,7 +342,7 @@ def test_check_says_alternatives_and_where_each_claim_stands():
 
 def test_one_hand_of_the_evening_in_detail():
     r = runner.invoke(app, ["session", "sample_hands/evening-session.mj", "--hand", "3"], env={"COLUMNS": "60"})
-    assert r.exit_code == 0 and "Hand 3, Bob deals" in r.stdout and "South (Cid) - winner" in r.stdout
+    assert r.exit_code == 0 and "Hand 3: Bob deals, East round" in r.stdout and "South (Cid) - winner" in r.stdout
     assert max(map(len, r.stdout.splitlines())) <= 60
     assert runner.invoke(app, ["session", "sample_hands/evening-session.mj", "--hand", "99"]).exit_code == 2
 
@@ -346,4 +353,28 @@ def test_score_accepts_a_trailing_separator_and_its_csv_says_where_each_table_st
     r = runner.invoke(app, ["score", str(f), "--format", "csv", "--paying", "winner-only"])
     assert r.exit_code == 0, r.output
     rows = [line.split(",") for line in r.stdout.splitlines()[1:]]
-    assert [(row[1], row[2]) for row in rows] == [(str(f), "1"), (str(f), "3")]
+    assert [(row[1], row[2]) for row in rows] == [(str(f), "1")] * 4 + [(str(f), "3")] * 4    # a row a seat
+
+
+def test_a_data_package_not_found_is_looked_up_once(monkeypatch, tmp_path):
+    """A copied source folder without its data: the failure is said, and remembered (every
+    table of a batch would otherwise search the import system again)."""
+    import importlib.util
+
+    import mjscore
+    from mjscore.io import shipped
+    from mjscore.rules.shipped import scheme_dir
+
+    calls = []
+    monkeypatch.setattr(shipped, "find_spec", lambda name: calls.append(name))
+    monkeypatch.setattr(shipped, "__file__", str(tmp_path / "mjscore" / "io" / "shipped.py"))   # no pyproject
+    shipped.data_folder.cache_clear()
+    try:
+        for _ in range(3):
+            with pytest.raises(mjscore.SchemeError, match="shipped schemes are not installed"):
+                scheme_dir()
+        assert calls == ["mjscore.schemes"]
+    finally:
+        monkeypatch.undo()
+        shipped.data_folder.cache_clear()
+    assert importlib.util.find_spec("mjscore.schemes") is not None and scheme_dir().is_dir()

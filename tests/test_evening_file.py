@@ -44,7 +44,11 @@ def new_evening(path, *hands):
 
 
 def cli(*args, stdin=None, **kw):
-    return subprocess.run([*MJSCORE, *args], input=stdin, capture_output=True, text=True, timeout=60, **kw)
+    """The command as a script runs it: in a pipe, with no $COLUMNS (pytest exports one), so
+    that each error is one line."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    return subprocess.run([*MJSCORE, *args], input=stdin, capture_output=True, text=True, timeout=60,
+                          **{"env": env, **kw})
 
 
 # -- 1. No lost or resurrected hand ------------------------------------------------------------
@@ -389,10 +393,13 @@ def test_7_a_scheme_file_is_written_into_a_new_evening_as_the_evening_reads_it(t
 def test_7_a_str_is_text_and_a_path_is_a_file_in_every_function(tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("hunter2 is the password\n")
-    for function in (mjscore.check, mjscore.waits, mjscore.play_session):
+    for function in (mjscore.waits, mjscore.play_session):
         with pytest.raises(mjscore.MjError) as e:
             function(str(secret))
         assert "hunter2" not in str(e.value)
+    report = mjscore.check(str(secret))          # check goes past a table it cannot read, and says so
+    assert report.errors == 1 and "does not start a player" in report.lines[0]
+    assert "hunter2" not in "\n".join(report.lines)
 
 
 # -- 8. Deep extends chains are an error -------------------------------------------------------

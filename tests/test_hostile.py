@@ -47,9 +47,9 @@ def cache(tmp_path, monkeypatch):
 def forget():
     scheme_module._load.cache_clear()
     scheme_module._BY_NAME.clear()
-    from mjscore.rules.payoffs import builtin_payoffs
+    from mjscore.rules import payoffs
 
-    builtin_payoffs.cache_clear()
+    payoffs._builtin.cache_clear()
 
 
 def classical_entry(cache_dir: Path) -> Path:

@@ -1,10 +1,14 @@
 """The compact notation: every item, alias and header, read and printed back."""
 
-import pytest
+import dataclasses
 
-from mjscore.io.notation import parse_run, parse_table, parse_tables, print_table
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mjscore.io.notation import parse_run, parse_table, parse_tables, player_text, print_table
 from mjscore.model.errors import GroupError, MjError, NotationError
-from mjscore.model.table import Form, SetKind, WinFlag
+from mjscore.model.table import Form, SetKind, WinFlag, tiles_text
 from mjscore.model.tiles import Wind
 
 
@@ -40,26 +44,36 @@ def test_not_tile_runs(run):
 
 
 @pytest.mark.parametrize("line,canonical", [
-    ("E: 234m 678m 55p 789s EEE 1m", "E: 1234678m 55p 789s EEE"),
-    ("E: 1m2m3m 5p5p5p 9s9s 123s 55s", "E: 123m 555p 1235599s"),
-    ("S: {123m} 456m 789m 11p EEE", "S: {123m} 456789m 11p EEE"),
-    ("S: [555p] [123s] [CCCC] 11m 99m", "S: [555p] [123s] [CCCC] 1199m"),
-    ("W: (5555p) 123m 456m 789m 11s", "W: (5555p) 123456789m 11s"),
-    ("N: 1f 3y 123m 456m 789m 11s 99p", "N: 123456789m 99p 11s 1f 3y"),
+    # each run sorted and written canonically; the runs kept as the player grouped them
+    ("E: 234m 678m 55p 789s EEE 1m", "E: 234m 678m 55p 789s EEE 1m"),
+    ("E: 678s 99s 234m 567p 111p", "E: 678s 99s 234m 567p 111p"),
+    ("E: 1m2m3m 5p5p5p 9s9s 123s 55s", "E: 123m 555p 99s 123s 55s"),
+    ("E: 321m 9559p", "E: 123m 5599p"),
+    ("S: {123m} 456m 789m 11p EEE", "S: {123m} 456m 789m 11p EEE"),
+    ("S: [555p] [123s] [CCCC] 11m 99m", "S: [555p] [123s] [CCCC] 11m 99m"),
+    ("W: (5555p) 123m 456m 789m 11s", "W: (5555p) 123m 456m 789m 11s"),
+    ("N: 1f 3y 123m 456m 789m 11s 99p", "N: 123m 456m 789m 11s 99p 1f 3y"),
     ("N: [CCC] 1f ...", "N: [CCC] 1f ..."),
     ("E: ...", "E: ..."),
-    ("E: 123m 456m 789m 11s 999p = 36", "E: 123456789m 999p 11s = 36"),
-    ("E: 123m 456m 789m 11s 999p =36", "E: 123456789m 999p 11s = 36"),
+    ("E: 123m 456m 789m 11s 999p = 36", "E: 123m 456m 789m 11s 999p = 36"),
+    ("E: 123m 456m 789m 11s 999p =36", "E: 123m 456m 789m 11s 999p = 36"),
+    ("E: 123456789m 99p 11s", "E: 123456789m 99p 11s"),
     ("S: score 72 win from N", "S: score 72 win from N"),
     ("S: score 72 win 5p self", "S: score 72 win 5p self"),
     ("E: score 0", "E: score 0"),
-    ("E: [ 123m ] 456m 789m 11s 999p", "E: [123m] 456789m 999p 11s"),
+    ("E: [ 123m ] 456m 789m 11s 999p", "E: [123m] 456m 789m 11s 999p"),
     ("E: [1111s] [2222s] [3333s] [4444s] 55s", "E: [1111s] [2222s] [3333s] [4444s] 55s"),
-    ("E: Rd Rd Rd Gd Gd 123c 456d 789b", "E: 123m 456p 789s CCC FF"),
+    # an honour written a tile at a time is one run of copies
+    ("E: Rd Rd Rd Gd Gd 123c 456d 789b", "E: CCC FF 123m 456p 789s"),
+    ("E: 19m 19p 19s E S W N C F P C win C self", "E: 19m 19p 19s E S W N C F P C win C self"),
+    # the set a discard completed, written in brackets, stands where it was written
+    ("S: [CCC] 234m 678m [55p] 789s 1f win 5p from N", "S: [CCC] 234m 678m 55p 789s 1f win 5p from N"),
 ])
 def test_player_lines_print_canonically(line, canonical):
     table = parse_table(line)
     assert print_table(table).strip().splitlines()[-1] == canonical
+    again = parse_table(canonical)
+    assert again == table and print_table(again) == print_table(table)      # the same table, printed the same
 
 
 @pytest.mark.parametrize("clause,tile_text,discarder,flags", [
@@ -260,3 +274,35 @@ def test_a_group_written_without_spaces_is_faulted_where_it_is_wrong(text, colum
     with pytest.raises(MjError) as info:
         parse_table(text)
     assert (info.value.location.column, info.value.token) == (column, token)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_players_grouping_survives_the_printout_and_the_table_stays_the_same(data):
+    """Any split of a player's concealed tiles into runs: `show` keeps the runs (each sorted),
+    and reading the printout gives the same table, printed the same again."""
+    from tests.strategies import tables as any_table
+
+    table = data.draw(any_table())
+    lines = []
+    for p in table.players:
+        tiles = list(p.concealed)
+        if p.score is not None or not tiles:
+            lines.append(f"{p.seat.value}: {player_text(p)}")
+            continue
+        order = data.draw(st.permutations(tiles))
+        cuts = sorted(data.draw(st.sets(st.integers(1, max(len(order) - 1, 1)), max_size=4)))
+        runs = [order[a:b] for a, b in zip([0, *cuts], [*cuts, len(order)]) if order[a:b]]
+        written = " ".join(tiles_text(run, sep="") for run in runs)
+        rest = player_text(dataclasses.replace(p, concealed=()))
+        lines.append(f"{p.seat.value}: {written} {rest}".rstrip())
+    text = "\n".join(lines)
+    parsed = parse_table(text)
+    printed = print_table(parsed)
+    assert parse_table(printed) == parsed and print_table(parse_table(printed)) == printed
+    assert parsed.players == table.players
+    for p in parsed.players:                                               # the runs, as written
+        if p.written:
+            [line] = [x for x in printed.splitlines() if x.startswith(p.seat.value + ":")]
+            one_suit = [run for run in p.written if run[0].suit.is_numbered and {t.suit for t in run} == {run[0].suit}]
+            assert all(tiles_text(run, sep="") in line.split(" ") for run in one_suit), line

@@ -97,7 +97,7 @@ def test_next_says_when_the_seats_change(tmp_path):
     assert "Next: Ann deals — South round, hand 7\n" in out
     # The hand after: the seats stand as changed, and Next says nothing more of them.
     added = runner.invoke(app, ["add", str(path), "-e", "E: score 30 win self; S: score 0; W: score 0; N: score 0"])
-    assert "Hand 7: South round, Dee deals." in added.stdout
+    assert "Hand 7: Dee deals, South round." in added.stdout
     assert "Next: Dee deals — South round, hand 8 (extra hand 1)\n" in added.stdout
     undone = runner.invoke(app, ["undo", str(path)]).stdout
     assert "Next: Dee deals — South round, hand 7 (the players change seats: Dee E, Cid S, Bob W, Ann N)" in undone

@@ -82,9 +82,21 @@ def test_session_command_outputs():
     assert "| place" in md or "|   place" in md
 
 
-def test_session_chart():
-    r = runner.invoke(app, ["session", SESSION, "--chart"])
-    assert r.exit_code == 0 and "Running totals" in r.stdout
+@pytest.mark.parametrize("columns", ["60", "100"])
+def test_session_chart_tells_the_players_apart_without_colour(columns):
+    import re
+
+    r = runner.invoke(app, ["session", SESSION, "--chart"], env={"COLUMNS": columns})
+    assert r.exit_code == 0 and "Running totals" in r.stdout and "\x1b" not in r.stdout
+    chart = r.stdout[r.stdout.index("Running totals"):].splitlines()
+    assert max(map(len, chart)) <= int(columns)                            # fits the width, piped
+    plot = [line for line in chart if "│" in line or "┤" in line]
+    for marker, name in zip("ox+*", ("Ann", "Bob", "Cid", "Dee")):
+        assert f"{marker}{marker} {name}" in "\n".join(plot)                 # the legend: a marker each
+        assert any(re.search(rf"{re.escape(marker)} {name} *│$", line) for line in plot), name   # named at the end
+    ticks = [int(line.split("┤")[0]) for line in chart if "┤" in line]
+    step = ticks[0] - ticks[1]
+    assert step in (100, 200, 500, 1000) and all(t % step == 0 for t in ticks)   # whole chips, round numbers
 
 
 def session_text(*hands, header="players Ann Bob Cid Dee\nscheme classical"):
@@ -177,7 +189,7 @@ def test_check_works_on_sessions(tmp_path):
                                  header="players Ann Bob Cid Dee\npaying winner-only"))
     r = runner.invoke(app, ["check", str(path)])
     assert r.exit_code == 0, r.stdout
-    assert "hand 1: E claims 22: agreed" in r.stdout
+    assert "hand 1: Ann claims 22: agreed" in r.stdout and "hand 1: Bob claims 0: agreed" in r.stdout
 
 
 def test_check_without_claims():
@@ -226,3 +238,68 @@ def test_batch_streams_a_file_with_an_overlong_line_and_bad_bytes(tmp_path):
     r = runner.invoke(app, ["batch", str(f)])
     lines = [json.loads(x) for x in r.stdout.splitlines()]
     assert ["error" in x for x in lines] == [False, True, True, False]
+
+
+# -- batch: sessions among the inputs, and a row for every player ------------------------------
+
+def batch_csv(*args):
+    r = runner.invoke(app, ["batch", *args, "--format", "csv"])
+    return r.exit_code, list(csv.DictReader(io.StringIO(r.stdout)))
+
+
+def test_batch_plays_a_session_hand_by_hand_with_names_totals_and_the_settle_up():
+    status, rows = batch_csv(SESSION)
+    assert status == 0
+    hands = [r for r in rows if r["hand"] != "end"]
+    assert len(hands) == 4 * 20 and {r["file"] for r in rows} == {SESSION}
+    for hand, _round, _east, nets in EXPECTED:
+        got = {r["name"]: int(r["net"]) for r in hands if r["hand"] == str(hand)}
+        assert got == dict(zip(("Ann", "Bob", "Cid", "Dee"), nets)), hand
+    assert [r["draw"] for r in hands if r["hand"] == "2"] == ["yes"] * 4           # a draw has its rows
+    last = {r["name"]: int(r["total"]) for r in hands if r["hand"] == "20"}
+    end = {r["name"]: r for r in rows if r["hand"] == "end"}
+    assert {n: int(r["total"]) for n, r in end.items()} == last == {"Ann": 2898, "Bob": 1184, "Cid": 1818, "Dee": 2100}
+    assert end["Bob"]["settle_up"] == "pays Ann 816" and end["Ann"]["settle_up"].startswith("receives 816 from Bob")
+    lines = [json.loads(x) for x in runner.invoke(app, ["batch", SESSION]).stdout.splitlines()]
+    assert [x.get("hand") for x in lines] == [*range(1, 21), None]
+    assert lines[2]["names"] == {"E": "Bob", "S": "Cid", "W": "Dee", "N": "Ann"} and lines[2]["totals"]["Ann"] == 2628
+    assert lines[-1]["settle_up"][0] == {"from": "Bob", "to": "Ann", "amount": 816} and "table" not in lines[-1]
+
+
+@pytest.mark.parametrize("table,rows", [
+    # a bare draw: a row for every seat, marked a draw
+    ("draw", [("E", "yes", "", "", "0", ""), ("S", "yes", "", "", "0", ""), ("W", "yes", "", "", "0", ""),
+              ("N", "yes", "", "", "0", "")]),
+    # no winner and no draw: the reason there is no settlement, on every row
+    ("E: score 10\nS: score 4", [("E", "", "10", "", "", "there is "), ("S", "", "4", "", "", "there is "),
+                                  ("W", "", "", "", "", "there is "), ("N", "", "", "", "", "there is ")]),
+    # claims beside the score; a seat left out under winner-only still pays
+    ("paying winner-only\nE: [111p] 222s 333m EEE 99s win 9s self = 300\nS: [555m] ... = 2",
+     [("E", "", "352", "300", "2112", ""), ("S", "", "2", "2", "-704", ""), ("W", "", "", "", "-704", ""),
+      ("N", "", "", "", "-704", "")]),
+])
+def test_the_batch_csv_has_a_row_for_every_player_of_every_table(tmp_path, table, rows):
+    f = tmp_path / "t.mj"
+    f.write_text(table + "\n")
+    _, got = batch_csv(str(f))
+    assert [(r["seat"], r["draw"], r["score"], r["claim"], r["net"], r["no_settlement"][:9]) for r in got] == rows
+    if rows[0][5]:
+        assert got[0]["no_settlement"] == "there is no winner and the table is not marked 'draw'"
+
+
+def test_the_batch_csv_of_draws_bad_tables_and_a_bad_session(tmp_path):
+    tables = tmp_path / "tables.mj"
+    tables.write_text("E: score 10 win self\nS: ...\nW: ...\nN: ...\n---\ndraw\n---\nE: 12x\n")
+    evening = tmp_path / "evening.mj"
+    evening.write_text("players A B C D\n---\nE: score 10 win self = 10\nS: score 2\nW: ...\nN: ...\n---\n"
+                       "E: 12x\n---\ndraw\n")
+    status, rows = batch_csv(str(tables), str(evening))
+    assert status == 1
+    assert [r["table"] for r in rows] == ["1"] * 4 + ["2"] * 4 + ["3"] + ["4"] * 4 + ["5", "6"] + [""] * 4
+    assert "'12x' is not a tile" in rows[8]["error"] and "'12x' is not a tile" in rows[13]["error"]
+    assert "hand 3 is not counted" in rows[14]["error"]
+    assert rows[9]["claim"] == "10" and rows[9]["name"] == "A" and rows[9]["total"] == "2060"
+    assert [r["settle_up"] for r in rows[-4:]][1:] == ["pays A 16", "pays A 22", "pays A 22"]
+    assert "the totals stop before hand 2" in rows[-1]["no_settlement"]
+    lines = [json.loads(x) for x in runner.invoke(app, ["batch", str(evening)]).stdout.splitlines()]
+    assert lines[0]["players"][0]["claim"] == 10 and "claim" not in lines[0]["players"][1]

@@ -85,7 +85,7 @@ def test_a_hand_sent_twice_is_added_once(client, evening):
 @pytest.mark.parametrize("text,message,line,column,token", [
     ("E: 12x win 1m self", "'12x' is not a tile", 1, 4, "12x"),
     ("E: 5555p ...; W: 5p ...", "five 5p at the table", 2, 4, "5p"),
-    ("E: score 10 win from Eve", "'from' takes a seat", 1, 22, "Eve"),
+    ("E: score 10 win from Eve", "no player 'Eve' at this table: Ann, Bob, Cid, Dee", 1, 22, "Eve"),
 ])
 def test_a_bad_hand_is_422_with_its_place_and_the_file_unchanged(client, evening, text, message, line, column, token):
     before = evening.read_bytes()
@@ -289,3 +289,31 @@ def test_the_page_follows_the_players_when_they_change_seats(tmp_path):
                                                       "hand": 5})
     assert r.status_code == 201, r.json()
     assert r.json()["hand"]["names"] == {"E": "Dee", "S": "Cid", "W": "Bob", "N": "Ann"}
+
+
+@pytest.mark.parametrize("typed,kept", [
+    ("12", "score 12"),                                  # a number is a score counted at the table
+    ("", "..."),                                         # nothing: a loser who scored nothing
+    ("score 8 win from ann", "score 8 win from ann"),    # names in any case
+    ("Bob: 123m ...", "123m ..."),                       # the player's own name, written first
+])
+def test_a_draft_takes_the_prompts_shorthand_and_keeps_the_line_as_the_file_will(client, typed, kept):
+    r = client.put("/api/drafts/S", json={"text": typed, "by": "Bob"}, headers=AUTH)
+    assert r.json()["ok"], r.json()
+    assert r.json()["line"] == kept
+
+
+def test_a_draw_or_a_penalty_typed_as_a_line_is_refused_with_why(client):
+    for typed, kind in (("draw", "draw"), ("penalty Bob 100", "penalty")):
+        r = client.put("/api/drafts/E", json={"text": typed, "by": "Ann"}, headers=AUTH).json()
+        assert not r["ok"] and r["error"]["message"].startswith(f"'{kind}' is not a player's line")
+
+
+def test_drafts_in_shorthand_make_the_hand_the_page_sends(client, evening):
+    for seat, typed in (("E", "40 win self"), ("S", "8"), ("W", ""), ("N", "")):
+        assert client.put(f"/api/drafts/{seat}", json={"text": typed}, headers=AUTH).json()["ok"]
+    drafts = client.get("/api/status", headers=AUTH).json()["drafts"]
+    text = "\n".join(f"{s}: {drafts[s]['line']}" for s in "ESWN")      # what page.js's handText sends
+    r = client.post("/api/hands", json={"text": text, "hand": 1}, headers=AUTH)
+    assert r.status_code == 201, r.json()
+    assert mjscore.play_session(evening).totals == {"Ann": 2240, "Bob": 1936, "Cid": 1912, "Dee": 1912}

@@ -15,7 +15,7 @@ import inspect
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import Enum
 from pathlib import Path
 from typing import Any, NoReturn, Optional
@@ -29,8 +29,9 @@ from mjscore.version import __version__
 app = typer.Typer(
     name="mjscore",
     help="Score and settle finished Mahjong hands under the classical Chinese (Western) rules.\n\n"
-         "Hands are written in the compact notation (.mj) or YAML (.yaml), described in docs/notation.md "
-         "of the mjscore repository; 'mjscore COMMAND --help' shows each command with an example.\n\n"
+         "Hands are written in the compact notation (.mj) or YAML (.yaml): 'mjscore help notation' says how, "
+         "'mjscore example' lists sample tables and evenings to try the commands on, and 'mjscore COMMAND "
+         "--help' shows each command with an example.\n\n"
          "Example: mjscore score -e \"S: [CCC] 234m 678m 55p 789s 1f win 5p from N; "
          "E: [111p] 2378m 4455s NN; W: (FFFF) 12345m 99p 2y 568s; N: [EEE] 11m 23p 456s 889s 3f\"",
     add_completion=True,
@@ -91,8 +92,28 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
     """Score and settle finished Mahjong hands under the classical Chinese (Western) rules."""
 
 
+def error_width() -> int | None:
+    """The width error lines keep to: $COLUMNS, else standard error's terminal's; none for a
+    file or pipe (a script reads each error as one line)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return max(int(columns), 40)
+    if sys.stderr.isatty():
+        import shutil
+
+        return max(shutil.get_terminal_size().columns, 40)
+    return None
+
+
+def say_error(err: MjError | str) -> None:
+    """An error on standard error, its words wrapped at the width (never a word broken)."""
+    from mjscore.cli.render import report_lines
+
+    typer.echo("\n".join(report_lines(str(err), error_width())), err=True)
+
+
 def fail(err: MjError) -> NoReturn:
-    typer.echo(str(err), err=True)
+    say_error(err)
     raise typer.Exit(1)
 
 
@@ -173,7 +194,7 @@ class Failures:
 
     def report(self, err: MjError) -> None:
         self.count += 1
-        typer.echo(str(err), err=True)
+        say_error(err)
 
     def exit(self) -> None:
         if self.count:
@@ -188,7 +209,7 @@ def _path(file: str | None) -> Path:
 
 
 FILE_ARG = typer.Argument(None, metavar="FILE", show_default=False,
-                          help="A hand file (.mj or .yaml); '-' reads standard input.")
+                          help="A hand file (.mj or .yaml); '-' reads standard input ('mjscore example' has some).")
 INLINE_OPT = typer.Option(None, "-e", "--expr", metavar="TEXT", show_default=False,
                           help="The table itself, lines separated by ';'.")
 
@@ -199,14 +220,15 @@ def show(
     inline: Optional[str] = INLINE_OPT,
     tiles: TileStyle = typer.Option(TileStyle.text, "--tiles", help="text: the notation; unicode: tile pictures."),
 ) -> None:
-    """Print tables in canonical compact notation (checks them on the way).
+    """Print tables in canonical compact notation (checks them on the way): every tile written
+    one way, in order, each player's runs kept as she grouped them (678s 99s stays so).
 
     \b
     Example:
-      mjscore show -e "S: [CCC] 234m 678m 55p 789s 1f win 5p from N"
-      S: [CCC] 234678m 55p 789s 1f win 5p from N
+      mjscore show -e "S: [Rd Rd Rd] 432m 876m 55p 789s 1f win 5p from N"
+      S: [CCC] 234m 678m 55p 789s 1f win 5p from N
     \b
-      mjscore show sample_hands/east-self-drawn.mj --tiles unicode
+      mjscore example east-self-drawn | mjscore show - --tiles unicode
     """
     import mjscore.api as api
     from mjscore.cli.render import terminal_safe
@@ -244,8 +266,8 @@ def score(
     Example (South wins on North's discard):
       mjscore score -e "round S; E: [111p] 2378m 4455s NN; S: [CCC] 234m 678m 55p 789s 1f win 5p from N; W: (FFFF) 12345m 99p 2y 568s; N: [EEE] 11m 23p 456s 889s 3f"
     \b
-      mjscore score sample_hands/east-self-drawn.mj --scheme dmjl --format json
-      mjscore score sample_hands/win-on-discard.mj --paying winner-only --payoff japanese --round-payments-up 100
+      mjscore example east-self-drawn | mjscore score - --scheme dmjl --format json
+      mjscore example win-on-discard | mjscore score - --paying winner-only --payoff japanese --round-payments-up 100
     """
     import mjscore.api as api
     from mjscore.cli.render import csv_rows, render_csv, render_text, terminal_safe, to_json
@@ -284,12 +306,17 @@ def batch(
 ) -> None:
     """Score many tables: one JSON line (or CSV rows) per table, in input order.
 
-    A table that cannot be read or scored gives an error row and the others go on; the exit
-    status is 1 when any table had an error.
+    A session file among them gives one per hand (its number, the players by name, each
+    player's score, net and running total), then the evening's totals and settle-up.  The CSV
+    has a row for every player of every table, draws included.  A table that cannot be read or
+    scored gives an error row and the others go on; the exit status is 1 when any table had an
+    error.  The shapes are in the README ("Batch output").
 
     \b
     Example:
-      mjscore batch sample_hands/evening.mj sample_hands/draw.mj --scheme dmjl > results.jsonl
+      mjscore example evening > tables.mj
+      mjscore example evening-session > session.mj
+      mjscore batch tables.mj session.mj --scheme dmjl --format csv > results.csv
     """
     import mjscore.api as api
     from mjscore.cli.render import batch_line
@@ -305,7 +332,7 @@ def batch(
     try:
         encode = functools.partial(batch_line, fmt=format.value)
         for item in api.score_many(*[Path(f) for f in files], scheme=scheme, jobs=jobs or usable_cores(),
-                                   encode=encode, **settings):
+                                   encode=encode, sessions=True, **settings):
             n += 1
             errors += not item.ok
             out.write(item.text or "")
@@ -375,13 +402,21 @@ def check(
 ) -> None:
     """Compare every '= N' claim with mjscore's score, and explain any difference.
 
-    Exit status 1 when any claim differs. Works on session files too (every claimed hand,
-    scored with the session's seating).
+    A claim that differs is shown beside mjscore's breakdown, item by item, with what would
+    account for the difference (items left out or counted twice, points or doubles), or that
+    nothing would.  Works on session files too (every claimed hand, scored with the session's
+    seating).  A table that cannot be read gives its error and the others are still checked.
+    Exit status 1 when any claim differs or any table has an error.
 
     \b
     Example:
       mjscore check -e "round S; E: [CCC] 123p 567p 99s EEE 1f win 9s self = 80"
       <-e>:1:10: E claims 80, mjscore counts 160 (40 points, 2 doubles)
+          mjscore's breakdown:
+             4 points  Exposed pung of honours [CCC]
+             ...
+            20 points  Going out
+            = 40 points x 2^2 = 160
           any one of these would account for the difference:
             the claim leaves out Pung or kong of dragons [CCC] (1 double)
             the claim leaves out Pung or kong of own wind EEE (1 double)
@@ -390,20 +425,35 @@ def check(
     import json
 
     import mjscore.api as api
-    from mjscore.cli.render import terminal_safe
+    from mjscore.cli.render import report_lines, terminal_safe
 
-    try:
-        out, differ = api.check(source(file, inline), scheme=scheme, name="<-e>")
-    except MjError as e:
-        fail(e)
+    width = output_width()
+    failures, claims, differ = Failures(), 0, 0
+    out = sys.stdout
     if format is CheckFormat.json:
-        typer.echo(json.dumps({"differences": differ, "report": out}))
-    else:
-        if not out:
-            name = "<-e>" if inline is not None else "<stdin>" if file == "-" else file
-            out = [f"{name}: no claims ('= N') to check"]
-        typer.echo(terminal_safe("\n".join(out)))
-    if differ:
+        out.write('{"report": [')
+    for entry in api.check_many(source(file, inline), scheme=scheme, name="<-e>"):
+        if entry.error is not None:
+            if format is CheckFormat.json:
+                out.write((", " if claims else "") + json.dumps(str(entry.error)))
+                claims += 1
+                failures.count += 1
+            else:
+                failures.report(entry.error)
+            continue
+        differ += entry.value.differences
+        for line in entry.value.lines:
+            if format is CheckFormat.json:
+                out.write((", " if claims else "") + json.dumps(line))
+            else:
+                out.write(terminal_safe("\n".join(report_lines(line, width))) + "\n")
+            claims += 1
+    if format is CheckFormat.json:
+        out.write(f'], "differences": {differ}, "errors": {failures.count}}}\n')
+    elif not claims and not failures.count:
+        name = "<-e>" if inline is not None else "<stdin>" if file == "-" else file
+        out.write(terminal_safe(f"{name}: no claims ('= N') to check") + "\n")
+    if differ or failures.count:
         raise typer.Exit(1)
 
 
@@ -426,8 +476,8 @@ def session(
 
     \b
     Example:
-      mjscore session sample_hands/evening-session.mj
-      mjscore session sample_hands/evening-session.yaml --format json
+      mjscore example evening-session | mjscore session -
+      mjscore example evening-session.yaml | mjscore session - --format json
     """
     import mjscore.api as api
     from mjscore.cli.render import render_session, session_chart, session_csv, terminal_safe, to_json
@@ -441,28 +491,34 @@ def session(
         played = api.play_session(_path(file), keep_going=True, scheme=scheme, **settings)
     except MjError as e:
         fail(e)
-    result = played.to_dict()
     if hand is not None:
-        if hand > len(result["hands"]):
-            raise typer.BadParameter(f"the evening has {len(result['hands'])} hands played", param_hint="'--hand'")
-        one = result["hands"][hand - 1]
+        if hand > len(played.hands):
+            raise typer.BadParameter(f"the evening has {len(played.hands)} hands played", param_hint="'--hand'")
+        one = played.hands[hand - 1].to_dict()
         if format is Format.json:
             typer.echo(to_json(one))
         else:
-            from mjscore.cli.render import render_text
+            from mjscore.cli.render import hand_title, render_text
 
             totals = "  ".join(f"{n} {t}" for n, t in one["totals"].items())
             text = render_text(one, "markdown" if format is Format.markdown else "table", output_width())
-            sys.stdout.write(terminal_safe(f"Hand {hand}, {one['dealer']} deals\n\n{text}\nTotals after it: {totals}\n"))
+            title = hand_title(hand, one["dealer"], one["round"])
+            sys.stdout.write(terminal_safe(f"{title}\n\n{text}\nTotals after it: {totals}\n"))
         return
+    # Each hand's plain form made as it is written, and let go (a season of 5,000 hands is not
+    # held twice over); JSON is written whole.
+    hands: Iterable[dict[str, Any]] = (h.to_dict() for h in played.hands)
+    if chart:
+        hands = list(hands)                     # drawn from twice
+    result = {"players": list(played.players), "start": played.start, "hands": hands, **played.summary()}
     if format is Format.json:
-        typer.echo(to_json(result))
+        typer.echo(to_json(played.to_dict()))
     elif format is Format.csv:
         sys.stdout.write(session_csv(result))
     else:
         sys.stdout.write(terminal_safe(render_session(result, format.value, output_width())))
     for bad in played.errors:
-        typer.echo(str(bad), err=True)
+        say_error(bad)
     if chart:
         try:
             color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
@@ -497,9 +553,12 @@ def add(
     """Add one hand to an evening's file and show who pays whom, the totals and who deals next.
 
     Write the hand by the seats of this hand, or by the players' names (Ann: score 40 win self).
-    On a terminal with no hand given, mjscore asks for it seat by seat: tiles, 'score N' or
-    '...', and the win clause on the winner's line; Enter alone is '...' for a loser.  The
-    settings given with a new evening go into its header; with a later hand, into that hand's.
+    On a terminal with no hand given, mjscore asks for it player by player: tiles, a score (12
+    is 'score 12') or Enter alone for a loser who scored nothing, and the win clause on the
+    winner's line.  Each line is checked as it is given and asked again alone when it is wrong
+    (Up recalls it to mend); 'draw' at any prompt records a draw, 'penalty NAME N [to NAME]' a
+    penalty.  The settings given with a new evening go into its header; with a later hand, into
+    that hand's.
 
     \b
     Examples:
@@ -517,49 +576,124 @@ def add(
     hand: str | Path
     name: str | None
     try:
-        if inline is not None:
-            hand, name = inline, "<-e>"
-        elif file is not None:
-            hand, name = Path(file), None
-        elif sys.stdin.isatty():
-            hand, name = _ask_for_hand(book, players), "<typed>"
+        if inline is not None or file is not None or not sys.stdin.isatty():
+            if inline is not None:
+                hand, name = inline, "<-e>"
+            else:
+                hand, name = Path(file or "-"), None
+            added = book.add(hand, players=players, start=start, scheme=scheme, name=name, **settings)
         else:
-            hand, name = Path("-"), None
-        added = book.add(hand, players=players, start=start, scheme=scheme, name=name, **settings)
+            added = _enter_hand(book, players, scheme, lambda typed: book.add(
+                typed, players=players, start=start, scheme=scheme, name="<typed>", **settings))
     except MjError as e:
         fail(e)
     if format is ChangeFormat.json:
         _report_after_change(to_json(added.to_dict()) + "\n", f"the hand was added to {evening}")
         return
-    text = render_hand(added.evening.to_dict(), output_width())
+    text = render_hand(added.to_dict(), output_width())        # the hand added, not the whole evening again
     if added.created:
         scheme_note = f"; scheme {added.scheme} (read from the evening's folder)" if added.scheme else ""
         text = f"Started {evening}: {', '.join(added.evening.players)}{scheme_note}\n{text}"
     _report_after_change(terminal_safe(text), f"the hand was added to {evening}")
 
 
-def _ask_for_hand(book: Any, players: tuple[str, ...] | None) -> str:
-    """The hand, asked seat by seat at the terminal: whose seat it is, then that player's line."""
+# What the prompt says first: at most two lines of 60 columns.
+PROMPT_HELP = ("Tiles, a score (12) or Enter for none; the winner adds win",
+               "TILE self|from NAME. Also draw, penalty NAME N [to NAME].")
+
+
+def _enter_hand(book: Any, players: tuple[str, ...] | None, scheme: str | None, add: Callable[[str], Any]) -> Any:
+    """The hand asked seat by seat at the terminal, in this hand's seating, each line checked as
+    it is given and asked again alone when it is wrong; then the table as a whole, asking again
+    only the lines its check names.  Returns what `add` made of the hand."""
+    import mjscore.api as api
+    from mjscore.cli.render import hand_title, report_lines, terminal_safe
+    from mjscore.model.errors import Location, NoWinnerError
     from mjscore.model.tiles import SEAT_WORDS
 
+    try:
+        import readline  # noqa: F401  (line editing and history for input(), where the platform has it)
+    except ImportError:                          # pragma: no cover - platforms without readline
+        pass
     if book.exists():
         so_far = book.play()
         nxt = so_far.next
-        names = list(nxt.seats)
-        typer.echo(f"Hand {nxt.hand}: {nxt.dealer} deals, {nxt.round.name.capitalize()} round."
-                   + (" The players have changed seats." if nxt.seats_change else ""))
+        names = list(nxt.seats)                 # this hand's seating, changed seats and all
+        number, round_letter, scheme, moved = nxt.hand, nxt.round.value, book.scheme(), nxt.seats_change
     elif players:
-        names = list(players)
-        typer.echo(f"Hand 1: {names[0]} deals, East round.")
+        names, number, round_letter, moved = list(players), 1, "E", False
     else:
         raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
-    typer.echo("Each line: tiles, 'score N' or '...'; the winner adds")
-    typer.echo("'win TILE self' or 'win TILE from NAME'.")
-    lines = []
-    for seat, name in zip("ESWN", names):
-        answer = typer.prompt(f"{name} ({SEAT_WORDS[seat]})", default="", show_default=False).strip()
-        lines.append(f"{seat}: {answer or '...'}")
-    return "\n".join(lines)
+    api.load_scheme(scheme)                       # a scheme that cannot be read is said once, not at every line
+    width = output_width()
+
+    def say(text: str) -> None:
+        typer.echo(terminal_safe("\n".join(report_lines(text, width))))
+
+    say(hand_title(number, names[0], round_letter) + "."
+        + (" The players have changed seats: " + ", ".join(f"{n} {SEAT_WORDS[s]}" for n, s in zip(names, "ESWN"))
+           + "." if moved else ""))
+    for line in PROMPT_HELP:
+        say(line)
+    lines: dict[str, str] = {}
+    penalties: list[str] = []
+
+    def answer(question: str) -> str:
+        try:
+            return input(terminal_safe(question))
+        except EOFError:
+            typer.echo("")
+            raise MjError("nothing written: the hand was not finished", Location("<typed>")) from None
+
+    def ask(seat: str) -> bool:
+        """Asks `seat`'s line until it is right; False when a draw was given instead."""
+        who = names["ESWN".index(seat)]
+        while True:
+            given = answer(f"{who} ({SEAT_WORDS[seat]}): ")
+            kind = api.answer_kind(given)
+            if kind == "draw":
+                return False
+            problem = api.check_line(given, seat, names, scheme=scheme, round=round_letter)
+            if problem is not None:
+                say(f"  error: {problem.message}")
+                continue
+            if kind == "penalty":
+                penalties.append(given.strip())
+                say(f"  Penalty noted. {who}'s line:")
+                continue
+            lines[seat] = api.entry_line(given)
+            return True
+
+    def drawn() -> Any:
+        return add("\n".join([*penalties, "draw"]))
+
+    for seat in "ESWN":
+        if not ask(seat):
+            return drawn()
+    while True:
+        try:
+            return add("\n".join([*penalties, *(f"{seat}: {lines[seat]}" for seat in "ESWN")]))
+        except NoWinnerError:
+            say("  Nobody went out: who did? (a name, or draw)")
+            while True:
+                winner = answer("Who went out? ").strip()
+                if api.answer_kind(winner) == "draw":
+                    return drawn()
+                found = [s for s, n in zip("ESWN", names) if n.casefold() == winner.casefold()]
+                if found:
+                    break
+                say(f"  no player '{winner}' at this table: {', '.join(names)}")
+            say(f"  {names['ESWN'.index(found[0])]}'s line, with win TILE self or win TILE from NAME:")
+            if not ask(found[0]):
+                return drawn()
+        except MjError as e:
+            again = [seat for seat in "ESWN" if seat in e.seats]
+            if not again:
+                raise
+            say(f"  error: {e.message}")
+            for seat in again:
+                if not ask(seat):
+                    return drawn()
 
 
 @app.command()
@@ -584,7 +718,7 @@ def undo(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
         return
     shown = "".join(f"  {line}\n" for line in removed.text.rstrip("\n").split("\n"))
     _report_after_change(terminal_safe(f"Removed this hand:\n{shown}\n"
-                                       + render_standings(removed.evening.to_dict(), output_width())),
+                                       + render_standings({**removed.to_dict(), "start": removed.evening.start}, output_width())),
                          f"the last hand was taken out of {evening}")
 
 
@@ -736,6 +870,63 @@ def _qr(text: str) -> str:
     return out.getvalue()
 
 
+@app.command("help")
+def help_topic(topic: Optional[str] = typer.Argument(None, metavar="[TOPIC]",
+                                                     help="notation, rules or schemes; none: the list.")) -> None:
+    """Read a document that comes with mjscore: how hands are written, the rules, scheme files.
+
+    \b
+    Examples:
+      mjscore help
+      mjscore help notation
+      mjscore help schemes
+    """
+    import mjscore.api as api
+    from mjscore.cli.render import markdown_text, term_lines, terminal_safe
+
+    try:
+        if topic is None:
+            topics = api.help_topics()
+            wide = max(map(len, topics))
+            for name, title in topics.items():
+                typer.echo(terminal_safe("\n".join(term_lines(name, title, wide, output_width()))))
+            typer.echo("Read one with 'mjscore help TOPIC'.")
+            return
+        sys.stdout.write(terminal_safe(markdown_text(api.help_text(topic), output_width())))
+    except MjError as e:
+        fail(e)
+
+
+@app.command()
+def example(name: Optional[str] = typer.Argument(None, metavar="[NAME]",
+                                                 help="A sample's name (NAME.yaml: its YAML form); none: the list.")
+            ) -> None:
+    """Print a sample table or evening that comes with mjscore, to try the commands on.
+
+    \b
+    Examples:
+      mjscore example
+      mjscore example win-on-discard | mjscore score -
+      mjscore example evening-session > evening.mj
+    """
+    import mjscore.api as api
+    from mjscore.cli.render import term_lines, terminal_safe
+
+    try:
+        if name is None:
+            found = api.examples()
+            compact = {k: v for k, v in found.items() if not k.endswith(".yaml")}
+            wide = max(map(len, compact))
+            for key, what in compact.items():
+                typer.echo(terminal_safe("\n".join(term_lines(key, what, wide, output_width()))))
+            if all(f"{k}.yaml" in found for k in compact):
+                typer.echo("Each also in YAML: 'mjscore example NAME.yaml'.")
+            return
+        sys.stdout.write(api.example(name))
+    except MjError as e:
+        fail(e)
+
+
 schemes_app = typer.Typer(help="The shipped scoring schemes: list them, show one, compare two.",
                           no_args_is_help=False, rich_markup_mode=None)
 app.add_typer(schemes_app, name="schemes")
@@ -761,9 +952,11 @@ def schemes_list(ctx: typer.Context) -> None:
         rows = [(name, api.load_scheme(name)) for name in api.shipped_schemes()]
     except MjError as e:
         fail(e)
-    width = max(len(n) for n, _ in rows)
+    from mjscore.cli.render import term_lines
+
+    wide = max(len(n) for n, _ in rows)
     for name, s in rows:
-        typer.echo(terminal_safe(f"{name:<{width}}  {s.title} (limit {s.limit})"))
+        typer.echo(terminal_safe("\n".join(term_lines(name, f"{s.title} (limit {s.limit})", wide, output_width()))))
 
 
 @schemes_app.command("show")
@@ -784,9 +977,9 @@ def schemes_show(name: str = typer.Argument(..., help="A shipped scheme or a sch
 
     try:
         if payoffs:
-            sys.stdout.write(terminal_safe(payoff_tables(api.payoff_tables(name), format.value)))
+            sys.stdout.write(terminal_safe(payoff_tables(api.payoff_tables(name), format.value, output_width())))
         else:
-            sys.stdout.write(terminal_safe(show(api.describe_scheme(name), format.value)))
+            sys.stdout.write(terminal_safe(show(api.describe_scheme(name), format.value, output_width())))
     except MjError as e:
         fail(e)
 
@@ -807,7 +1000,8 @@ def schemes_diff(a: str = typer.Argument(..., help="A scheme name or file."),
 
     try:
         sa, sb = api.load_scheme(a), api.load_scheme(b)
-        sys.stdout.write(terminal_safe(render_diff(sa.name, sb.name, api.diff_schemes(a, b), format.value)))
+        sys.stdout.write(terminal_safe(render_diff(sa.name, sb.name, api.diff_schemes(a, b), format.value,
+                                                   output_width())))
     except MjError as e:
         fail(e)
 
@@ -847,7 +1041,7 @@ def main() -> None:
         _app_for(sys.argv)()
         sys.stdout.flush()         # a full disk shows here, not at exit
     except MjError as e:  # raised outside a command's own handler
-        typer.echo(str(e), err=True)
+        say_error(e)
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)

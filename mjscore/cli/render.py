@@ -146,14 +146,15 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
     names = table_names(result)
     net = s.get("net", {})
     specials = _special_lines(s, names, width)
+    pens = penalty_lines(s, lambda seat: label(seat, names), width)
     if s["paying"] == "add-up":
         grows = ", ".join(f"{label(seat, names)} {net.get(seat, 0):+d}" for seat in SEAT_LETTERS if seat in net)
         what = "the hand was a draw: nothing is added" if result.get("draw") and not s.get("penalties") \
             else f"each total grows by the player's score{' (East double)' if s.get('east_double') else ''}"
-        return _words([f"Add-up: nobody pays; {what}:", grows], width, indent="  ") + specials
+        return _words([f"Add-up: nobody pays; {what}:", grows], width, indent="  ") + pens + specials
     if not s.get("payments"):
         why = "the hand was a draw" if result.get("draw") else "every amount is 0"
-        return [f"No payments: {why}."] + specials
+        return [f"No payments: {why}."] + pens + specials
     east = f", East double {'on' if s.get('east_double') else 'off'}" if s.get("east_double_applies") else ""
     lines = _words([f"Payments ({s['paying']}, {s.get('payoff') or 'no payoff'}{east}):", "rows pay, columns receive"],
                    width)
@@ -163,9 +164,27 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
             + [sum(amount.get((a, b), 0) for b in SEAT_LETTERS)] for a in SEAT_LETTERS]
     rows.append(["net", *[f"{net.get(b, 0):+d}" for b in SEAT_LETTERS], ""])
     lines.append(fit(rows, ["pays \\ receives"] + heads + ["in all"], grid, width, wrap=(0, 1, 2, 3, 4)))
-    for pen in s.get("penalties", []):
-        lines.append(f"Penalty: {label(pen['from'], names)} pays {pen['amount']} to {label(pen['to'], names)}")
-    return lines + specials
+    return lines + penalty_lines(s, lambda seat: label(seat, names), width) + specials
+
+
+def penalty_lines(settlement: dict, who: Any, width: int | None = None) -> list[str]:
+    """Each penalty on a line of its own, so that the payments it is part of are explained:
+    "Penalty: Bob pays Ann 100"; one paid to each other player, "... pays Ann, Cid and Dee 50
+    each"; under add-up, taken off the payer's total.  `who(seat)` names a player."""
+    groups: dict[tuple[str, int], list[str | None]] = {}
+    for pen in settlement.get("penalties", []):
+        groups.setdefault((pen["from"], pen["amount"]), []).append(pen["to"])
+    out = []
+    for (payer, amount), payees in groups.items():
+        if None in payees:
+            text = f"Penalty: {who(payer)} pays {amount}, taken off the total (add-up)"
+        elif len(payees) == 3:
+            a, b, c = (who(p) for p in payees)
+            text = f"Penalty: {who(payer)} pays {a}, {b} and {c} {amount} each"
+        else:
+            text = "; ".join(f"Penalty: {who(payer)} pays {who(p)} {amount}" for p in payees)
+        out.extend(_words(text.split(" "), width, indent="  "))
+    return out
 
 
 def _paid(settlement: dict) -> dict[tuple[str, str], int]:
@@ -215,11 +234,13 @@ def payment_lines(result: dict) -> list[str]:
 def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int | None,
         wrap: tuple[int, ...] = ()) -> str:
     """A tabulate grid no wider than `width`: the widest of the columns in `wrap` (text) is
-    narrowed a character at a time, its words wrapped, until the grid fits; figures never break.
+    narrowed a character at a time, its words wrapped (between words, never inside one, nor at
+    a hyphen), until the grid fits; figures never break.
 
     The columns' widths are worked out directly (tabulate's "simple" grid is its columns, two
     spaces apart, each as wide as its widest line, a header with two spaces more: the cells here
-    are text and whole numbers), so tabulate draws the grid once, at the width it keeps."""
+    are text and whole numbers), so tabulate draws the grid once, with the cells wrapped at the
+    widths kept."""
     from tabulate import tabulate
 
     if width is None or grid != "simple":
@@ -229,8 +250,10 @@ def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int
     limits: list[int | None] = [None] * len(headers)
     narrowed: dict[int, _Column] = {}
     gaps = 2 * (len(headers) - 1)
+    # A column is not narrowed below its longest word: words are never broken.
+    floor = [max(6, longest_word(col)) if c in wrap else 0 for c, col in enumerate(zip(headers, *rows))]
     while sum(actual) + gaps > width:
-        wide = max((c for c in wrap if tracked[c] > 6), key=lambda c: tracked[c], default=None)
+        wide = max((c for c in wrap if tracked[c] > floor[c]), key=lambda c: tracked[c], default=None)
         if wide is None:
             break
         tracked[wide] -= 1
@@ -241,13 +264,30 @@ def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int
         actual[wide] = column.width_at(tracked[wide])
     if not narrowed:
         return tabulate(rows, headers=headers, tablefmt=grid)
-    return tabulate(rows, headers=headers, tablefmt=grid, maxcolwidths=limits,
-                    maxheadercolwidths=limits)  # type: ignore[arg-type]  # a None width leaves a column as it is (tabulate's README); the stub takes only ints
+    return tabulate(wrapped_cells(rows, limits), headers=wrapped_cells([headers], limits)[0], tablefmt=grid)
+
+
+def longest_word(cells: Sequence[Any]) -> int:
+    """The longest word among a column's text cells (numbers are never wrapped: not counted)."""
+    return max((len(w) for c in cells if not _is_number(c) for w in str(c).split()), default=0)
+
+
+def wrapped_cells(rows: Sequence[Sequence[Any]], limits: Sequence[int | None]) -> list[list[Any]]:
+    """The text cells of the columns with a limit wrapped to it (lines joined by line breaks,
+    which tabulate draws as a cell of several lines); numbers and other columns as they are."""
+    return [[c if limit is None or _is_number(c) or not str(c) else "\n".join(_wrapper(limit).wrap(str(c)))
+             for c, limit in zip(row, limits)] for row in rows]
+
+
+@functools.lru_cache(maxsize=256)
+def _wrapper(limit: int) -> textwrap.TextWrapper:
+    # Words are never broken: a word longer than the limit stands on a line of its own.
+    return textwrap.TextWrapper(width=limit, break_long_words=False, break_on_hyphens=False)
 
 
 class _Column:
-    """One column of a grid as tabulate draws it with its text wrapped at a width: its widest
-    line (numbers are never wrapped), the header's with two spaces of padding.
+    """One column of a grid with its text wrapped at a width: its widest line (numbers are never
+    wrapped), the header's with two spaces of padding.
 
     A greedy wrap at a width no narrower than its widest line is the same wrap, so a column is
     wrapped again only when the width comes below its widest line (once or twice as it narrows,
@@ -269,12 +309,8 @@ class _Column:
 
 @functools.lru_cache(maxsize=4096)
 def _widest_line(text: str, limit: int) -> int:
-    """The widest line of `text` wrapped at `limit` by tabulate's own wrapper (where it has one:
-    it breaks a long word a little differently from the standard library's)."""
-    import tabulate
-
-    wrapper: textwrap.TextWrapper = getattr(tabulate, "_CustomTextWrap", textwrap.TextWrapper)(width=limit)
-    return max((len(line) for line in wrapper.wrap(text)), default=0)
+    """The widest line of `text` wrapped at `limit`, words whole."""
+    return max((len(line) for line in _wrapper(limit).wrap(text)), default=0)
 
 
 def _is_number(cell: Any) -> bool:
@@ -303,16 +339,87 @@ def _words(words: list[str], width: int | None, sep: str = " ", indent: str = " 
     return lines + [line] if line else lines
 
 
-CSV_FIELDS = ["table", "file", "line", "seat", "name", "winner", "points", "doubles", "limit", "score",
-              "arrangement", "net", "error"]
+def term_lines(term: str, text: str, column: int, width: int | None) -> list[str]:
+    """A term and what it means, as a list shows them: side by side, the meaning wrapped under
+    itself; where the width leaves the meaning too little room, the term on a line of its own
+    and the meaning under it, indented."""
+    if width is None or column + 2 + len(text) <= width:
+        return [f"{term:<{column}}  {text}"]
+    if width - column - 2 >= 28:
+        lines = _words(text.split(" "), width - column - 2, indent="")
+        return [f"{term:<{column}}  {lines[0]}"] + [" " * (column + 2) + x for x in lines[1:]]
+    return [term] + ["    " + x for x in _words(text.split(" "), width - 4, indent="")]
+
+
+def report_lines(line: str, width: int | None) -> list[str]:
+    """One line of a report (`check`'s) laid into lines no longer than `width`, broken only
+    between words: a continued line is indented under the text it continues (after a label and
+    two spaces, as in `4 points  Flower 1f`), else four spaces further in."""
+    if width is None or len(line) <= width:
+        return [line]
+    lead = len(line) - len(line.lstrip(" "))
+    gap = line.find("  ", lead)
+    if 0 < gap and gap + 2 <= width // 2:
+        hang, head, rest = gap + 2, line[:gap + 2], line[gap + 2:]
+    else:
+        hang, head, rest = lead + 4, line[:lead], line[lead:]
+    words = rest.split(" ")
+    out, current = [], head + words[0]
+    for w in words[1:]:
+        if len(current) + 1 + len(w) <= width:
+            current += " " + w
+        else:
+            out.append(current)
+            current = " " * hang + w
+    return out + [current]
+
+
+CSV_FIELDS = ["table", "file", "line", "hand", "seat", "name", "draw", "winner", "points", "doubles", "limit",
+              "score", "claim", "arrangement", "net", "total", "settle_up", "error", "no_settlement"]
 
 
 def csv_rows(result: dict, table_no: int, file: str = "", line: int = 0) -> list[dict]:
-    net = (result.get("settlement") or {}).get("net", {})
-    return [{"table": table_no, "file": file, "line": line, "seat": p["seat"], "name": p.get("name", ""),
-             "winner": "yes" if p["winner"] else "", "points": p["points"], "doubles": p["doubles"],
-             "limit": p["limit"] or "", "score": p["score"], "arrangement": " ".join(p["arrangement"]),
-             "net": net.get(p["seat"], ""), "error": ""} for p in result["players"]]
+    """A row for every seat of the table, E S W N, listed or not (a bare `draw`, a loser left
+    out under winner-only: the seat's net still counts); a session's hand also has its number,
+    the players' names and their running totals."""
+    settlement = result.get("settlement")
+    net = (settlement or {}).get("net", {})
+    names = result.get("names") or {}
+    totals = result.get("totals") or {}
+    by_seat = {p["seat"]: p for p in result["players"]}
+    rows = []
+    for seat in SEAT_LETTERS:
+        p = by_seat.get(seat)
+        name = (p or {}).get("name") or names.get(seat, "")
+        row = {"table": table_no, "file": file, "line": line, "hand": result.get("hand", ""), "seat": seat,
+               "name": name, "draw": "yes" if result.get("draw") else "", "winner": "", "points": "",
+               "doubles": "", "limit": "", "score": "", "claim": "", "arrangement": "", "net": net.get(seat, ""),
+               "total": totals.get(name, ""), "settle_up": "", "error": "",
+               "no_settlement": "" if settlement is not None else result.get("settlement_error", "")}
+        if p is not None:
+            row.update({"winner": "yes" if p["winner"] else "", "points": p["points"], "doubles": p["doubles"],
+                        "limit": p["limit"] or "", "score": p["score"], "claim": p.get("claim", ""),
+                        "arrangement": " ".join(p["arrangement"])})
+        rows.append(row)
+    return rows
+
+
+def session_end_rows(end: dict, file: str = "", line: int = 0) -> list[dict]:
+    """A session's end in a batch's CSV: a row for every player, with her final total, what she
+    won or lost, and her part of the settle-up ("pays Ann 816", "receives 816 from Bob")."""
+    parts: dict[str, list[str]] = {n: [] for n in end["players"]}
+    for t in end.get("settle_up") or []:
+        parts[t["from"]].append(f"pays {t['to']} {t['amount']}")
+        parts[t["to"]].append(f"receives {t['amount']} from {t['from']}")
+    why = end.get("settle_up_note", "") if end.get("settle_up") is None else ""
+    if end.get("errors"):
+        why = (f"the totals stop before hand {end['next']['hand'] if end.get('next') else '?'}: "
+               f"{len(end['errors'])} hand{'s' if len(end['errors']) != 1 else ''} could not be counted")
+    return [{"table": "", "file": file, "line": line, "hand": "end", "seat": "", "name": n, "draw": "",
+             "winner": "", "points": "", "doubles": "", "limit": "", "score": "", "claim": "", "arrangement": "",
+             "net": end["totals"][n] - end["start"], "total": end["totals"][n],
+             "settle_up": "; ".join(parts[n]) or ("nothing to settle" if end.get("settle_up") is not None else ""),
+             "error": "", "no_settlement": why} for n in end["players"]]
 
 
 def csv_cell(value):
@@ -376,18 +483,21 @@ def batch_line(item: BatchItem | None, fmt: str, header: bool = False) -> str:
         row = item.to_dict()
         if "error" in row:
             return render_csv([{k: row[k] for k in ("table", "file", "line", "error")}], header=False)
+        if "settle_up" in row:
+            return render_csv(session_end_rows(row, row["file"], row["line"]), header=False)
         return render_csv(csv_rows(row, row["table"], row["file"], row["line"]), header=False)
     return json_safe(item.to_json()) + "\n"
 
 
 # -- sessions ----------------------------------------------------------------------------------
 
-def _result_text(hand: dict) -> str:
+def _result_text(hand: dict, sentence: bool = False) -> str:
+    """What came of a hand (`sentence`: as a sentence of its own begins)."""
     if hand.get("draw"):
-        return "draw"
+        return "A draw" if sentence else "draw"
     w = hand.get("winner")
     if not w:
-        return "no winner"
+        return "No winner" if sentence else "no winner"
     name = hand["names"][w]
     win = hand.get("win") or {}
     how = "self-drawn" if not win.get("from") else f"on {hand['names'][win['from']]}'s discard"
@@ -400,13 +510,15 @@ def render_session(result: dict, fmt: str = "table", width: int | None = None) -
     from tabulate import tabulate
 
     grid = "github" if fmt == "markdown" else "simple"
-    if fmt == "markdown":
-        result = markdown_safe(result)
-    names = result["players"]
+    safe = markdown_safe if fmt == "markdown" else (lambda value: value)
+    names = safe(result["players"])
     out = _words([f"Session: {', '.join(names)};", f"each starts with {result['start']}"], width)
     out.append("")
-    rows = []
+    rows, said = [], []
+    # One pass over the hands, which may come one at a time (`mjscore session` makes each hand's
+    # plain form as it is drawn, so an evening's hands are never all held at once).
     for hand in result["hands"]:
+        hand = safe(hand)
         seat_of = {v: k for k, v in hand["names"].items()}
         by_seat = {p["seat"]: p for p in hand["players"]}
         net = (hand.get("settlement") or {}).get("net", {})
@@ -416,19 +528,20 @@ def render_session(result: dict, fmt: str = "table", width: int | None = None) -
             p = by_seat.get(seat)
             row.append(f"{seat} {p['score'] if p else '-'} {net.get(seat, 0):+d} = {hand['totals'][n]}")
         rows.append(row)
+        said.append((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
+                    + _result_text(hand, sentence=True).split())
     grid_text = tabulate(rows, headers=["#", "round", "East", "result"] + [f"{n}: seat score net = total" for n in names],
                          tablefmt=grid)
     if width is None or fmt == "markdown" or max(map(len, grid_text.split("\n"))) <= width:
         out.append(grid_text)
     else:
-        for hand, row in zip(result["hands"], rows):
+        for words, row in zip(said, rows):
             # Two lines a hand: what happened, then each player's "seat score net = total".
-            out.extend(_words([f"{hand['hand']:>2}.", f"{hand['round']} round,", f"{hand['dealer']} deals:",
-                               *row[3].split()], width, indent="    "))
+            out.extend(_words(words, width, indent="    "))
             out.extend(_words([f"    {names[0]} {row[4]}"] + [f"{n} {cell}" for n, cell in zip(names[1:], row[5:])],
                               width, sep="  ", indent="    "))
     out.append("")
-    out.extend(_closing(result, grid, width))
+    out.extend(_closing(safe({k: v for k, v in result.items() if k != "hands"}), grid, width))
     return "\n".join(out) + "\n"
 
 
@@ -455,7 +568,7 @@ def _closing(result: dict, grid: str, width: int | None, title: str = "Final sta
             out.extend(_words(f"{note[0].upper()}{note[1:]}.".split(" "), width))
     if result.get("errors"):
         out.append("")
-        out.extend(_words([f"The totals stop before hand {len(result['hands']) + 1}:",
+        out.extend(_words([f"The totals stop before hand {result['next']['hand']}:",
                            f"{len(result['errors'])} hand{'s' if len(result['errors']) != 1 else ''} could not be "
                            "counted (see the errors)."], width))
     elif result.get("next"):
@@ -481,15 +594,26 @@ def next_line(nxt: dict) -> str:
             + (f" ({'; '.join(more)})" if more else ""))
 
 
+def plural(n: int, word: str) -> str:
+    """`1 double`, `2 doubles`."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def hand_title(number: int, dealer: str, round_letter: str) -> str:
+    """A hand of an evening named one way wherever it is shown (the prompt, `add`, `session`):
+    `Hand 5: Dee deals, East round`."""
+    return f"Hand {number}: {dealer} deals, {SEAT_WORDS[round_letter]} round"
+
+
 def render_hand(result: dict, width: int | None = None) -> str:
     """One hand of an evening, as the table wants it at once: the scores, who pays whom by name,
-    each net, the running totals, and who deals next."""
-    hand = result["hands"][-1]
+    each net, the running totals, and who deals next (`result`: what `add --format json` prints)."""
+    hand = result["hand"]
     names = hand["names"]
-    out = _words([f"Hand {hand['hand']}:", f"{SEAT_WORDS[hand['round']]} round,", f"{hand['dealer']} deals.",
-                  _result_text(hand) + "."], width)
+    out = _words((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
+                 + (_result_text(hand, sentence=True) + ".").split(" "), width)
     for p in hand["players"]:
-        what = p["limit"] or ("counted" if p.get("counted") else f"{p['points']} points, {p['doubles']} doubles")
+        what = p["limit"] or ("counted" if p.get("counted") else f"{plural(p['points'], 'point')}, {plural(p['doubles'], 'double')}")
         out.extend(_words([f"  {names[p['seat']]:<10} {p['seat']}  {p['score']:>6}", *what.split()], width,
                           indent="                        "))
     settlement = hand.get("settlement") or {}
@@ -497,9 +621,11 @@ def render_hand(result: dict, width: int | None = None) -> str:
     if pays:
         out.append("")
         out.extend(pays)
+        out.extend(penalty_lines(settlement, lambda seat: names.get(seat, SEAT_WORDS[seat]), width))
     elif settlement.get("paying") == "add-up":
         out.append("")
         out.append("Add-up: nobody pays; the scores are added to the totals.")
+        out.extend(penalty_lines(settlement, lambda seat: names.get(seat, SEAT_WORDS[seat]), width))
     else:
         out.append("")
         out.append("Nobody pays.")
@@ -536,18 +662,59 @@ def session_csv(result: dict) -> str:
     return buf.getvalue()
 
 
+CHART_MARKERS = ("o", "x", "+", "*")             # one a player: told apart without colour
+
+
+def _nice_step(span: float, ticks: int = 6) -> int:
+    """A round step (1, 2 or 5 times a power of ten, in whole chips) giving about `ticks` ticks."""
+    raw = max(span / ticks, 1)
+    power = 10 ** (len(str(int(raw))) - 1)
+    return next(k * power for k in (1, 2, 5, 10) if k * power >= raw)
+
+
 def session_chart(result: dict, color: bool = False, width: int | None = None) -> str:
-    """The running totals as a terminal line chart (plotext, imported only when asked for)."""
+    """The running totals as a terminal line chart (plotext, imported only when asked for): each
+    player drawn with a marker of her own (o x + *) and named at her line's end, so the lines
+    are told apart without colour; the axis in round numbers of whole chips; no wider than
+    `width` (78 where no width is known)."""
     import plotext as plt
 
     plt.clear_figure()
-    xs = list(range(0, len(result["hands"]) + 1))
-    for name in result["players"]:
-        ys = [result["start"]] + [h["totals"][name] for h in result["hands"]]
-        plt.plot(xs, ys, label=name)
-    plt.plotsize(min(width or 78, 100), 20)
-    step = max(1, -(-len(xs) // 10))
-    plt.xticks(xs[::step])                       # whole hand numbers, never 2.5
+    hands = result["hands"]
+    xs = list(range(0, len(hands) + 1))
+    series = {n: [result["start"]] + [h["totals"][n] for h in hands] for n in result["players"]}
+    columns = min(width or 78, 100)
+    rows = 20
+    lows, highs = min(min(v) for v in series.values()), max(max(v) for v in series.values())
+    step = _nice_step(highs - lows or 100)
+    bottom, top = (lows // step) * step, -(-highs // step) * step
+    if top == bottom:
+        top += step
+    # Room at the right for the names at the lines' ends, in hands.
+    room = max(len(n) for n in series) + 2
+    plot_columns = max(columns - len(str(top)) - 3, 20)
+    xmax = max(len(hands), 1)
+    extra = room * xmax / max(plot_columns - room, 1)
+    # The names, in the order the lines end, kept a line apart.
+    per_row = (top - bottom) / (rows - 5)
+    ends = sorted(series, key=lambda n: series[n][-1])
+    placed: dict[str, float] = {}
+    last = None
+    for n in ends:
+        y = float(series[n][-1])
+        if last is not None and y - last < per_row:
+            y = last + per_row
+        placed[n] = last = y
+    for marker, (name, ys) in zip(CHART_MARKERS * 4, series.items()):
+        plt.plot(xs, ys, marker=marker, label=name)
+        plt.text(f" {name}", x=xs[-1] + extra * 0.15, y=min(placed[name], top), alignment="left")
+    plt.plotsize(columns, rows)
+    plt.xlim(0, xmax + extra)
+    plt.ylim(bottom, max(top, max(placed.values())))
+    step_x = max(1, -(-len(xs) // 10))
+    plt.xticks(xs[::step_x])                     # whole hand numbers, never 2.5
+    ticks = list(range(int(bottom), int(top) + 1, step))
+    plt.yticks(ticks, [str(t) for t in ticks])   # whole chips, in round numbers
     plt.title("Running totals")
     plt.xlabel("hand")
     plt.theme("clear")                           # the terminal's own background, not a forced white one
@@ -555,3 +722,83 @@ def session_chart(result: dict, color: bool = False, width: int | None = None) -
     if not color:                                # a file, a pipe, or NO_COLOR: no escape codes at all
         chart = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", chart)
     return chart + "\n"
+
+
+# -- documents ---------------------------------------------------------------------------------
+
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
+_LOCAL_DOC = re.compile(r"(?<![\w/])(?:\.\./)?(?:docs/)?(notation|rules)\.md\b|(?<![\w/])(?:\.\./)?schemes/README\.md\b")
+
+
+def _inline(text: str) -> str:
+    """A Markdown line's inline marks as a terminal reads them: bold plain, links by their text
+    (a document of mjscore's by the command that shows it), table escapes undone."""
+    def link(m: re.Match[str]) -> str:
+        target = m[2]
+        if target.startswith(("http://", "https://")):
+            return f"{m[1]} <{target}>"
+        return m[1] if _LOCAL_DOC.search(m[1]) else f"{m[1]} ({target})"
+
+    text = _LINK.sub(link, text).replace("**", "").replace("\\|", "|")
+    return _LOCAL_DOC.sub(lambda m: f"'mjscore help {m[1] or 'schemes'}'", text)
+
+
+def markdown_text(md: str, width: int | None = None) -> str:
+    """A Markdown document as plain text for a terminal: paragraphs and list items wrapped at
+    `width` (80 when none is known) between words, a table's rows as a term and its description,
+    code kept as it is, indented."""
+    width = width or 80
+    out: list[str] = []
+    paragraph: list[str] = []
+    hang = ""
+
+    def flush() -> None:
+        nonlocal hang
+        if paragraph:
+            first = paragraph[0]
+            lead = first[:len(first) - len(first.lstrip())]
+            out.extend(_words(_inline(" ".join(p.strip() for p in paragraph)).split(" "), width - len(lead),
+                              indent=hang) if not lead else
+                       [lead + x for x in _words(_inline(" ".join(p.strip() for p in paragraph)).split(" "),
+                                                 width - len(lead), indent=hang)])
+            paragraph.clear()
+        hang = ""
+
+    lines = md.split("\n")
+    code = False
+    for raw in lines:
+        line = raw.rstrip()
+        if line.startswith("```"):
+            flush()
+            code = not code
+            continue
+        if code:
+            out.append("  " + line)
+            continue
+        if not line:
+            flush()
+            out.append("")
+            continue
+        if line.startswith("#"):
+            flush()
+            title = _inline(line.lstrip("#").strip())
+            out.extend([title, ("=" if line.startswith("# ") else "-") * min(len(title), width)])
+            continue
+        if line.startswith("|"):
+            flush()
+            if set(line) <= set("|-: "):
+                continue                               # the rule under a table's header
+            cells = [_inline(c.strip()) for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+            out.extend(_words(cells[0].split(" "), width, indent="  "))
+            rest = " — ".join(c for c in cells[1:] if c)
+            if rest:
+                out.extend("    " + x for x in _words(rest.split(" "), width - 4, indent=""))
+            continue
+        item = re.match(r"(\s*)([-*]|\d+\.) ", line)
+        if item:
+            flush()
+            hang = " " * len(item[0])
+        paragraph.append(line)
+    flush()
+    text = "\n".join(out)
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
-from mjscore.io.reader import TableText, stream_tables
+from mjscore.evening.session import EveningState, hands_of
+from mjscore.io.reader import SessionText, TableText, stream_tables
+from mjscore.io.sessionfile import read_session
 from mjscore.model import plain
-from mjscore.model.errors import MjError
+from mjscore.model.errors import Location, MjError, SessionError
 from mjscore.model.table import Table
 from mjscore.pipeline import EMPTY, TableResult, evaluate
 
@@ -19,10 +20,13 @@ from mjscore.pipeline import EMPTY, TableResult, evaluate
 class BatchItem(NamedTuple):
     """One table of a batch: where it stands, and its result or the error that stopped it.
 
-    Every input table gives exactly one item (inputs = results + errors), in input order.
+    Every input table gives exactly one item (inputs = results + errors), in input order; a
+    session file gives one for each of its hands (`data` is the hand as `session --format
+    json` gives it: the table's result, with the hand's number, names and running totals), then
+    one for the evening's end (table 0, which is no table: the totals, standings and settle-up).
     """
 
-    table: int                        # 1, 2, ... across all the files
+    table: int                        # 1, 2, ... across all the files; 0 for a session's end
     file: str
     line: int
     result: TableResult | None
@@ -39,6 +43,8 @@ class BatchItem(NamedTuple):
         if self.error is not None:
             return {"table": self.table, "file": self.file, "line": self.line, "error": str(self.error)}
         plain = self.result.to_dict() if self.result is not None else self.data or {}
+        if not self.table:                        # a session's end: no table of its own
+            return {"file": self.file, "line": self.line, **plain}
         return {"table": self.table, "file": self.file, "line": self.line, **plain}
 
     def to_json(self) -> str:
@@ -49,6 +55,62 @@ class BatchItem(NamedTuple):
                         ", ", self.result.to_json()[1:]])
 
 
+class Played(NamedTuple):
+    """A hand of a session (or the session's end), already played through with its seating:
+    its plain form, as the batch writes it."""
+
+    data: dict[str, Any]
+    end: bool = False
+
+
+def session_rows(text: str, file: str, scheme: str | None = None, given: Mapping[str, Any] = EMPTY,
+                 explain: bool = False) -> Iterator[tuple[str, int, Played | MjError]]:
+    """(file, line, the hand played, or its error) for each hand of a session, in order, then the
+    session's end (the totals, standings and settle-up: `session --format json` without the
+    hands).  The hands after a bad one are not counted (who sat where cannot be known): each
+    gives an error saying so, after its own if it has one."""
+    try:
+        session = read_session(text, file)
+    except MjError as e:
+        yield file, e.location.line, e
+        return
+    state = EveningState(session.header)
+    stopped: int | None = None
+    for number, line, outcome in hands_of(session, scheme, given, explain, state):
+        if isinstance(outcome, MjError):
+            stopped = stopped or number
+            yield file, line, outcome
+        elif outcome is None:
+            yield file, line, SessionError(f"hand {number} is not counted: the evening stops at hand {stopped}, "
+                                           "after which who sat where cannot be known", Location(file, line))
+        else:
+            yield file, line, Played(outcome.to_dict())
+    end = state.result().to_dict()
+    del end["hands"]
+    yield file, session.header.where.line or 1, Played(end, end=True)
+
+
+def _expanded(rows: Iterable[tuple[str, int, Any]], scheme: str | None, given: Mapping[str, Any],
+              explain: bool) -> Iterator[tuple[str, int, Any]]:
+    """The rows of the files, a session's expanded into its hands and its end."""
+    for name, line, item in rows:
+        if isinstance(item, SessionText):
+            yield from session_rows(item.text, item.file, scheme, given, explain)
+        else:
+            yield name, line, item
+
+
+def _numbered(rows: Iterable[tuple[str, int, Any]]) -> Iterator[tuple[int, str, int, Any]]:
+    """Each row with its table number, counted across the files; a session's end counts none."""
+    n = 0
+    for name, line, item in rows:
+        if isinstance(item, Played) and item.end:
+            yield 0, name, line, item
+        else:
+            n += 1
+            yield n, name, line, item
+
+
 def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], scheme: str | None = None,
                  given: Mapping[str, Any] = EMPTY, explain: bool = False) -> Iterator[BatchItem]:
     """Each (file, line, table or reading error) scored as it arrives, numbered from 1, under the
@@ -56,9 +118,12 @@ def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], scheme: str
 
     A bad table gives an item with its error and the rest go on.
     """
-    for n, (name, line, item) in enumerate(tables, start=1):
+    for n, name, line, item in _numbered(tables):
         if isinstance(item, MjError):
             yield BatchItem(n, name, line, None, item)
+            continue
+        if isinstance(item, Played):
+            yield BatchItem(n, name, line, None, None, item.data)
             continue
         try:
             yield BatchItem(n, name, line, evaluate(item, scheme, given, explain))
@@ -67,23 +132,28 @@ def score_stream(tables: Iterable[tuple[str, int, Table | MjError]], scheme: str
 
 
 def score_files(files: Iterable[str], scheme: str | None = None, given: Mapping[str, Any] = EMPTY, jobs: int = 1,
-                encode: Encoder | None = None, explain: bool = False) -> Iterator[BatchItem]:
+                encode: Encoder | None = None, explain: bool = False, sessions: bool = False) -> Iterator[BatchItem]:
     """Each table of each file (`-`: standard input) scored as it is read.
 
     Compact files are read a table at a time, so memory does not grow with the number of tables.
     With `jobs` above 1 the tables are parsed and scored in that many worker processes and come
     back in input order, each with its plain result (`data`) rather than the typed one.
+    With `sessions`, a session file gives its hands, played with its seating, and its end (see
+    BatchItem); without, one error saying it is a session.
     `encode` (a module-level function, or a partial of one) turns an item into the text to write
     (from its plain form, `BatchItem.to_dict`, or its JSON, `BatchItem.to_json`); each item then
     carries it as `text`. It runs where the table was scored, so with workers the main process
     only writes.
     """
     if jobs <= 1:
-        items = score_stream((row for path in files for row in stream_tables(path)), scheme, given, explain)
+        rows = _expanded((row for path in files for row in stream_tables(path, sessions=sessions)), scheme, given, explain)
+        items = score_stream(rows, scheme, given, explain)
         return items if encode is None else (encoded(item, encode) for item in items)
-    return _score_in_workers(((n, *row) for n, row in enumerate(
-        (row for path in files for row in stream_tables(path, parse=False)), start=1)), (scheme, dict(given), explain), jobs,
-        encode)
+    # A session is played through here, in order (its seating runs from hand to hand); its hands
+    # go to the workers already played, to be written out in their place.
+    rows = _expanded((row for path in files for row in stream_tables(path, parse=False, sessions=sessions)), scheme,
+                     given, explain)
+    return _score_in_workers(_numbered(rows), (scheme, dict(given), explain), jobs, encode)
 
 
 Encoder = Callable[["BatchItem"], str]            # an item -> the text written
@@ -104,6 +174,8 @@ def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: 
         yield from _score_chunk(first, request, encode)   # too few tables to be worth a worker
         return
     chunks = itertools.chain([first], iter(lambda: list(itertools.islice(source, CHUNK)), []))
+    import multiprocessing      # only for workers: 24 M instructions a one-hand `score` need not pay
+
     context = multiprocessing.get_context("fork")
     with context.Pool(jobs, initializer=_worker_start) as pool:
         pending: deque[Any] = deque()
@@ -135,13 +207,21 @@ def _score_chunk(chunk: list[Row], request: Request, encode: Encoder | None = No
         try:
             if isinstance(item, MjError):
                 raise item
+            if isinstance(item, Played):
+                out.append(BatchItem(n, name, line, None, None, item.data) if encode is None
+                           else encoded(BatchItem(n, name, line, None, None, item.data), encode))
+                continue
             if isinstance(item, TableText):
                 item = item.parse()
                 line = item.where.line
-            done = BatchItem(n, name, line, None, None, evaluate(item, scheme, given, explain).to_dict())
+            result = evaluate(item, scheme, given, explain)
+            # Only what is written travels back: the text when there is an encoder, else the plain form.
+            done = (BatchItem(n, name, line, None, None, result.to_dict()) if encode is None
+                    else encoded(BatchItem(n, name, line, result), encode)._replace(result=None))
         except MjError as e:
             done = BatchItem(n, name, line, None, e)
-        out.append(done if encode is None else encoded(done, encode))
+            done = done if encode is None else encoded(done, encode)
+        out.append(done)
     return out
 
 

@@ -1,19 +1,28 @@
 """Claims checked: each `= N` a player claims against the score mjscore counts, and why they differ.
 
-The explanation looks for the usual slips: an item left out, a double too many or too few, a few
-points too many or too few, the limit forgotten, a poorer arrangement of the same tiles.
+A claim that differs is shown beside mjscore's breakdown, item by item, and the explanation
+looks for the usual slips: an item (or two) left out, an item counted twice, the limit
+forgotten, a poorer arrangement of the same tiles; failing those, it says which count of points
+and doubles the claim is, against the hand's, and which items are worth the difference, or that
+none is.
+
+Tables are checked as they stream: one report per table, none kept once it is given, so memory
+does not grow with the number of tables.  A table that cannot be read or scored gives its error
+and the others are still checked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
-from mjscore.evening.session import play
-from mjscore.io.reader import is_session, parse_any
+from mjscore.evening.session import hands_of
+from mjscore.io.reader import SessionText
 from mjscore.io.sessionfile import read_session
-from mjscore.pipeline import EMPTY, evaluate
-from mjscore.rules.scheme import Scheme
+from mjscore.model.errors import MjError
+from mjscore.model.table import Table
+from mjscore.pipeline import EMPTY, TableResult, evaluate
+from mjscore.rules.scheme import RoundingMode, Scheme
 from mjscore.scoring.score import hand_score, limit_value
 
 
@@ -22,50 +31,118 @@ def _capped(points: int, doubles: int, scheme: Scheme) -> int:
     return hand_score(points, max(doubles, 0), scheme)[2]
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _value(item: dict[str, Any]) -> str:
+    if "limit" in item:
+        return "limit hand"
+    if "doubles" in item:
+        return _plural(item["doubles"], "double")
+    return _plural(item["points"], "point")
+
+
 def _item_text(item: dict[str, Any]) -> str:
     what = item["text"] + (f" {item['applies_to']}" if item.get("applies_to") else "")
-    if "limit" in item:
-        return f"{what} (limit hand)"
-    if "doubles" in item:
-        return f"{what} ({item['doubles']} double{'s' if item['doubles'] != 1 else ''})"
-    return f"{what} ({item['points']} points)"
+    return f"{what} ({_value(item)})"
 
 
-def explain(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
-    """Sentences that account for the difference between a claim and mjscore's score."""
-    score, points, doubles = player["score"], player["points"], player["doubles"]
-    reasons: list[str] = []
+def _figures(points: int, doubles: int) -> str:
+    return f"{_plural(points, 'point')}, {_plural(doubles, 'double')}"
+
+
+def breakdown(player: dict[str, Any]) -> list[str]:
+    """mjscore's items for the player, one a line: the value, then what it is for; then the sum."""
+    items = player["items"]
+    values = [_value(i) for i in items]
+    wide = max((len(v) for v in values), default=0)
+    lines = [f"{v:>{wide}}  {i['text']}{' ' + i['applies_to'] if i.get('applies_to') else ''}"
+             for v, i in zip(values, items)]
     if player.get("limit"):
-        if claim < score:
-            reasons.append(f"the hand is a limit hand, {player['limit']}, worth {score}")
-        return reasons or [f"the hand is a limit hand, {player['limit']}, worth {score}"]
-    for item in player["items"]:
+        lines.append(f"= {player['limit']}, a limit hand: {player['score']}")
+    elif player["doubles"]:
+        lines.append(f"= {player['points']} points x 2^{player['doubles']} = {player['score']}")
+    else:
+        lines.append(f"= {player['points']} points = {player['score']}")
+    return lines
+
+
+def _left_out(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
+    """Items whose leaving out (one, or two together) gives the claim; or whose counting twice does."""
+    points, doubles, items = player["points"], player["doubles"], player["items"]
+    reasons = []
+    for item in items:
         p, d = points - item.get("points", 0), doubles - item.get("doubles", 0)
         if _capped(p, d, scheme) == claim:
             reasons.append(f"the claim leaves out {_item_text(item)}")
     if not reasons:
-        # No one item accounts for it: two left out together may.
-        items = player["items"]
         for n, a in enumerate(items):
             for b in items[n + 1:]:
                 p = points - a.get("points", 0) - b.get("points", 0)
                 d = doubles - a.get("doubles", 0) - b.get("doubles", 0)
                 if _capped(p, d, scheme) == claim:
                     reasons.append(f"the claim leaves out both {_item_text(a)} and {_item_text(b)}, together")
+    for item in items:
+        if "limit" in item:
+            continue
+        p, d = points + item.get("points", 0), doubles + item.get("doubles", 0)
+        if _capped(p, d, scheme) == claim:
+            reasons.append(f"the claim counts {_item_text(item)} twice")
+    return reasons
+
+
+def _nearest_figures(claim: int, points: int, doubles: int, scheme: Scheme) -> tuple[int, int] | None:
+    """The points and doubles nearest the hand's whose score is the claim (a double weighs as
+    much as ten points), or None when no count gives it."""
+    best: tuple[int, int, int] | None = None
+    unit = scheme.rounding.unit if scheme.rounding.mode is not RoundingMode.NONE else 0
+    for d in range(0, doubles + 5):
+        # Only points near claim / 2^d can come to it (rounding moves them by less than two units).
+        centre = claim >> d
+        near = set(range(max(0, centre - 2 * unit - 2), centre + 2 * unit + 3)) | {points}
+        for p in sorted(near):
+            if _capped(p, d, scheme) != claim:
+                continue
+            cost = abs(p - points) + 10 * abs(d - doubles)
+            if best is None or cost < best[0]:
+                best = (cost, p, d)
+    return None if best is None else (best[1], best[2])
+
+
+def _difference_text(claim: int, points: int, doubles: int, p: int, d: int, items: list[dict[str, Any]]) -> str:
+    """The claim as figures against the hand's, and which items are worth each part of the
+    difference (or that none is)."""
+    parts, worth = [], []
+    for have, said, key, word in ((points, p, "points", "point"), (doubles, d, "doubles", "double")):
+        if have == said:
+            continue
+        k = abs(said - have)
+        parts.append(_plural(k, word))
+        names = [i["text"] + (f" {i['applies_to']}" if i.get("applies_to") else "") for i in items if i.get(key) == k]
+        if names:
+            worth.append(f"{_plural(k, word)} is what {' or '.join(names)} is worth")
+        else:
+            worth.append(f"no item is worth {_plural(k, word)}")
+    more = "more" if (p > points or d > doubles) and not (p < points or d < doubles) else \
+        "fewer" if not (p > points or d > doubles) else None
+    than = f"{' and '.join(parts)} {more} than the hand has" if more else \
+        " and ".join(f"{_plural(abs(x - y), w)} {'more' if x > y else 'fewer'}"
+                     for x, y, w in ((p, points, "point"), (d, doubles, "double")) if x != y) + " than the hand has"
+    return f"{claim} is what {_figures(p, d)} give, {than}; {', and '.join(worth)}"
+
+
+def explain(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
+    """Sentences that account for the difference between a claim and mjscore's score: each
+    alone would (alternatives), or the one sentence saying that none would and why."""
+    score, points, doubles = player["score"], player["points"], player["doubles"]
+    if player.get("limit"):
+        return [f"the hand is a limit hand, {player['limit']}, worth {score}"]
+    reasons = _left_out(claim, player, scheme)
     for item in player.get("not_counted", []):
         if "limit" in item and limit_value(item["limit"], scheme) == claim:
             reasons.append(f"the claim counts {_item_text(item)} at {claim}, but the points total "
                            f"{points * 2 ** doubles} is worth more")
-    for k in (1, 2, 3):
-        if _capped(points, doubles + k, scheme) == claim:
-            reasons.append(f"the claim counts {k} double{'s' if k > 1 else ''} more than the hand has")
-        if doubles >= k and _capped(points, doubles - k, scheme) == claim and not reasons:
-            reasons.append(f"the claim counts {k} double{'s' if k > 1 else ''} fewer than the hand has")
-    for k in (2, 4, 8, 10, 16, 20, 32):
-        if _capped(points + k, doubles, scheme) == claim:
-            reasons.append(f"the claim counts {k} points more than the hand has")
-        if points >= k and _capped(points - k, doubles, scheme) == claim and not reasons:
-            reasons.append(f"the claim counts {k} points fewer than the hand has")
     if not scheme.roof_off and points * 2 ** doubles > scheme.limit and claim == points * 2 ** doubles:
         reasons.append(f"the claim goes over the limit: {points} points x 2^{doubles} = {claim}, "
                        f"capped at {scheme.limit}")
@@ -74,19 +151,29 @@ def explain(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
         lacks = ", ".join(_item_text(i) for i in ru.get("missing", [])) or "nothing"
         reasons.append(f"the claim matches the poorer arrangement {' '.join(ru['arrangement'])}; "
                        f"the best one also has {lacks}")
-    return reasons
+    if reasons:
+        return reasons
+    near = _nearest_figures(claim, points, doubles, scheme)
+    if near is None and not scheme.roof_off and claim > scheme.limit:
+        return [f"nothing accounts for it: under '{scheme.name}' no hand scores more than the limit, {scheme.limit}"]
+    if near is None:
+        return [f"nothing accounts for it: no count of points and doubles comes to {claim} under "
+                f"'{scheme.name}', and no item left out or counted twice does"]
+    return ["no item left out or counted twice accounts for it: " +
+            _difference_text(claim, points, doubles, *near, player["items"])]
 
 
-def check_result(result: dict[str, Any], claims: dict[str, int], scheme: Scheme,
-                 where: dict[str, str]) -> tuple[list[str], int]:
-    """Lines of report for one table (each claim at its player's line, `where[seat]`), and how
-    many claims differ."""
-    lines, differ = [], 0
+def check_result(result: dict[str, Any], claims: Mapping[str, int], scheme: Scheme,
+                 where: Mapping[str, str], names: Mapping[str, str] | None = None) -> tuple[list[str], int]:
+    """Lines of report for one table (each claim at its player's line, `where[seat]`, the player
+    named by `names[seat]` in an evening), and how many claims differ."""
+    lines: list[str] = []
+    differ = 0
     for p in result["players"]:
         claim = claims.get(p["seat"])
         if claim is None:
             continue
-        who = p["seat"] + (f" ({p['name']})" if p.get("name") else "")
+        who = (names or {}).get(p["seat"]) or p.get("name") or p["seat"]
         at = where[p["seat"]]
         if p.get("counted"):
             lines.append(f"{at}: {who} claims {claim} beside a score counted at the table (score {p['score']}): "
@@ -96,9 +183,10 @@ def check_result(result: dict[str, Any], claims: dict[str, int], scheme: Scheme,
             lines.append(f"{at}: {who} claims {claim}: agreed")
             continue
         differ += 1
-        figures = (f"{p['limit']}" if p["limit"] else f"{p['points']} points, {p['doubles']} "
-                   f"double{'s' if p['doubles'] != 1 else ''}")
+        figures = p["limit"] or _figures(p["points"], p["doubles"])
         lines.append(f"{at}: {who} claims {claim}, mjscore counts {p['score']} ({figures})")
+        lines.append("    mjscore's breakdown:")
+        lines.extend(f"      {line}" for line in breakdown(p))
         reasons = explain(claim, p, scheme)
         if len(reasons) > 1:
             # Each of these alone accounts for the difference: they are alternatives, not a list of slips.
@@ -106,33 +194,63 @@ def check_result(result: dict[str, Any], claims: dict[str, int], scheme: Scheme,
             lines.extend(f"      {r}" for r in reasons)
         else:
             lines.extend(f"    {r}" for r in reasons)
-        if not reasons:
-            lines.append("    mjscore's items: " + "; ".join(_item_text(i) for i in p["items"]))
     return lines, differ
 
 
 class CheckReport(NamedTuple):
     lines: list[str]           # one line a claim, each followed by its explanation when it differs
     differences: int           # how many claims differ
+    errors: int = 0            # tables (or hands) that could not be read or scored
 
 
-def check_text(text: str, name: str, scheme: str | None = None, given: Mapping[str, Any] = EMPTY) -> CheckReport:
-    """Every claim of a text of tables or a session, checked.
+def check_table(table: Table, result: TableResult, hand: str = "", names: Mapping[str, str] | None = None
+                ) -> CheckReport:
+    """The claims of one scored table (`hand`: " hand N" within an evening)."""
+    claims = {p.seat.value: p.claim for p in table.players if p.claim is not None}
+    if not claims:
+        return CheckReport([], 0)
+    where = {p.seat.value: f"{p.where}{hand}" for p in table.players}
+    lines, n = check_result(result.to_dict(), claims, result.scheme, where, names)
+    return CheckReport(lines, n)
 
-    A session's hands are scored with the session's seating (round, dealer, names).  Each is
-    scored with its runner-up, which explains a poorer arrangement.
-    """
-    if is_session(text, name):
-        session = read_session(text, name)
-        played = play(session, scheme, given, explain=True)
-        pairs = [(h.result.table, h.result, f" hand {h.number}") for h in played.hands]
-    else:
-        pairs = [(t, evaluate(t, scheme, given, explain=True), "") for t in parse_any(text, name)]
-    out, differ = [], 0
-    for table, result, hand in pairs:
-        claims = {p.seat.value: p.claim for p in table.players if p.claim is not None}
-        where = {p.seat.value: f"{p.where}{hand}" for p in table.players}
-        lines, n = check_result(result.to_dict(), claims, result.scheme, where)
-        out.extend(lines)
-        differ += n
-    return CheckReport(out, differ)
+
+def check_rows(rows: Iterable[tuple[str, int, Table | MjError | SessionText]], scheme: str | None = None,
+               given: Mapping[str, Any] = EMPTY) -> Iterator[tuple[str, int, CheckReport | MjError]]:
+    """(file, line, the table's report, or the error that stopped it) for each (file, line,
+    table, session or reading error), as they come; each table scored with its runner-up, which
+    explains a poorer arrangement, and a session's hands with its seating."""
+    for file, line, item in rows:
+        if isinstance(item, MjError):
+            yield file, line, item
+            continue
+        if isinstance(item, SessionText):
+            try:
+                yield from check_session(item.text, item.file, scheme, given)
+            except MjError as e:                # the session's header cannot be read
+                yield file, e.location.line, e
+            continue
+        try:
+            yield file, line, check_table(item, evaluate(item, scheme, given, explain=True))
+        except MjError as e:
+            yield file, line, e
+
+
+def check_session(text: str, name: str, scheme: str | None = None, given: Mapping[str, Any] = EMPTY
+                  ) -> Iterator[tuple[str, int, CheckReport | MjError]]:
+    """Every hand of a session, scored with the session's seating (round, dealer, names) and
+    checked; a bad hand gives its error, and the hands after it, whose seating is then unknown,
+    one line saying they were not checked."""
+    session = read_session(text, name)
+    stopped: int | None = None
+    for number, line, outcome in hands_of(session, scheme, given, explain=True):
+        if isinstance(outcome, MjError):
+            stopped = stopped or number
+            yield name, line, outcome
+        elif outcome is None:
+            continue
+        else:
+            names = dict(outcome.names_by_letter())
+            yield name, line, check_table(outcome.result.table, outcome.result, f" hand {number}", names)
+    if stopped is not None and stopped < len(session.hands):
+        yield name, 0, CheckReport([f"{name}: the claims of the hands after hand {stopped} are not checked: "
+                                    "who sat where after a bad hand cannot be known"], 0)

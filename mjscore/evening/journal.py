@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mjscore.evening.checkpoint import play_file
 from mjscore.evening.session import SessionResult, play
 from mjscore.io.notation import print_table
 from mjscore.io.sessionfile import player_names, read_session
@@ -110,7 +111,9 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
         if raw is not None:
             check_writable(target, path)
             text = decode(raw, path)
-            session = read_session(text, path)
+            kept = _without_trailing_separators(text)
+            new = kept + "---\n" + header_lines(options) + lines
+            session = read_session(new, path)       # read once (its header is the file's, its hands read as played)
             if players is not None and tuple(player_names(list(players), [Location("--players")] * 4)) \
                     != session.header.names:
                 raise SessionError(f"the evening already names its players ({' '.join(session.header.names)}); "
@@ -122,8 +125,6 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
             if evening_only:
                 raise SessionError(f"the evening's header already stands: --{evening_only[0].replace('_', '-')} "
                                    "is for a new file (edit the header to change it)", Location(path))
-            kept = _without_trailing_separators(text)
-            new = kept + "---\n" + header_lines(options) + lines
         else:
             if players is None:
                 raise InputError("no such evening file: name the players to start one (--players A B C D)",
@@ -131,9 +132,11 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
             names = player_names(list(players), [Location("--players")] * 4)
             scheme = _as_the_evening_reads_it(scheme, path)
             new = header(names, start, scheme, options) + "---\n" + lines
+            session = read_session(new, path)
         before = new[:len(new) - len(lines)].count("\n")          # lines of the file above the new hand
         try:
-            evening = play(read_session(new, path))                 # the new hand is checked with all the rest
+            # The new hand is checked with all the rest (those the checkpoint holds as they were played).
+            evening = play_file(session, target, every_hand=False)
         except MjError as e:
             if e.location.file == path and e.location.line > before:
                 # Point into what was typed, not at a line of a file that was never written.
@@ -183,7 +186,7 @@ def remove_last_hand(path: str) -> Removed:
         removed = "\n".join(ln for ln in lines[cut + 1:] if ln.strip() != "---") + "\n"
         if cut == first_hand:
             kept = "\n".join(lines[:cut]) + "\n---\n"            # the header block stays a header block
-        evening = play(read_session(kept, path), keep_going=True)
+        evening = play_file(read_session(kept, path), target, keep_going=True, every_hand=False)
         replace(target, kept, like=raw, display=path)
     return Removed(removed, evening)
 

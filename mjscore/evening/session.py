@@ -12,18 +12,21 @@ players' names; if they contradict the rotation, that is an error naming the han
 from __future__ import annotations
 
 import dataclasses
+import json
 import itertools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from functools import cached_property
+from typing import NamedTuple, overload
 
 from mjscore.io.notation import parse_table
 from mjscore.io.sessionfile import Session, SessionHeader
-from mjscore.model.errors import MjError, SessionError
-from collections.abc import Mapping
+from mjscore.model.errors import MjError, NoWinnerError, SessionError
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 from mjscore.model.settings import ROTATION, SETTINGS, Paying, Rotation, SeatChange, ordered
-from mjscore.model.table import COUNTERS, Table
+from mjscore.model.table import COUNTERS, Table, name_key
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.pipeline import EMPTY, TableResult, evaluate
 from mjscore.rules.scheme import Scheme
@@ -88,24 +91,88 @@ class Transfer(NamedTuple):
 
 @dataclass(frozen=True)
 class PlayedHand:
-    """One hand of the evening: its number, who sat where, its result, the totals after it."""
+    """One hand of the evening: its number, who sat where, its result, the totals after it.
+
+    A hand read back from the evening's checkpoint (`evening.checkpoint`) holds its plain form
+    as JSON, what `to_dict()` gives, and is scored again only if its typed `result` is asked for."""
 
     number: int
     names: dict[Wind, str]                   # seat -> player's name for this hand
-    result: TableResult
+    scored: TableResult | Callable[[], TableResult]     # the result, or how to score the hand again
     totals: dict[str, int]                   # name -> running total after this hand
+    kept: str | None = field(default=None, compare=False, repr=False)   # to_dict() as JSON, when read back
+
+    @cached_property
+    def result(self) -> TableResult:
+        return self.scored if isinstance(self.scored, TableResult) else self.scored()
 
     @property
     def dealer(self) -> str:
         return self.names[Wind.EAST]
 
+    def names_by_letter(self) -> dict[str, str]:
+        """Seat letter -> the player's name, for this hand."""
+        return {s.value: self.names[s] for s in SEATS}
+
     def to_dict(self) -> dict[str, Any]:
+        if self.kept is not None:
+            # A dict of its own each time, as for a hand scored here (json's C parser: 3 times
+            # faster than copy.deepcopy of the dict, 33 ms a thousand hands).
+            plain: dict[str, Any] = json.loads(self.kept)
+            return plain
         d = self.result.to_dict()
         d["hand"] = self.number
         d["dealer"] = self.dealer
         d["names"] = {s.value: self.names[s] for s in SEATS}
         d["totals"] = dict(self.totals)
         return d
+
+
+class Hands(Sequence[PlayedHand]):
+    """An evening's hands in order.  The first `before` are fetched only when one of them is
+    asked for (`fetch`): an `add` that starts from the evening's checkpoint holds only the
+    hands it played."""
+
+    def __init__(self, held: Iterable[PlayedHand] = (), before: int = 0,
+                 fetch: Callable[[], Sequence[PlayedHand]] | None = None):
+        self._held = list(held)
+        self._before = before
+        self._fetch = fetch
+        self._earlier: Sequence[PlayedHand] | None = None if before else ()
+
+    def __len__(self) -> int:
+        return self._before + len(self._held)
+
+    @overload
+    def __getitem__(self, i: int) -> PlayedHand: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[PlayedHand]: ...
+
+    def __getitem__(self, i: int | slice) -> PlayedHand | Sequence[PlayedHand]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("hand index out of range")
+        if i >= self._before:
+            return self._held[i - self._before]
+        if self._earlier is None:
+            assert self._fetch is not None
+            self._earlier = self._fetch()
+        return self._earlier[i]
+
+    def append(self, hand: PlayedHand) -> None:
+        self._held.append(hand)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and len(other) == len(self) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]  # a sequence that grows: not hashable, as a list
+
+    def __repr__(self) -> str:
+        return f"Hands({len(self)} hands)"
 
 
 class NextDeal(NamedTuple):
@@ -139,12 +206,13 @@ class SessionResult:
 
     players: tuple[str, ...]                 # seat order E S W N at the first hand
     start: int
-    hands: tuple[PlayedHand, ...]
+    hands: Sequence[PlayedHand]
     totals: dict[str, int]
     settle_up: tuple[Transfer, ...] | None
     next: NextDeal | None = None             # who deals the hand after the last one played
     errors: tuple[MjError, ...] = ()         # bad hands (with keep_going): the totals stop at the first
     settle_up_note: str | None = None        # how an evening with added-up hands settles
+    scheme: str | None = None                # the scheme the session's header names (None: the default)
 
     @property
     def standings(self) -> list[tuple[str, int]]:
@@ -181,49 +249,129 @@ def play(session: Session, scheme: str | None = None, given: Mapping[str, Any] =
     checked (against the seating as it stood), the errors are collected, and the totals stop at
     the first bad hand, since who deals after it cannot be known.
     """
-    h = session.header
+    state = EveningState(session.header)
+    for _number, _line, outcome in hands_of(session, scheme, given, explain, state):
+        if isinstance(outcome, MjError) and not keep_going:
+            raise outcome
+    return state.result()
+
+
+class EveningState:
+    """An evening as it is played through: the seating, the totals, the hands counted, the errors."""
+
+    def __init__(self, header: SessionHeader):
+        self.header = header
+        self.totals = {n: header.start for n in header.names}
+        self.seating = Seating()
+        self.played = Hands()
+        self.errors: list[MjError] = []
+        self.paid = {n: 0 for n in header.names}     # what the hands that paid moved, by name
+        self.added: list[int] = []                   # the hands that were added up (add-up)
+
+    def result(self) -> SessionResult:
+        h, names, seating, totals = self.header, self.header.names, self.seating, self.totals
+        transfers, note = _settling(self.paid, self.added, len(self.played))
+        coming = NextDeal(names[seating.player_at(Wind.EAST)], SEATS[seating.round % 4], len(self.played) + 1,
+                          seating.extra_hands, seating.kitty_deals, tuple(names[seating.player_at(s)] for s in SEATS),
+                          seating.seats_changed, seating.dealer_wins)
+        return SessionResult(tuple(names), h.start, self.played, dict(totals), transfers, coming,
+                             tuple(self.errors), note, h.scheme)
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the evening carries into its next hand, as plain data (the checkpoint's record):
+        the seating and its counts, each player's total and paid balance (in the header's order),
+        the hands added up, how many hands were counted."""
+        s, names = self.seating, self.header.names
+        return {"seats": list(s.seats), "round": s.round, "passes": s.passes, "dealer_wins": s.dealer_wins,
+                "extra_hands": s.extra_hands, "kitty_deals": s.kitty_deals, "seats_changed": s.seats_changed,
+                "totals": [self.totals[n] for n in names], "paid": [self.paid[n] for n in names],
+                "added": list(self.added), "counted": len(self.played)}
+
+    @classmethod
+    def restored(cls, header: SessionHeader, snapshot: Mapping[str, Any], played: Hands) -> EveningState:
+        """The state a `snapshot` holds, `played` its hands (the snapshot is checked first:
+        `valid_snapshot`)."""
+        state = cls(header)
+        state.seating = Seating(list(snapshot["seats"]), snapshot["round"], snapshot["passes"],
+                                snapshot["dealer_wins"], snapshot["extra_hands"], snapshot["kitty_deals"],
+                                snapshot["seats_changed"])
+        state.totals = dict(zip(header.names, snapshot["totals"]))
+        state.paid = dict(zip(header.names, snapshot["paid"]))
+        state.added = list(snapshot["added"])
+        state.played = played
+        return state
+
+
+_COUNT_KEYS = ("round", "passes", "dealer_wins", "extra_hands", "kitty_deals", "counted")
+_LARGEST = 10 ** 15                 # no count or total of a real evening comes near
+
+
+def valid_snapshot(snapshot: object, counted: int) -> bool:
+    """Whether `snapshot` is one `EveningState.snapshot` could have made after `counted` hands:
+    every value of its type and in its range (a checkpoint is checked before it is believed)."""
+    if not isinstance(snapshot, dict):
+        return False
+
+    def whole(v: object, low: int, high: int) -> bool:
+        return type(v) is int and low <= v <= high
+
+    seats, added = snapshot.get("seats"), snapshot.get("added")
+    return (isinstance(seats, list) and sorted(seats) == [0, 1, 2, 3] and all(type(x) is int for x in seats)
+            and all(whole(snapshot.get(k), 0, _LARGEST) for k in _COUNT_KEYS) and snapshot["passes"] <= 3
+            and snapshot["counted"] == counted and type(snapshot.get("seats_changed")) is bool
+            and all(isinstance(snapshot.get(k), list) and len(snapshot[k]) == 4
+                    and all(whole(x, -_LARGEST, _LARGEST) for x in snapshot[k]) for k in ("totals", "paid"))
+            and isinstance(added, list) and all(whole(x, 1, counted) for x in added) and added == sorted(set(added)))
+
+
+def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, Any] = EMPTY,
+             explain: bool = False, state: EveningState | None = None
+             ) -> Iterator[tuple[int, int, PlayedHand | MjError | None]]:
+    """Each hand of the session in order as it is played: (its number, the line it starts on,
+    the hand as played, or the error that stopped it).  After a bad hand the others are still
+    read and checked (against the seating as it stood), but not counted, since who deals after
+    it cannot be known: those give None, or their own error."""
+    state = state or EveningState(session.header)
+    h, seating, totals = state.header, state.seating, state.totals
     names = h.names
-    totals = {n: h.start for n in names}
-    seating = Seating()
-    played: list[PlayedHand] = []
-    errors: list[MjError] = []
-    paid = {n: 0 for n in names}                 # what the hands that paid moved, by name
-    added: list[int] = []                        # the hands that were added up (add-up)
+    counted = len(state.played)             # hands counted before (a state restored from a checkpoint)
     for number, source in enumerate(session.hands, start=1):
+        if number <= counted:
+            continue
         by_seat = {s: names[seating.player_at(s)] for s in SEATS}
         prevailing = SEATS[seating.round % 4]
         try:
             hand = source.read({name: s.value for s, name in by_seat.items()})
             _check_against_rotation(hand, number, prevailing, seating, names)
-            table = _with_session_values(hand, h, prevailing, seating)
+            table = _with_session_values(hand, h, prevailing, seating, tuple(by_seat[s] for s in SEATS))
             result = evaluate(table, scheme, given, explain)
             if result.settlement is None:
-                raise SessionError(f"hand {number} cannot be settled: {result.settlement_error}", hand.where)
+                why = f"hand {number} cannot be settled: {result.settlement_error}"
+                if table.winner is None and not table.draw:
+                    raise NoWinnerError(why, hand.where, seats=tuple(p.seat.value for p in table.players))
+                raise SessionError(why, hand.where)
         except MjError as e:
-            if not keep_going:
-                raise
-            errors.append(e)
+            state.errors.append(e)
+            yield number, source.line, e
             continue
-        if errors:
-            continue                            # checked, not counted: the evening stopped at the first bad hand
+        if state.errors:
+            yield number, source.line, None     # checked, not counted: the evening stopped at the first bad hand
+            continue
         adds_up = result.settlement.settings.paying is Paying.ADD_UP
         if adds_up:
-            added.append(number)
+            state.added.append(number)
         for s in SEATS:
             net = result.settlement.net.get(s, 0)
             totals[by_seat[s]] += net
             if not adds_up:
-                paid[by_seat[s]] += net
-        played.append(PlayedHand(number, by_seat, result, dict(totals)))
+                state.paid[by_seat[s]] += net
+        played = PlayedHand(number, by_seat, result, dict(totals))
+        state.played.append(played)
         kitty = next((x for x in result.settlement.specials if x.kind == Reason.KITTY), None)
         # The kitty grows deal by deal until a winner takes it.
         seating.kitty_deals = kitty.count if kitty is not None and kitty.to is None else 0
         _rotate(seating, table, _rotation(result.scheme, h, given))
-    transfers, note = _settling(paid, added, len(played))
-    coming = NextDeal(names[seating.player_at(Wind.EAST)], SEATS[seating.round % 4], len(played) + 1,
-                      seating.extra_hands, seating.kitty_deals, tuple(names[seating.player_at(s)] for s in SEATS),
-                      seating.seats_changed, seating.dealer_wins)
-    return SessionResult(tuple(names), h.start, tuple(played), totals, transfers, coming, tuple(errors), note)
+        yield number, source.line, played
 
 
 def _settling(paid: dict[str, int], added: list[int], played: int) -> tuple[tuple[Transfer, ...] | None, str | None]:
@@ -261,7 +409,7 @@ def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating:
     for p in hand.players:
         if p.name is not None:
             expected = names[seating.player_at(p.seat)]
-            if p.name != expected:
+            if name_key(p.name) != name_key(expected):
                 raise SessionError(f"hand {number} seats {p.name} at {p.seat.value}, but by the rotation "
                                    f"{expected} sits there", p.where, p.name)
 
@@ -293,14 +441,15 @@ def next_hand(played: SessionResult, header: SessionHeader, text: str, name: str
     if nxt is None:
         raise SessionError("the evening has no next hand", header.where)
     hand = parse_table(text, name, 1, names={n: s.value for s, n in zip(SEATS, nxt.seats)})
-    return _with_session_values(hand, header, nxt.round, nxt)
+    return _with_session_values(hand, header, nxt.round, nxt, nxt.seats)
 
 
-def _with_session_values(hand: Table, h: SessionHeader, prevailing: Wind, seating: _Counted) -> Table:
+def _with_session_values(hand: Table, h: SessionHeader, prevailing: Wind, seating: _Counted,
+                         names: tuple[str, ...]) -> Table:
     options = {k: v for k, v in h.options if k in _TABLE_SETTINGS}
     options.update(dict(hand.options))           # the hand's own header wins over the session's
     return dataclasses.replace(hand, round=prevailing, **{name: getattr(seating, name) for name in COUNTERS.values()},
-                               scheme=hand.scheme or h.scheme, options=ordered(options))
+                               scheme=hand.scheme or h.scheme, options=ordered(options), names=names)
 
 
 _TABLE_SETTINGS = frozenset(s.name for s in SETTINGS)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mjscore.hand.arrange import readings, winner_arrangements
-from mjscore.model.errors import HandSizeError, IncompleteHandError, TileCountError, WinClauseError
-from mjscore.model.table import Form, PlayerHand, Table, Win, WinFlag
+from mjscore.model.errors import HandSizeError, IncompleteHandError, TableError, TileCountError, WinClauseError
+from mjscore.model.table import Form, PlayerHand, Table, Win, WinFlag, tiles_text
 from mjscore.model.tiles import ALL_TILES, KINDS, TILES, Tile, Wind
 
 DEFAULT_SHAPES = frozenset({"standard", "thirteen-orphans"})
@@ -35,15 +35,24 @@ def validate_table(table: Table, shapes: frozenset[str] = DEFAULT_SHAPES,
     _check_tile_counts(table)
     winners = [p for p in table.players if p.is_winner]
     if len(winners) > 1:
-        raise WinClauseError(f"two winners at one table ({winners[0].seat.value} and "
-                             f"{winners[1].seat.value}): at most one player goes out", winners[1].where)
+        raise WinClauseError(f"two winners at one table ({table.who(winners[0].seat)} and "
+                             f"{table.who(winners[1].seat)}): at most one player goes out", winners[1].where,
+                             seats=(winners[0].seat.value, winners[1].seat.value))
     if table.draw and winners:
-        raise WinClauseError(f"the table is a draw, yet {winners[0].seat.value} has a win clause",
-                             winners[0].where)
+        raise WinClauseError(f"the table is a draw, yet {table.who(winners[0].seat)} has a win clause",
+                             winners[0].where, seats=(winners[0].seat.value,))
     for p in table.players:
-        _check_player(p, table, shapes, incomplete)
+        try:
+            _check_player(p, table, shapes, incomplete)
+        except TableError as e:
+            e.seats = e.seats or (p.seat.value,)        # the line at fault: what a prompt asks again
+            raise
     for p in winners:
-        _check_flags_fit(p, table, loose_needs_kong, rob_concealed_pung, scheme_name)
+        try:
+            _check_flags_fit(p, table, loose_needs_kong, rob_concealed_pung, scheme_name)
+        except TableError as e:
+            e.seats = e.seats or (p.seat.value,)
+            raise
 
 
 def _check_flags_fit(p: PlayerHand, table: Table, loose_needs_kong: bool = False,
@@ -68,7 +77,7 @@ def _check_flags_fit(p: PlayerHand, table: Table, loose_needs_kong: bool = False
         copies = sum(1 for t in p.all_tiles() if t == win.tile)
         if copies > 1:
             raise WinClauseError(f"'robbed' is a win on the tile added to a kong, which leaves the winner no other "
-                                 f"{win.tile.text}, but {p.seat.value} holds {copies} of it", p.where, "robbed")
+                                 f"{win.tile.text}, but {table.who(p.seat)} holds {copies} of it", p.where, "robbed")
         robbed = next((q for q in table.players if q.seat is win.discarder), None)
         if robbed is None or robbed.incomplete or robbed.score is not None:
             return                               # not listed in full: nothing to hold the claim against
@@ -82,15 +91,17 @@ def _check_flags_fit(p: PlayerHand, table: Table, loose_needs_kong: bool = False
         orphans = is_complete(p, frozenset({"thirteen-orphans"})) and not is_complete(p, frozenset())
         if kept >= 3 and orphans:
             return
-        who = robbed.seat.value
+        who = table.who(robbed.seat)
+        seats = (p.seat.value, robbed.seat.value)
         if kept >= 3:
             under = f"under '{scheme_name}'" if scheme_name else "here"
             raise WinClauseError(f"'robbed' takes the tile {who} added to a pung, and {who}'s pung of "
                                  f"{win.tile.text} is concealed: {under} only the tile added to an exposed pung "
-                                 "may be robbed (a concealed kong only for thirteen orphans)", p.where, "robbed")
+                                 "may be robbed (a concealed kong only for thirteen orphans)", p.where, "robbed",
+                                 seats=seats)
         raise WinClauseError(f"'robbed' is a win on the tile {who} added to a pung, but {who} shows no pung of "
                              f"{win.tile.text}" + (" (thirteen orphans may rob a concealed kong of it)" if orphans else ""),
-                             p.where, "robbed")
+                             p.where, "robbed", seats=seats)
 
 
 def _tiles_shown(p: PlayerHand) -> tuple[Tile, ...]:
@@ -116,7 +127,8 @@ def _check_tile_counts(table: Table) -> None:
         if n <= limit:
             continue
         t = TILES[i]
-        holders = ", ".join(f"{p.seat.value} has {c[i]}" for p, c in per_seat if c[i])
+        holders = ", ".join(f"{table.who(p.seat)} has {c[i]}" for p, c in per_seat if c[i])
+        seats = tuple(p.seat.value for p, c in per_seat if c[i])
         # Point at the player whose tiles push the count over: the fifth 5p, not the first.
         running = 0
         for p, c in per_seat:
@@ -128,7 +140,7 @@ def _check_tile_counts(table: Table) -> None:
             msg = f"{t.text} ({t.name}) appears {n} times at the table ({holders}); there is one"
         else:
             msg = f"{_count_word(n)} {t.text} at the table ({holders}); there are four of each tile"
-        raise TileCountError(msg, where, t.text)
+        raise TileCountError(msg, where, t.text, seats=seats)
 
 
 def _count_word(n: int) -> str:
@@ -141,28 +153,30 @@ def _check_player(p: PlayerHand, table: Table, shapes: frozenset[str],
     if p.score is not None:
         return
     if win is not None:
-        _check_win_clause(p, win)
+        _check_win_clause(p, win, table)
     kongs = p.kongs
+    who = table.who(p.seat)
     size = p.tile_count
     if p.incomplete:
         if win is not None:
-            raise HandSizeError(f"the winner {p.seat.value} must list the whole hand: '...' is only for losers",
+            raise HandSizeError(f"the winner {who} must list the whole hand: '...' is only for losers",
                                 p.where)
         most = 13 + kongs
         if size > most:
-            raise HandSizeError(f"{p.seat.value} holds {_tiles(size)}, more than a loser can "
-                                f"({most} with {kongs} kong{'s' if kongs != 1 else ''})", p.where)
+            raise HandSizeError(f"{who} holds {_tiles(size)}, more than a loser can "
+                                f"({most} with {kongs} kong{'s' if kongs != 1 else ''}){_kong_hint(p, size - most)}",
+                                p.where)
         return
     want = (14 if win is not None else 13) + kongs
     if size != want:
-        who = "the winner" if win is not None else "a loser"
+        role = "the winner" if win is not None else "a loser"
         kong_note = f" with {kongs} kong{'s' if kongs != 1 else ''}" if kongs else ""
-        hint = ""
-        if win is None and size == want + 1:
+        hint = _kong_hint(p, size - want)
+        if not hint and win is None and size == want + 1:
             hint = "; is this the winner? add 'win TILE self' or 'win TILE from SEAT'"
-        elif win is None and size < want:
+        elif not hint and win is None and size < want:
             hint = "; mark a partial listing with '...'"
-        raise HandSizeError(f"{p.seat.value} holds {_tiles(size)}; {who} holds {want}{kong_note}{hint}", p.where)
+        raise HandSizeError(f"{who} holds {_tiles(size)}; {role} holds {want}{kong_note}{hint}", p.where)
     if win is not None:
         if incomplete is not None:
             why = incomplete(p)
@@ -170,20 +184,38 @@ def _check_player(p: PlayerHand, table: Table, shapes: frozenset[str],
             why = None if is_complete(p, shapes) else ("its tiles make neither four sets and a pair nor a "
                                                        "special hand the scheme knows")
         if why is not None:
-            raise IncompleteHandError(f"{p.seat.value}'s hand is not complete: {why}", p.where)
+            raise IncompleteHandError(f"{who}'s hand is not complete: {why}", p.where)
 
 
-def _check_win_clause(p: PlayerHand, win: Win) -> None:
+def _kong_hint(p: PlayerHand, extra: int) -> str:
+    """A hand `extra` tiles too large because kongs were written as loose tiles (`5555p`, which
+    counts as 4 tiles and no kong): the hint to bracket them, or "" when that is not it."""
+    if extra <= 0:
+        return ""
+    counts: dict[Tile, int] = {}
+    for t in p.concealed:
+        counts[t] = counts.get(t, 0) + 1
+    fours = [t for t, n in counts.items() if n == 4]
+    if len(fours) != extra:
+        return ""
+    groups = [tiles_text((t,) * 4, sep="") for t in sorted(fours, key=lambda t: t.index)]
+    first = groups[0]
+    return (f"; a kong is written in brackets: ({first}) if declared concealed, [{first}] if exposed"
+            + (f" (and so {' '.join(groups[1:])})" if extra > 1 else ""))
+
+
+def _check_win_clause(p: PlayerHand, win: Win, table: Table) -> None:
     flags = win.flags
+    who = table.who(p.seat)
     if win.tile is not None:
         # Among the concealed tiles, in a { } group, or in a bracketed set the discard completed.
         in_hand = any(win.tile in r.concealed or any(win.tile in m.tiles for m in r.melds if m.form is Form.GROUP)
                       for r in readings(p))
         if not in_hand:
-            raise WinClauseError(f"the winning tile {win.tile.text} is not among {p.seat.value}'s concealed tiles: "
+            raise WinClauseError(f"the winning tile {win.tile.text} is not among {who}'s concealed tiles: "
                                  "list the whole hand, the winning tile included", p.where, win.tile.text)
     if win.discarder is not None and win.tile is not None and win.tile in p.discards:
-        raise WinClauseError(f"sacred discard: {p.seat.value} discarded {win.tile.text} since her last draw from the "
+        raise WinClauseError(f"sacred discard: {who} discarded {win.tile.text} since her last draw from the "
                              f"wall, so she may not go out on another {win.tile.text} until she has drawn",
                              p.where, win.tile.text)
     if WinFlag.ROBBED in flags and win.self_drawn:

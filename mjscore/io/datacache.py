@@ -47,12 +47,12 @@ def cache_dir() -> Path | None:
     return Path(base) / "mjscore"
 
 
-def _private(st: os.stat_result) -> bool:
+def private(st: os.stat_result) -> bool:
     """Owned by the current user, and writable by nobody else."""
     return st.st_uid == os.getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
-def _usable_dir(create: bool) -> Path | None:
+def usable_dir(create: bool) -> Path | None:
     d = cache_dir()
     if d is None:
         return None
@@ -62,7 +62,7 @@ def _usable_dir(create: bool) -> Path | None:
         st = os.lstat(d)
     except OSError:
         return None
-    if not stat.S_ISDIR(st.st_mode) or not _private(st):
+    if not stat.S_ISDIR(st.st_mode) or not private(st):
         return None                  # a link, or a folder others could plant entries in: not ours to trust
     return d
 
@@ -77,7 +77,7 @@ def load(kind: str, path: str, source: str, reread: Callable[[str], str | None])
     `reread(path)` gives the current fingerprint of another file the entry depends on; every one
     must match.
     """
-    d = _usable_dir(create=False)
+    d = usable_dir(create=False)
     if d is None:
         return None
     key = _key(kind, path, source)
@@ -88,7 +88,7 @@ def load(kind: str, path: str, source: str, reread: Callable[[str], str | None])
     try:
         with os.fdopen(fd, "rb") as f:
             st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode) or not _private(st) or st.st_size > MAX_ENTRY_BYTES:
+            if not stat.S_ISREG(st.st_mode) or not private(st) or st.st_size > MAX_ENTRY_BYTES:
                 return None
             record = json.loads(f.read(MAX_ENTRY_BYTES + 1))
         if not isinstance(record, dict) or record.get("key") != key:
@@ -106,7 +106,7 @@ def store(kind: str, path: str, source: str, depends: list[tuple[str, str]], sou
     """Remember `data`, parsed from `path` (fingerprint `source`) and the files in `depends`
     ((path, fingerprint) each, together `source_bytes` long); quietly does nothing when it
     cannot, or when the data is larger than its sources allow."""
-    d = _usable_dir(create=True)
+    d = usable_dir(create=True)
     if d is None:
         return
     key = _key(kind, path, source)

@@ -14,7 +14,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from mjscore.io.text import MAX_LINE, too_long
-from mjscore.model.errors import GroupError, Location, MjError, NotationError
+from mjscore.model.errors import GroupError, Location, MjError, NotationError, excerpt
 from mjscore.model.settings import ROTATION, SETTINGS, Setting, SettingError, header_lines, ordered
 from mjscore.model.table import (
     COUNTERS,
@@ -26,6 +26,7 @@ from mjscore.model.table import (
     Table,
     Win,
     WinFlag,
+    name_key,
     set_kind,
     tiles_text,
 )
@@ -251,20 +252,51 @@ def parse_tables(text: str, file: str = "<input>") -> list[Table]:
     return [parse_table(chunk, file, first) for first, chunk in split_tables(text, file)]
 
 
+def name_seat(names: Mapping[str, str], word: str) -> str | None:
+    """The seat letter a player's name sits at (`names`: name -> seat letter), or None.  Names
+    match as `name_key` compares them: `from bob` is Bob."""
+    seat = names.get(word)
+    if seat is None:
+        key = name_key(word)
+        seat = next((s for n, s in names.items() if name_key(n) == key), None)
+    return seat
+
+
+_NAMED = ("from", "liable", "penalty", "to")       # the words a seat (or a player's name) follows
+
+
 def resolve_names(tokens: tuple[Token, ...], names: dict[str, str]) -> tuple[Token, ...]:
     """A line with players' names where seats go (`Ann: ...`, `from Bob`, `liable Cid`,
-    `penalty Dee 100 to Ann`) turned into the seats they sit in for this hand."""
+    `penalty Dee 100 to Ann`) turned into the seats they sit in for this hand.  A word where a
+    player goes that is neither a seat nor a player's name is refused, naming the players."""
     out = list(tokens)
     head = out[0].text
-    if head.endswith(":") and head[:-1] in names:
-        out[0] = out[0]._replace(text=names[head[:-1]] + ":")
-    elif ":" in head and head.split(":", 1)[0] in names:         # `Ann:123m` typed without a space
+    own = None
+    if head.endswith(":") and (seat := name_seat(names, head[:-1])) is not None:
+        out[0] = out[0]._replace(text=seat + ":")
+        own = seat
+    elif ":" in head and (seat := name_seat(names, head.split(":", 1)[0])) is not None:   # `Ann:123m`
         name, rest = head.split(":", 1)
-        out[0:1] = [out[0]._replace(text=names[name] + ":"),
+        out[0:1] = [out[0]._replace(text=seat + ":"),
                     out[0]._replace(text=rest, column=out[0].column + len(name) + 1)]
+        own = seat
+    elif head[:-1] in WIND_BY_LETTER and head.endswith(":"):
+        own = head[:-1]
     for i in range(len(out) - 1):
-        if out[i].text in ("from", "liable", "penalty", "to") and out[i + 1].text in names:
-            out[i + 1] = out[i + 1]._replace(text=names[out[i + 1].text])
+        if out[i].text not in _NAMED:
+            continue
+        tok = out[i + 1]
+        seat = tok.text if tok.text in WIND_BY_LETTER else name_seat(names, tok.text)
+        if seat is None:
+            if out[i].text == "penalty" and tok.text.isdigit():
+                continue                         # the parser says what 'penalty' takes
+            raise NotationError(f"no player '{excerpt(tok.text)}' at this table: {', '.join(names)}", tok.where,
+                                tok.text)
+        if out[i].text == "from" and seat == own:
+            who = next((n for n, s in names.items() if s == seat), seat)
+            raise NotationError(f"{who} cannot win on her own discard: 'from' names another player", tok.where,
+                                tok.text)
+        out[i + 1] = tok._replace(text=seat)
     return tuple(out)
 
 
@@ -331,7 +363,9 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
         if word.endswith(":") and word[:-1] in WIND_BY_LETTER:
             hand = _parse_player(WIND_BY_LETTER[word[:-1]], line)
             if hand.seat in players:
-                raise NotationError(f"seat {hand.seat.value} is listed twice", line.where, word)
+                twice = next((f"{n} is" for n, s in (names or {}).items() if s == hand.seat.value),
+                             f"seat {hand.seat.value} is")
+                raise NotationError(f"{twice} listed twice", line.where, word)
             players[hand.seat] = hand
             continue
         if word in WIND_BY_LETTER and len(line.words) > 1 and line.words[1].startswith(":"):
@@ -344,7 +378,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
     stated = frozenset(k for k in _STATED if k in seen_headers) if seen_headers else frozenset()
     return Table(players=seated, round=round_wind, scheme=scheme, draw=draw, **counters,
                  penalties=tuple(penalties), stated=stated, options=ordered(options) if options else (),
-                 where=where or Location(file, first_line, 1))
+                 where=where or Location(file, first_line, 1), names=())
 
 
 _STATED = ("round", *COUNTERS)        # the headers a session checks against its own count
@@ -421,6 +455,8 @@ def _parse_player(seat: Wind, line: Line) -> PlayerHand:
     bonus: list[Tile] = []
     melds: list[Meld] = []
     places: list[tuple[int, tuple[Tile, ...]]] = []       # each word (its number) and the tiles it wrote
+    runs: list[tuple[Tile, ...]] = []    # the concealed tiles, run by run as written
+    among: list[int] = []                # for each group of `melds`, how many runs stood before it
     opened: list[int] = []               # the word that opened each group of `melds`
     discards: list[Tile] = []
     incomplete = False
@@ -438,12 +474,15 @@ def _parse_player(seat: Wind, line: Line) -> PlayerHand:
             meld = _compact_meld(t) or _parse_compact_group(line.token(k))
             melds.append(meld)
             opened.append(k)
+            among.append(len(runs))
             places.append((k, meld.tiles))
             continue
         parts = run_parts(t)                    # most words are tiles: tried first
         if parts is not None:
             run, playing, flowers = parts
-            concealed.extend(playing)
+            if playing:
+                concealed.extend(playing)
+                runs.append(playing)
             if flowers:
                 bonus.extend(flowers)
             places.append((k, run))
@@ -451,6 +490,7 @@ def _parse_player(seat: Wind, line: Line) -> PlayerHand:
             meld, i = _parse_group(line, k, i)
             melds.append(meld)
             opened.append(k)
+            among.append(len(runs))
             places.append((k, meld.tiles))
         elif t in (")", "]", ">", "}"):
             raise NotationError(f"'{t}' closes a group that was never opened", line.place(k), t)
@@ -502,7 +542,8 @@ def _parse_player(seat: Wind, line: Line) -> PlayerHand:
         if len(may_have_taken) == 1:
             k = may_have_taken.pop()
             concealed.extend(melds[k].tiles)
-            del melds[k], opened[k]
+            runs.insert(among[k], melds[k].tiles)
+            del melds[k], opened[k], among[k]
     pairs = 0
     for k, (m, at) in enumerate(zip(melds, opened)):
         if m.form is Form.EXPOSED and len(m.tiles) == 2:
@@ -514,7 +555,7 @@ def _parse_player(seat: Wind, line: Line) -> PlayerHand:
     return PlayerHand(seat=seat, concealed=tuple(sorted(concealed, key=_INDEX)), melds=tuple(melds),
                       bonus=tuple(sorted(bonus, key=_INDEX)), incomplete=incomplete, claim=claim, score=score,
                       win=win, discards=tuple(sorted(discards, key=_INDEX)), where=where,
-                      tile_places=tuple(places), line=line)
+                      tile_places=tuple(places), line=line, written=tuple(runs) if len(runs) > 1 else ())
 
 
 _INDEX = attrgetter("index")      # tiles sort by index; the key is read in C, not compared in Python
@@ -705,7 +746,7 @@ def player_text(p: PlayerHand, *, style: str = "text") -> str:
         parts.append(f"score {p.score}")
     parts.extend(m.text(style=style) for m in sorted(p.melds, key=meld_order))
     if p.concealed:
-        parts.append(tiles_text(p.concealed, style=style))
+        parts.extend(tiles_text(run, style=style) for run in _as_written(p))
     if p.bonus:
         parts.append(" ".join(t.glyph if style == "unicode" else t.text for t in p.bonus))
     if p.incomplete:
@@ -725,6 +766,29 @@ def player_text(p: PlayerHand, *, style: str = "text") -> str:
     if p.claim is not None:
         parts.append(f"= {p.claim}")
     return " ".join(parts)
+
+
+def _as_written(p: PlayerHand) -> list[tuple[Tile, ...]]:
+    """The player's concealed tiles in the runs she wrote them, when she wrote them in several
+    and they are still these tiles (a ruling may have taken one away); else all in one.
+
+    Each run is printed as one word: a word's tiles are sorted and split by suit (and by honour),
+    and an honour written a tile at a time (`Rd Rd Rd`, `C C C`) is one run of copies (`CCC`),
+    so that reading the printout gives these runs again, and printing them the same text."""
+    written = p.written
+    if not written or sorted(t.index for run in written for t in run) != [t.index for t in p.concealed]:
+        return [p.concealed]
+    out: list[list[Tile]] = []
+    for word in written:
+        start = len(out)
+        for t in sorted(word, key=_INDEX):
+            last = out[-1] if out else None
+            if last is not None and (len(out) > start or not t.suit.is_numbered) and (
+                    last[0].suit is t.suit if t.suit.is_numbered else last[0] == t):
+                last.append(t)
+            else:
+                out.append([t])
+    return [tuple(run) for run in out]
 
 
 def print_table(table: Table, *, style: str = "text") -> str:

@@ -100,17 +100,27 @@ def iter_tables(text: str, name: str):
             yield first, e
 
 
-def stream_tables(path: str, parse: bool = True):
+class SessionText(NamedTuple):
+    """A session file met among tables (`stream_tables(..., sessions=True)`): its whole text, to
+    be played through with its seating rather than read as tables."""
+
+    text: str
+    file: str
+
+
+def stream_tables(path: str, parse: bool = True, sessions: bool = False):
     """(display name, line, Table | MjError) for each table of a file (`-`: standard input),
     read as it goes.
 
     A compact file is read a line at a time and each table parsed when its `---` arrives, so
     memory does not grow with the number of tables (with `parse` False, it comes as a
-    TableText).  YAML files and sessions are read whole (they are bounded in size).  A file that
-    cannot be read, or that holds no table at all, gives one error row.
+    TableText).  YAML files and sessions are read whole (they are bounded in size); with
+    `sessions`, a session comes as one SessionText at line 1, else as an error (its hands are no
+    tables on their own).  A file that cannot be read, or that holds no table at all, gives one
+    error row.
     """
     name = "<stdin>" if path == "-" else path
-    return _not_empty(_stream_tables(path, name, parse), name)
+    return _not_empty(_stream_tables(path, name, parse, sessions), name)
 
 
 def text_tables(text: str, name: str):
@@ -127,7 +137,7 @@ def _not_empty(items, name: str):
         yield name, 0, NotationError("holds no table: write each player's line as 'E: ...'", Location(name))
 
 
-def _stream_tables(path: str, name: str, parse: bool = True):
+def _stream_tables(path: str, name: str, parse: bool = True, sessions: bool = False):
     try:
         stream = sys.stdin.buffer if path == "-" else open_regular(path)
     except MjError as e:
@@ -143,6 +153,9 @@ def _stream_tables(path: str, name: str, parse: bool = True):
                 text = decode(head + read_limited(stream, MAX_INPUT_BYTES - len(head), name), name)
             except MjError as e:
                 yield name, e.location.line, e
+                return
+            if sessions and is_session(text, name):
+                yield name, 1, SessionText(text, name)
                 return
             for line, item in iter_tables(text, name):
                 yield name, line, item

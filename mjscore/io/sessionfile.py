@@ -27,7 +27,7 @@ from mjscore.io.yamlform import SESSION_KEYS, NodeReader
 from mjscore.io.yamlsafe import load_nodes
 from mjscore.model.errors import Location, NotationError, SessionError, YamlFormError, excerpt
 from mjscore.model.settings import ordered
-from mjscore.model.table import Table
+from mjscore.model.table import Table, name_key
 
 SESSION_HEADERS = ("players", "start", "scheme", *SESSION_SETTINGS)
 
@@ -46,11 +46,13 @@ class HandSource(NamedTuple):
 
     line: int
     read: Callable[[dict[str, str]], Table]    # player's name -> seat letter, to the table (or MjError)
+    text: str | None = None                    # the hand as written (compact notation; None for YAML)
 
 
 class Session(NamedTuple):
     header: SessionHeader
     hands: tuple[HandSource, ...]
+    head: str | None = None                    # the header block as written (compact notation; None for YAML)
 
 
 def _compact_hand(chunk: str, name: str, first: int, names: dict[str, str]) -> Table:
@@ -103,10 +105,10 @@ def _read_compact_session(text: str, name: str) -> Session:
     if names is None:
         raise SessionError("a session starts with a header block naming the players "
                            "('players Ann Bob Cid Dee'), then '---' and the hands", where)
-    hands = [HandSource(first, partial(_compact_hand, chunk, name, first)) for first, chunk in chunks[1:]
+    hands = [HandSource(first, partial(_compact_hand, chunk, name, first), chunk) for first, chunk in chunks[1:]
              if any(ln.split("#", 1)[0].strip() for ln in chunk.split("\n"))]
     header = SessionHeader(names, start, scheme, ordered(options), where)
-    return Session(header, tuple(hands))
+    return Session(header, tuple(hands), head_text)
 
 
 def _read_yaml_session(text: str, name: str) -> Session:
@@ -144,11 +146,6 @@ _NOT_NAMES = frozenset(w.casefold() for w in ("E", "S", "W", "N", *HEADERS, "sco
                                               "liable", "to", "players", "start", *FLAGS))
 _NOT_IN_NAMES = frozenset(":;#=[](){}<>|\\\"'`")
 MAX_NAME = 32
-
-
-def name_key(name: str) -> str:
-    """How two names are compared: normalised (NFKC) and without regard to case."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def player_names(names: list[str], places: list[Location]) -> tuple[str, ...]:

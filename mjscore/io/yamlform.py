@@ -17,6 +17,7 @@ from mjscore.io.notation import (
     Token,
     parse_player_tokens,
     parse_table,
+    name_seat,
     resolve_names,
     tokens_of,
 )
@@ -194,9 +195,14 @@ class NodeReader:
         players: dict[Wind, PlayerHand] = {}
         if "players" in fields:
             pnode = fields["players"][1]
-            pmap = self.mapping(pnode, "'players'", set(WIND_BY_LETTER) | set(self.names))
+            allowed = set(WIND_BY_LETTER) | set(self.names)
+            if self.names and isinstance(pnode, yaml.MappingNode):
+                # A session's players by name, written in any case (`ann:` is Ann).
+                allowed |= {k.value for k, _ in pnode.value
+                            if isinstance(k.value, str) and name_seat(self.names, k.value) is not None}
+            pmap = self.mapping(pnode, "'players'", allowed)
             for seat_text, (knode, vnode) in pmap.items():
-                seat = WIND_BY_LETTER[self.names.get(seat_text, seat_text)]
+                seat = WIND_BY_LETTER[name_seat(self.names, seat_text) or seat_text]
                 if seat in players:
                     raise YamlFormError(f"seat {seat.value} is listed twice", self.where(knode))
                 players[seat] = self.player(seat, knode, vnode)
@@ -204,7 +210,7 @@ class NodeReader:
             raise YamlFormError("the table lists no players", self.where(node))
         return Table(players=tuple(players[w] for w in SEATS if w in players), round=round_wind,
                      scheme=scheme, draw=draw, **counters, penalties=headers.penalties,
-                     options=headers.options, where=self.where(node),
+                     options=headers.options, where=self.where(node), names=(),
                      stated=frozenset(k for k in ("round", *COUNTERS) if k in fields or COUNTERS.get(k) in fields))
 
     def header_values(self, fields: dict, settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS) -> Table:

@@ -6,7 +6,7 @@ at it: ``hand.mj:3:14: error: five 5p at the table (E has 3, W has 2)``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Location(NamedTuple):
@@ -43,18 +43,27 @@ def escaped(text: str) -> str:
 class MjError(Exception):
     """Anything wrong with the input: printed as one line, exit status 1."""
 
-    def __init__(self, message: str, location: Location | None = None, token: str | None = None):
+    def __init__(self, message: str, location: Location | None = None, token: str | None = None, *,
+                 seats: tuple[str, ...] = ()):
         super().__init__(message)
         self.message = message
         self.location = location or Location()
         self.token = token
+        # The seats (E S W N) whose lines the error is about, where it names players: what a
+        # prompt asks again.  Empty when it names none.
+        self.seats = seats
 
     def __str__(self) -> str:
         return f"{escaped(str(self.location))}: error: {escaped(self.message)}"
 
-    def __reduce__(self) -> tuple[type[MjError], tuple[str, Location, str | None]]:
-        # Whole across processes (`batch --jobs`): the location and token too, not only the message.
-        return (self.__class__, (self.message, self.location, self.token))
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Whole across processes (`batch --jobs`): the location, token and seats too, not only the message.
+        return (_rebuilt, (self.__class__, self.message, self.location, self.token, self.seats))
+
+
+def _rebuilt(kind: type[MjError], message: str, location: Location, token: str | None,
+             seats: tuple[str, ...]) -> MjError:
+    return kind(message, location, token, seats=seats)
 
 
 class InputError(MjError):
@@ -95,6 +104,11 @@ class IncompleteHandError(TableError):
 
 class SessionError(TableError):
     """A hand that contradicts the rotation, or a session file without players."""
+
+
+class NoWinnerError(SessionError):
+    """A hand of an evening that nobody went out on and that is not marked a draw: it cannot be
+    settled (a prompt asks who went out)."""
 
 
 class SchemeError(MjError):

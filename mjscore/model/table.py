@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from functools import lru_cache
+import unicodedata
 from typing import NamedTuple, Protocol
 
 from mjscore.model.errors import Location
@@ -61,6 +62,12 @@ def set_kind(tiles: tuple[Tile, ...]) -> SetKind | None:
         return SetKind.CHOW
     return None
 
+
+
+def name_key(name: str) -> str:
+    """How two players' names are compared: normalised (NFKC: a full-width or composed letter
+    is the plain one) and without regard to case, so `from bob` is Bob."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 @dataclass(frozen=True, slots=True)
 class Meld:
@@ -137,6 +144,9 @@ class PlayerHand:
     # stood (the reader's; a place is worked out only when a message asks for it).
     tile_places: tuple[tuple[int, tuple[Tile, ...]], ...] = field(default=(), compare=False, repr=False)
     line: WordPlaces | None = field(default=None, compare=False, repr=False)
+    # The concealed tiles in the runs the player wrote them (`678s 99s`), so that a printout
+    # keeps them so; the same hand however they are grouped.
+    written: tuple[tuple[Tile, ...], ...] = field(default=(), compare=False, repr=False)
     _hash: int | None = field(default=None, init=False, compare=False, repr=False)
 
     def __hash__(self) -> int:
@@ -211,6 +221,8 @@ class Table:
     where: Location = field(default_factory=Location, compare=False, repr=False)
     # Which of `round` and the COUNTERS the text stated (a session checks them against its count).
     stated: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    # The players' names in seat order E S W N, where an evening knows them: messages name them.
+    names: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def option(self, name: str) -> object:
         return dict(self.options).get(name)
@@ -229,6 +241,10 @@ class Table:
             if p.win is not None:
                 return p, p.win
         return None
+
+    def who(self, seat: Wind) -> str:
+        """The player at `seat` as a message names her: by name within an evening, else by seat."""
+        return self.names[seat.number - 1] if self.names else seat.value
 
     def player(self, seat: Wind) -> PlayerHand | None:
         for p in self.players:

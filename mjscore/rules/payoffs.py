@@ -82,9 +82,18 @@ def parse_payoffs(data: object, where: str) -> dict[str, Payoff]:
     return out
 
 
-@lru_cache(maxsize=1)
 def builtin_payoffs() -> dict[str, Payoff]:
     """The shipped payoff schemes (chinese-classical, chinese-modern, japanese, ...)."""
+    return _builtin()[0]
+
+
+def payoffs_fingerprint() -> str:
+    """The content fingerprint of the shipped payoff tables' file."""
+    return _builtin()[1]
+
+
+@lru_cache(maxsize=1)
+def _builtin() -> tuple[dict[str, Payoff], str]:
     path = payoff_file()
     try:
         raw = read_bytes(str(path), MAX_PAYOFF_BYTES, PAYOFF_NAME)
@@ -94,7 +103,7 @@ def builtin_payoffs() -> dict[str, Payoff]:
     cached = datacache.load("payoffs", str(path), source, lambda _: None)
     if cached is not None:
         try:
-            return parse_payoffs(cached, PAYOFF_NAME)
+            return parse_payoffs(cached, PAYOFF_NAME), source
         except SchemeError:
             pass                               # an entry that fails the checks is never believed
     try:
@@ -104,7 +113,7 @@ def builtin_payoffs() -> dict[str, Payoff]:
     data = document.get("payoffs") if isinstance(document, dict) else None
     payoffs = parse_payoffs(data, PAYOFF_NAME)      # checked, then remembered
     datacache.store("payoffs", str(path), source, [], len(raw), data)
-    return payoffs
+    return payoffs, source
 
 
 MAX_PAYOFF_BYTES = 256 * 1024

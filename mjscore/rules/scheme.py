@@ -23,7 +23,7 @@ from mjscore.io.yamlsafe import load_document
 from mjscore.model.errors import Location, MjError, SchemeError, excerpt
 from mjscore.model.settings import ROTATION, SETTINGS, Rotation, Setting, SettingError, Settings
 from mjscore.rules.conditions import CONDITIONS, SET_CONDITIONS, ClaimedKong, ParamError, set_rule_needs
-from mjscore.rules.payoffs import Payoff, builtin_payoffs, parse_payoffs
+from mjscore.rules.payoffs import Payoff, builtin_payoffs, parse_payoffs, payoffs_fingerprint
 from mjscore.rules.shipped import scheme_dir, shipped_schemes
 
 DEFAULT_SCHEME = "classical"
@@ -143,6 +143,9 @@ class Scheme:
     winner_rules: tuple[Rule, ...] = field(default=(), compare=False, repr=False)
     loser_rules: tuple[Rule, ...] = field(default=(), compare=False, repr=False)
     losers_exhaustive: bool = field(default=False, compare=False, repr=False)
+    # The content of every file it was made from (its `extends:` chain, the shipped payoff
+    # tables): what a result scored under it may be remembered by (an evening's checkpoint).
+    fingerprint: str = field(default="", compare=False, repr=False)
 
     def __hash__(self) -> int:
         return hash((self.name, self.file))
@@ -376,7 +379,8 @@ def _whole(v) -> bool:
 
 def _build(data: dict, path: str) -> Scheme:
     data = dict(data)
-    data.pop("_sources_read", None)
+    read = data.pop("_sources_read", None) or []
+    made_of = fingerprint("\0".join([*(f"{p}\0{fp}" for p, fp in read), payoffs_fingerprint()]).encode("utf-8"))
     data.pop("_source_bytes", None)
     unknown_rules = data.pop("_unknown_rules", [])
     files = data.pop("_files", [path])
@@ -444,7 +448,8 @@ def _build(data: dict, path: str) -> Scheme:
         settlement=Settings().layered(settlement), payoffs=payoffs, rotation=Rotation().layered(rotation),
         winner_rules=tuple(r for r in rules if r.scope != "loser"),
         loser_rules=tuple(r for r in rules if r.scope != "winner"),
-        losers_exhaustive=any(r.scope != "winner" and any(c == "zero_points" for c, _ in r.when) for r in rules))
+        losers_exhaustive=any(r.scope != "winner" and any(c == "zero_points" for c, _ in r.when) for r in rules),
+        fingerprint=made_of)
 
 
 def _settlement(ck, s, rule_ids) -> tuple[dict[str, object], dict[str, Payoff]]:

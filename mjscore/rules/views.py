@@ -106,6 +106,52 @@ def parameters(s: Scheme) -> list[list[Any]]:
     ]
 
 
+def _yaml(value: Any) -> str:
+    """A value as a house file writes it (YAML flow style)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_yaml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_yaml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(getattr(value, "value", value))
+
+
+def parameter_keys(s: Scheme) -> list[str]:
+    """What a house file writes to change each of `parameters(s)`, in the same order, with the
+    scheme's own value (schemes/README.md, "Keys")."""
+    r = s.rounding
+    rounding: Any = "none" if r.mode is RoundingMode.NONE else {"mode": r.mode, "unit": r.unit, "stage": r.stage}
+    ck = s.claimed_kong
+    return [
+        f"limit: {s.limit}", f"roof_off: {_yaml(s.roof_off)}", f"max_chows: {s.max_chows}",
+        f"bonus_tile_points: {s.bonus_tile_points}" if s.bonus_tiles else "bonus_tiles: false",
+        f"shapes: {_yaml(sorted(s.shapes))}", f"rounding: {_yaml(rounding)}",
+        f"settlement: {{paying: {s.settlement.paying.value}}}", f"settlement: {{payoff: {s.settlement.payoff}}}",
+        f"settlement: {{east_double: {_yaml(s.settlement.east_double)}}}",
+        f"rotation: {{draw_passes_deal: {_yaml(s.rotation.draw_passes_deal)}}}",
+        f"rotation: {{dealer_streak_limit: {_yaml(s.rotation.dealer_streak_limit)}}}",
+        "sets: {claimed_kong: " + _yaml({"points": "exposed" if ck.exposed_points else "concealed",
+                                         "concealed_hand": ck.concealed_hand,
+                                         "concealed_pung": ck.concealed_pung}) + "}",
+        f"ways_of_winning: {{loose_needs_kong: {_yaml(s.ways_of_winning.loose_needs_kong)}}}",
+    ]
+
+
+def rule_key(rule: Rule) -> str:
+    """The item a house file writes under `rules:` to change this rule's value (or, with
+    `remove: true`, to drop it): `{id: mahjong, points: 20}`."""
+    if rule.limit:
+        return f"{{id: {rule.id}, limit: {_yaml(rule.limit)}}}"
+    if rule.doubles:
+        return f"{{id: {rule.id}, doubles: {rule.doubles}}}"
+    return f"{{id: {rule.id}, points: {rule.points}}}"
+
+
 def claimed_kong_text(s: Scheme) -> str:
     ck = s.claimed_kong
     parts = ["exposed points" if ck.exposed_points else "concealed points"]
@@ -123,6 +169,13 @@ def set_rows(s: Scheme) -> list[list[Any]]:
             rows.append([f"{kind} of {cls}s", s.set_points[(kind, cls, True)], s.set_points[(kind, cls, False)]])
     rows.append(["chow", s.set_points[("chow", "simple", True)], s.set_points[("chow", "simple", False)]])
     return rows
+
+
+def set_keys(s: Scheme) -> list[str]:
+    """What a house file writes to change each row of `set_rows(s)` ([exposed, concealed])."""
+    keys = [f"sets: {{{kind}: {{{cls}: [{s.set_points[(kind, cls, True)]}, {s.set_points[(kind, cls, False)]}]}}}}"
+            for kind in ("pung", "kong") for cls in ("simple", "terminal", "honour")]
+    return keys + [f"sets: {{chow: {s.set_points[('chow', 'simple', True)]}}}"]
 
 
 def _flat(s: Scheme) -> dict[str, str]:
@@ -154,15 +207,20 @@ def diff(a: Scheme, b: Scheme) -> list[list[str]]:
 
 def describe(s: Scheme) -> dict[str, Any]:
     """Every value of a scheme, as rows: its parameters, set and pair points, rules by scope
-    (each with its id, what it is worth and when it applies), and sources."""
+    (each with its id, what it is worth, when it applies, and the item a house file writes to
+    change it), sources, and what a house file writes to change each parameter, set and pair."""
     return {
         "name": s.name, "title": s.title, "description": s.description,
         "parameters": parameters(s),
         "sets": set_rows(s),
         "pairs": [[k, v] for k, v in s.pair_points.items()],
-        "rules": {scope: [{"id": r.id, "text": r.text, "value": value_text(r), "when": condition_text(r)}
+        "rules": {scope: [{"id": r.id, "text": r.text, "value": value_text(r), "when": condition_text(r),
+                           "house": rule_key(r)}
                           for r in s.rules if r.scope == scope] for scope in SCOPE_TITLES},
         "sources": list(s.sources),
+        # What a house file writes to change each value (its key, with this scheme's value), row by row.
+        "house": {"parameters": parameter_keys(s), "sets": set_keys(s),
+                  "pairs": [f"pairs: {{{k}: {v}}}" for k, v in s.pair_points.items()]},
     }
 
 

@@ -248,7 +248,7 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
     if hand.is_winner:
         valued = _winning(hand, scheme, table)
         if not valued:
-            raise IncompleteHandError(f"{hand.seat.value}'s hand is not complete: "
+            raise IncompleteHandError(f"{table.who(hand.seat)}'s hand is not complete: "
                                       f"{incompleteness(hand, scheme, table)}", hand.where)
     else:
         engine = engine_for(scheme)

@@ -324,7 +324,7 @@ function handText(body) {
   const lines = S.penalties.map((p) => `penalty ${p.payer} ${p.amount}${p.payee ? " to " + p.payee : ""}`);
   if (body) return lines.concat(body);
   const d = S.status.drafts;
-  for (const s of SEATS) lines.push(`${s}: ${d[s] && d[s].ok ? d[s].text : "..."}`);
+  for (const s of SEATS) lines.push(`${s}: ${d[s] && d[s].ok ? d[s].line : "..."}`);
   return lines;
 }
 

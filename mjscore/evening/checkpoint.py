@@ -1,0 +1,187 @@
+"""An evening played from its checkpoint: only the hands not played before are scored.
+
+`add`, `undo` and `session` keep, in the user's cache (`io.checkpoints`), a record for every
+hand of an evening file they have played: the hand's result as `to_dict()` gives it, the
+evening's state after it (`EveningState.snapshot`: the seating and its counts, the totals,
+what was paid, the hands added up) and the fingerprints of the schemes it was scored under.
+
+A record belongs to the evening by a chain of fingerprints: the first is made of mjscore's
+version, the file's real path, what the caller asks (a scheme or settings given over the
+file's, `explain`) and the header block as written; each hand's is made of the one before it,
+the line the hand starts on and its text.  So a record is used only while the file, up to and
+including that hand, is what it was when the record was made, and the schemes are what they
+were: edit an early hand, and the evening is played again from it.  Records are checked (their
+types and ranges) before they are believed, and anything in doubt is played again.
+
+Only files in the compact notation have checkpoints (YAML sessions and standard input are
+played whole), and `MJSCORE_CACHE_DIR=""` turns them off with the scheme cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mjscore.evening.session import (
+    EveningState,
+    Hands,
+    PlayedHand,
+    SessionResult,
+    hands_of,
+    play,
+    valid_snapshot,
+)
+from mjscore.io import checkpoints
+from mjscore.io.checkpoints import Record
+from mjscore.io.datacache import fingerprint
+from mjscore.io.sessionfile import Session
+from mjscore.model.errors import MjError
+from mjscore.model.tiles import WIND_BY_LETTER
+from mjscore.pipeline import EMPTY, TableResult
+from mjscore.rules.scheme import load_scheme
+from mjscore.version import __version__
+
+# An add finds its record among the last few (an undo's is the one before the last).
+_TAIL_RECORDS = 3
+
+
+def play_file(session: Session, path: str, scheme: str | None = None, given: Mapping[str, Any] = EMPTY,
+              keep_going: bool = False, explain: bool = False, *, every_hand: bool = True) -> SessionResult:
+    """`session.play` of the evening file at `path`, from its checkpoint: the hands the
+    checkpoint holds are read back, the others scored (and remembered).  With `every_hand`
+    False (what `add` and `undo` need: the last hand and the evening's state), only the
+    checkpoint's last records are read, and the result's earlier hands are fetched when one is
+    asked for.  A hand read back gives its `to_dict()` as it was; its typed `result`, if asked
+    for, is had by playing the evening again."""
+    chain = fingerprints(session, path, scheme, given, explain)
+    if chain is None:
+        return play(session, scheme, given, keep_going, explain)
+    key = chain[0]
+    n = len(session.hands)
+    records = checkpoints.read_all(key) if every_hand else checkpoints.read_last(key, _TAIL_RECORDS)
+    again = _Again(session, scheme, given, explain)
+    held, keep, schemes = _believed(records, chain, session, every_hand, again)
+    if not held and records and not every_hand:
+        # None of the last records is of this file: an earlier hand was edited. Played again
+        # from the first hand that differs, not from the first.
+        held, keep, schemes = _believed(checkpoints.read_all(key), chain, session, True, again)
+        held = held[-1:]
+    counted = held[-1][0].number if held else 0
+    if counted:
+        before: Hands
+        if every_hand:
+            before = Hands(hand for hand, _ in held)
+        else:
+            before = Hands(before=counted, fetch=lambda: _every_hand(session, path, scheme, given, explain, counted))
+        state = EveningState.restored(session.header, held[-1][1], before)
+    else:
+        state = EveningState(session.header)
+    fresh: list[dict[str, Any]] = []
+    for number, _line, outcome in hands_of(session, scheme, given, explain, state):
+        if isinstance(outcome, MjError) and not keep_going:
+            raise outcome
+        if isinstance(outcome, PlayedHand) and not state.errors:
+            used = outcome.result.scheme
+            schemes = {**schemes, used.file: used.fingerprint}
+            kept = json.dumps(outcome.to_dict(), ensure_ascii=False, separators=(",", ":"))
+            fresh.append({"i": number, "fp": chain[number], "names": outcome.names_by_letter(),
+                          "after": state.snapshot(), "schemes": schemes, "sum": fingerprint(kept.encode()),
+                          "hand": kept})
+    if fresh or counted < n or not every_hand:
+        checkpoints.write(key, keep, fresh)
+    return state.result()
+
+
+def fingerprints(session: Session, path: str, scheme: str | None, given: Mapping[str, Any],
+                 explain: bool) -> list[str] | None:
+    """The chain of fingerprints of an evening file: [the file's, then each hand's, in order];
+    None when it keeps no checkpoint (a YAML session, standard input)."""
+    if session.head is None or any(h.text is None for h in session.hands):
+        return None
+    where = os.path.realpath(path)
+    asked = repr((scheme, sorted((k, repr(v)) for k, v in given.items()), explain))
+    first = fingerprint(f"{__version__}\0{where}\0{asked}\0{session.header.where.line}\0{session.head}".encode())
+    chain = [first]
+    for h in session.hands:
+        # Its text without the blank lines after it: the evening's last hand ends the file, and
+        # is the same hand once another follows it.
+        chain.append(fingerprint(f"{chain[-1]}\0{h.line}\0{(h.text or '').rstrip()}".encode()))
+    return chain
+
+
+class _Again:
+    """The evening played again without its checkpoint, once, for the typed result of a hand
+    read back from it (which holds only its plain form)."""
+
+    def __init__(self, session: Session, scheme: str | None, given: Mapping[str, Any], explain: bool):
+        self.args = (session, scheme, given, True, explain)
+        self.played: SessionResult | None = None
+
+    def result_of(self, number: int) -> TableResult:
+        if self.played is None:
+            self.played = play(*self.args)
+        return self.played.hands[number - 1].result
+
+
+def _believed(records: list[Record], chain: list[str], session: Session, every_hand: bool,
+              again: _Again) -> tuple[list[tuple[PlayedHand, dict[str, Any]]], int, dict[str, str]]:
+    """The hands the records vouch for (each with the state after it), from the first on when
+    `every_hand`, else the latest one only; where the kept part of the checkpoint ends; and the
+    schemes they were scored under."""
+    n = len(chain) - 1
+    good: dict[int, Record] = {}
+    for r in records:
+        d = r.data
+        if isinstance(d, dict) and type(d.get("i")) is int and 1 <= d["i"] <= n and d.get("fp") == chain[d["i"]]:
+            good[d["i"]] = r
+    if every_hand:
+        k = 0
+        while k + 1 in good:
+            k += 1
+        ordered = [good[i] for i in range(1, k + 1)]
+    else:
+        ordered = [good[max(good)]] if good else []
+    held: list[tuple[PlayedHand, dict[str, Any]]] = []
+    for r in ordered:
+        hand = _played(r.data, session, again)
+        if hand is None:
+            break
+        held.append((hand, r.data["after"]))
+    if not held or not _schemes_stand(ordered[len(held) - 1].data.get("schemes")):
+        return [], 0, {}
+    last = ordered[len(held) - 1]
+    return held, last.end, dict(last.data["schemes"])
+
+
+def _played(d: dict[str, Any], session: Session, again: _Again) -> PlayedHand | None:
+    """The hand a record holds, or None when the record is not what one is made of.  The hand's
+    JSON is the text written (its fingerprint is checked), so it reads back as it was."""
+    number, after, seats, kept = d["i"], d.get("after"), d.get("names"), d.get("hand")
+    names = session.header.names
+    if not (isinstance(after, dict) and valid_snapshot(after, number) and isinstance(seats, dict) and set(seats) == set(WIND_BY_LETTER)
+            and sorted(seats.values()) == sorted(names) and isinstance(kept, str)
+            and d.get("sum") == fingerprint(kept.encode())):
+        return None
+    return PlayedHand(number, {WIND_BY_LETTER[s]: n for s, n in seats.items()},
+                      lambda: again.result_of(number), dict(zip(names, after["totals"])), kept)
+
+
+def _schemes_stand(schemes: object) -> bool:
+    """Whether every scheme a record's hands were scored under is still what it was."""
+    if not isinstance(schemes, dict):
+        return False
+    for file, print_ in schemes.items():
+        try:
+            if not isinstance(file, str) or load_scheme(file).fingerprint != print_:
+                return False
+        except MjError:
+            return False
+    return True
+
+
+def _every_hand(session: Session, path: str, scheme: str | None, given: Mapping[str, Any], explain: bool,
+                counted: int) -> Sequence[PlayedHand]:
+    """The first `counted` hands in full: read back from the checkpoint, or played again."""
+    return play_file(session, path, scheme, given, True, explain).hands[:counted]

@@ -306,3 +306,35 @@ def test_a_players_grouping_survives_the_printout_and_the_table_stays_the_same(d
             [line] = [x for x in printed.splitlines() if x.startswith(p.seat.value + ":")]
             one_suit = [run for run in p.written if run[0].suit.is_numbered and {t.suit for t in run} == {run[0].suit}]
             assert all(tiles_text(run, sep="") in line.split(" ") for run in one_suit), line
+
+
+# A line's place is its first word's: found from the text's leading white space, the same place
+# the word pattern's first match gives (every character but white space starts a word).
+@pytest.mark.parametrize("text,column", [
+    ("E: 123m", 1), ("   E: 123m", 4), ("\tE: 1m", 2), ("round E", 1), ("x", 1),
+    ("\u00a0\u2003E: 1m", 3),                       # white space beyond ASCII: \s and str.lstrip agree
+    ("[777p] E:", 1), ("  = 3", 3), ("  ...", 3),
+])
+def test_a_line_stands_at_its_first_word(text, column):
+    from mjscore.io.notation import logical_lines
+    (line,) = logical_lines(text, "f.mj", 7)
+    assert line.where == (*line.tokens[0].where[:2], column)
+    assert line.where.column == line.tokens[0].column
+
+
+@given(st.text(alphabet=st.sampled_from(list(" \t\u00a0\u2003\x1fabE:[]()=.;12m#")), max_size=30))
+@settings(max_examples=300)
+def test_a_line_stands_where_its_first_token_does(text):
+    from mjscore.io.notation import logical_lines
+    for line in logical_lines(text, "f.mj", 3):
+        assert line.where == line.tokens[0].where
+
+
+@pytest.mark.parametrize("line,order", [
+    # groups in their canonical order: exposed, claimed kongs, declared kongs, concealed; by tiles
+    ("E: {789s} (1111p) [555m] <CCCC> [123m] 99s", ["[123m]", "[555m]", "<CCCC>", "(1111p)", "{789s}"]),
+    ("E: [999m] [111m] [1111m] 99s", ["[111m]", "[1111m]", "[999m]"]),
+])
+def test_groups_sort_in_canonical_order(line, order):
+    (hand,) = parse_table(line).players
+    assert [m.text() for m in hand.melds] == order

@@ -195,8 +195,12 @@ class Line(NamedTuple):
         """Where the line's first word stood."""
         if self.given is not None:
             return self.given[0].where
-        first = _TOKEN.search(self.text)
-        return Location(self.file, self.number, self.start + (first.start() if first else 0) + 1)
+        # Every character but white space starts a word (a bracket, `=`, `...` or a plain word),
+        # so the first word stands after the text's leading white space: no search is needed, and
+        # every player line asks (`\\s` and `str.lstrip` know the same white space).
+        text = self.text
+        rest = text.lstrip()
+        return Location(self.file, self.number, self.start + (len(text) - len(rest) if rest else 0) + 1)
 
 
 def split_tables(text: str, file: str = "<input>", first_line: int = 1) -> Iterator[tuple[int, str]]:
@@ -551,10 +555,12 @@ def _parse_player(seat: Wind, line: Line) -> PlayerHand:
             if k not in may_have_taken or pairs > 1:     # only the discard's pair, and one of them
                 text = f"[{tiles_text(m.tiles, sep='')}]"
                 raise GroupError(_not_a_set(text), line.place(at), text)
-    melds.sort(key=meld_order)
-    return PlayerHand(seat=seat, concealed=tuple(sorted(concealed, key=_INDEX)), melds=tuple(melds),
-                      bonus=tuple(sorted(bonus, key=_INDEX)), incomplete=incomplete, claim=claim, score=score,
-                      win=win, discards=tuple(sorted(discards, key=_INDEX)), where=where,
+    if len(melds) > 1:
+        melds.sort(key=meld_order)
+    concealed.sort(key=_INDEX)
+    return PlayerHand(seat=seat, concealed=tuple(concealed), melds=tuple(melds),
+                      bonus=tuple(sorted(bonus, key=_INDEX)) if bonus else (), incomplete=incomplete, claim=claim,
+                      score=score, win=win, discards=tuple(sorted(discards, key=_INDEX)) if discards else (), where=where,
                       tile_places=tuple(places), line=line, written=tuple(runs) if len(runs) > 1 else ())
 
 
@@ -731,12 +737,13 @@ def _parse_win(seat: Wind, line: Line, i: int) -> tuple[Win, int]:
 
 _FLAG_ORDER = list(WinFlag)
 _FORM_ORDER = (Form.EXPOSED, Form.CLAIMED_KONG, Form.DECLARED_KONG, Form.GROUP)
+_FORM_PLACE = {form: n for n, form in enumerate(_FORM_ORDER)}
 
 
 def meld_order(m: Meld):
     """Canonical order of written groups: exposed, claimed kongs, declared kongs, concealed
     groups; by tiles."""
-    return (_FORM_ORDER.index(m.form), m.tiles)
+    return (_FORM_PLACE[m.form], tuple(t.index for t in m.tiles))
 
 
 def player_text(p: PlayerHand, *, style: str = "text") -> str:

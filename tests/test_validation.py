@@ -71,3 +71,21 @@ def test_five_tiles_message_names_the_holders():
 ])
 def test_complete_and_legal(text):
     check(text)
+
+
+@pytest.mark.parametrize("text,error", [
+    # the counts reach their limits and pass; one more of a tile, or a second flower, is refused
+    ("E: 5555p ...\nS: 1f 2f 3f 4f 1y 2y 3y 4y ...", None),
+    ("E: 5555p ...\nS: 5p ...", "five 5p at the table (E has 4, S has 1)"),
+    ("E: 555p discarded 5p ...\nS: 5p ...", "five 5p at the table (E has 4, S has 1)"),   # a discard counts
+    ("E: 4y ...\nW: 4y ...", "4y (season 4 (winter)) appears 2 times at the table (E has 1, W has 1)"),
+    ("E: ...", None),
+])
+def test_tile_counts_at_the_limit(text, error):
+    table = parse_table(text)
+    if error is None:
+        validate_table(table)
+        return
+    with pytest.raises(TileCountError) as info:
+        validate_table(table)
+    assert error in str(info.value)

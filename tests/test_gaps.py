@@ -129,6 +129,42 @@ def test_the_calling_value_of_a_loser_with_several_arrangements():
     assert south.best.base < 400                       # the calling value beats the points
 
 
+def _one_suit_losers(every: int):
+    import itertools
+
+    for counts in itertools.islice(itertools.product(range(5), repeat=9), 0, None, every):
+        if sum(counts) == 13:
+            yield "".join(str(i + 1) * c for i, c in enumerate(counts)) + "m"
+
+
+@pytest.mark.parametrize("scheme", ["bmja", "kajongg-bmja"])
+def test_calling_rules_tested_by_their_needs_find_what_testing_them_in_full_finds(scheme):
+    # The calling rules are tested against each completed arrangement's features first (as a
+    # winner's rules are); with the index emptied every rule is tested in full, and each loser
+    # must be valued the same both ways.
+    import dataclasses
+
+    from mjscore.io.notation import parse_table
+    from mjscore.rules.scheme import load_scheme
+    from mjscore.scoring.score import engine_for, forget, score_player
+
+    rules = load_scheme(scheme)
+    winner = "E: [111p] [222s] [333p] EE 999s win 9s from S"
+    tables = [parse_table(f"{winner}\nS: {text}\nW: ...\nN: ...") for text in _one_suit_losers(7)]
+    called = 0
+    for table in tables:
+        forget(rules)
+        by_needs = score_player(table.players[1], table, rules).best
+        forget(rules)
+        engine = engine_for(rules)
+        engine.index = dataclasses.replace(engine.index, winner_needs=frozenset())
+        in_full = score_player(table.players[1], table, rules).best
+        assert (by_needs.score, by_needs.items) == (in_full.score, in_full.items), table.players[1]
+        called += any(i.rule.startswith("calling") for i in by_needs.items)
+    forget(rules)
+    assert len(tables) > 500 and called > 20
+
+
 # -- a full limit hand whose points are worth more ---------------------------------------------
 
 def test_a_full_limit_hand_is_worth_the_limit_even_when_its_points_are_worth_more(tmp_path):

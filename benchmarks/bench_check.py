@@ -27,12 +27,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 
+from bench_batch import child_env as batch_env  # noqa: E402  (the batch benchmark's environment)
+
+
 def child_env() -> dict:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    env["MJSCORE_CACHE_DIR"] = ""
-    return env
+    """The batch benchmark's environment, with no cache: every check reads its schemes afresh."""
+    return {**batch_env(), "MJSCORE_CACHE_DIR": ""}
 
 
 def run(cmd: list[str]) -> tuple[float, int, int, float]:

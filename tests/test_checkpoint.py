@@ -179,6 +179,10 @@ def test_a_line_that_is_not_json_is_passed_over(tmp_path, cache, scored):
     lambda lines: [json.dumps({**json.loads(line), "fp": "0" * 64}) for line in lines],
     lambda lines: [json.dumps(json.loads(line) | {"after": json.loads(line)["after"] | {"totals": [1e300] * 4}})
                    for line in lines],
+    # A change that would pass for true: every total 1,000 more (only the record's sum tells).
+    lambda lines: [json.dumps(json.loads(line) | {"after": json.loads(line)["after"]
+                                                  | {"totals": [t + 1000 for t in json.loads(line)["after"]["totals"]]}})
+                   for line in lines],
 ])
 def test_a_spoilt_checkpoint_is_never_believed(tmp_path, cache, scored, spoil):
     path = evening(tmp_path, 6)
@@ -208,6 +212,42 @@ def test_a_checkpoint_that_is_a_link_or_in_a_folder_others_may_write_is_not_used
     mjscore.play_session(path)
     assert len(scored) == 4
     (cache / "evenings").chmod(0o700)
+
+
+def test_a_fifo_in_the_cache_is_passed_over_without_waiting(tmp_path, cache, root):
+    # Opening a FIFO to read waits for a writer: each command would hang.  A child process, so
+    # that a hang fails the test rather than stopping the suite.
+    import subprocess
+    import sys
+
+    path = evening(tmp_path, 3)
+    [file] = (cache / "evenings").glob("*.jsonl")
+    file.unlink()
+    os.mkfifo(file)
+    for entry in cache.glob("*.json"):
+        entry.unlink()
+        os.mkfifo(entry)
+    env = {**os.environ, "MJSCORE_CACHE_DIR": str(cache)}
+    for args in (["session", str(path)], ["add", str(path), "-e", "draw"], ["undo", str(path)],
+                 ["score", str(root / "sample_hands" / "win-on-discard.mj")]):
+        r = subprocess.run([sys.executable, "-m", "mjscore", *args], env=env, capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode == 0 and "Traceback" not in r.stderr, (args, r.stderr)
+    assert stat.S_ISFIFO(file.lstat().st_mode)
+    assert mjscore.play_session(path).to_dict() == uncached(path)
+
+
+def test_a_checkpoint_too_large_to_read_is_cut_down_by_the_next_add(tmp_path, cache, scored):
+    path = evening(tmp_path, 4)
+    [file] = (cache / "evenings").glob("*.jsonl")
+    os.truncate(file, checkpoints.MAX_FILE_BYTES + 1)           # sparse: no disk is spent
+    scored.clear()
+    mjscore.Evening(path).add(hand(4))
+    assert len(scored) == 5 and file.stat().st_size < 100_000    # played again once, and kept
+    scored.clear()
+    mjscore.Evening(path).add(hand(5))
+    assert len(scored) == 1
+    assert mjscore.play_session(path).to_dict() == uncached(path)
 
 
 def test_no_cache_and_yaml_sessions_play_whole(tmp_path, monkeypatch, scored, root):

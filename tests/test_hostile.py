@@ -432,3 +432,21 @@ def test_a_closed_pipe_is_not_an_error_message():
     assert "Traceback" not in err and "internal error" not in err
 
 
+
+
+@pytest.mark.parametrize("planted", ["lock", "token"])
+def test_a_fifo_planted_where_mjscore_opens_a_file_is_refused_without_waiting(tmp_path, planted):
+    # Opening a FIFO to read waits for a writer; each is opened without waiting and refused as
+    # no regular file.  A child process, so that a hang fails the test rather than the suite.
+    evening = tmp_path / "ev.mj"
+    evening.write_text("players Ann Bob Cid Dee\n")
+    if planted == "lock":
+        os.mkfifo(tmp_path / ".ev.mj.lock")
+        args, status, said = ["add", str(evening), "-e", "draw"], 1, "its lock file is not a regular file"
+    else:
+        os.mkfifo(tmp_path / "token")
+        args, status, said = ["serve", str(evening), "--token-file", str(tmp_path / "token"), "--port", "0"], 2, \
+            "not a regular file"
+    r = subprocess.run([sys.executable, "-m", "mjscore", *args], capture_output=True, text=True, timeout=60)
+    assert r.returncode == status and said in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert evening.read_text() == "players Ann Bob Cid Dee\n"

@@ -14,6 +14,7 @@ import functools
 import inspect
 import os
 import signal
+import stat
 import sys
 from collections.abc import Callable, Iterable
 from enum import Enum
@@ -806,7 +807,7 @@ def _token(path: Path | None) -> str:
     if path is None:
         return secrets.token_urlsafe(24)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         token = secrets.token_urlsafe(24)
         try:
@@ -819,6 +820,8 @@ def _token(path: Path | None) -> str:
     except OSError as e:
         raise typer.BadParameter(f"cannot read the token file: {e.strerror}", param_hint="'--token-file'")
     with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise typer.BadParameter("the token file is not a regular file", param_hint="'--token-file'")
         token = f.read(256).decode("ascii", "replace").strip()
     if len(token) < 22 or not all(c.isalnum() or c in "-_" for c in token):
         raise typer.BadParameter("the token file holds no token (22 or more letters, digits, - or _)",

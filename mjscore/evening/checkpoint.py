@@ -86,9 +86,9 @@ def play_file(session: Session, path: str, scheme: str | None = None, given: Map
             used = outcome.result.scheme
             schemes = {**schemes, used.file: used.fingerprint}
             kept = json.dumps(outcome.to_dict(), ensure_ascii=False, separators=(",", ":"))
-            fresh.append({"i": number, "fp": chain[number], "names": outcome.names_by_letter(),
-                          "after": state.snapshot(), "schemes": schemes, "sum": fingerprint(kept.encode()),
-                          "hand": kept})
+            record = {"i": number, "fp": chain[number], "names": outcome.names_by_letter(),
+                      "after": state.snapshot(), "schemes": schemes, "hand": kept}
+            fresh.append({**record, "sum": _sum(record)})
     if fresh or counted < n or not every_hand:
         checkpoints.write(key, keep, fresh)
     return state.result()
@@ -157,15 +157,22 @@ def _believed(records: list[Record], chain: list[str], session: Session, every_h
 
 def _played(d: dict[str, Any], session: Session, again: _Again) -> PlayedHand | None:
     """The hand a record holds, or None when the record is not what one is made of.  The hand's
-    JSON is the text written (its fingerprint is checked), so it reads back as it was."""
+    JSON is the text written (the record's fingerprint, `_sum`, is checked), so it reads back as it was."""
     number, after, seats, kept = d["i"], d.get("after"), d.get("names"), d.get("hand")
     names = session.header.names
     if not (isinstance(after, dict) and valid_snapshot(after, number) and isinstance(seats, dict) and set(seats) == set(WIND_BY_LETTER)
             and sorted(seats.values()) == sorted(names) and isinstance(kept, str)
-            and d.get("sum") == fingerprint(kept.encode())):
+            and d.get("sum") == _sum(d)):
         return None
     return PlayedHand(number, {WIND_BY_LETTER[s]: n for s, n in seats.items()},
                       lambda: again.result_of(number), dict(zip(names, after["totals"])), kept)
+
+
+def _sum(record: dict[str, Any]) -> str:
+    """The fingerprint of everything a record holds but itself: a record changed anywhere (an
+    edit, a disk's error) is not believed, however plausible what it says."""
+    body = {k: v for k, v in record.items() if k != "sum"}
+    return fingerprint(json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode())
 
 
 def _schemes_stand(schemes: object) -> bool:

@@ -25,7 +25,9 @@ from mjscore.io.datacache import private, usable_dir
 MAX_FILE_BYTES = 256 * 1024 * 1024      # a season of 5,000 hands keeps about 15 MB
 MAX_RECORD_BYTES = 1024 * 1024
 _TAIL = 64 * 1024                      # the first read from the end: several records' worth
-_FLAGS = os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+# Never a link, and never a wait: a FIFO planted in the folder opens at once (and is then
+# passed over, being no regular file) instead of blocking until someone writes to it.
+_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 
 class Record(NamedTuple):
@@ -57,7 +59,9 @@ def _open(key: str, flags: int) -> int | None:
     except OSError:
         return None
     st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode) or not private(st) or st.st_size > MAX_FILE_BYTES:
+    # Too large to read is too large to believe; a writer cuts it down (`write`), so that the
+    # evening keeps a checkpoint again.
+    if not stat.S_ISREG(st.st_mode) or not private(st) or (st.st_size > MAX_FILE_BYTES and not flags & os.O_WRONLY):
         os.close(fd)
         return None
     return fd

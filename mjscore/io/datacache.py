@@ -82,7 +82,7 @@ def load(kind: str, path: str, source: str, reread: Callable[[str], str | None])
         return None
     key = _key(kind, path, source)
     try:
-        fd = os.open(d / f"{key}.json", os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(d / f"{key}.json", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return None
     try:

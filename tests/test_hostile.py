@@ -450,3 +450,24 @@ def test_a_fifo_planted_where_mjscore_opens_a_file_is_refused_without_waiting(tm
     r = subprocess.run([sys.executable, "-m", "mjscore", *args], capture_output=True, text=True, timeout=60)
     assert r.returncode == status and said in r.stderr and "Traceback" not in r.stderr, r.stderr
     assert evening.read_text() == "players Ann Bob Cid Dee\n"
+
+
+@pytest.mark.parametrize("where", ["option", "extends"])
+def test_a_scheme_name_too_long_to_be_a_file_is_no_scheme_of_that_name(tmp_path, where):
+    # The fuzzer's find: a name longer than a file's name may be (ENAMETOOLONG) was an internal
+    # error, from the command line as from a house file's `extends:`.
+    name = "a" * 300
+    args = ["score", "-e", HAND, "--scheme", name]
+    if where == "extends":
+        house = tmp_path / "house.yaml"
+        house.write_text(f"scheme: house\nextends: {name}\n")
+        scheme_module._load.cache_clear()
+        args = ["score", "-e", HAND, "--scheme", str(house)]
+    r = runner.invoke(app, args)
+    assert r.exit_code == 1 and "no scheme named 'aaaa" in r.output and "internal error" not in r.output, r.output
+
+
+@pytest.mark.parametrize("args", [["example", "b" * 300], ["help", "b" * 300], ["example", "../README"]])
+def test_a_document_or_sample_name_that_is_none_is_said_so_in_one_line(args):
+    r = runner.invoke(app, args)
+    assert r.exit_code == 1 and "internal error" not in r.output and len(r.output.splitlines()) == 1, r.output

@@ -12,7 +12,7 @@ from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 
-from mjscore.model.errors import InputError, Location
+from mjscore.model.errors import InputError, Location, excerpt
 
 # Each data package and the folder of the source tree it is built from (pyproject.toml's
 # package-dir).
@@ -59,7 +59,8 @@ def help_document(topic: str) -> str:
     """The Markdown text of a document by topic name; an InputError naming the topics if none."""
     topics = help_topics()
     if topic not in topics:
-        raise InputError(f"no help topic '{topic}': choose from {', '.join(topics)}", Location("mjscore help"), topic)
+        raise InputError(f"no help topic '{excerpt(topic)}': choose from {', '.join(topics)}", Location("mjscore help"),
+                         topic)
     folder = package_folder("mjscore.schemes") if topic == "schemes" else package_folder("mjscore.docs")
     return (folder / ("README.md" if topic == "schemes" else f"{topic}.md")).read_text(encoding="utf-8")
 
@@ -76,12 +77,14 @@ def example_names() -> dict[str, str]:
 
 def example_text(name: str) -> str:
     """The text of a sample file by name (`.mj` may be given); an InputError naming them if none."""
-    folder = package_folder("mjscore.sample_hands")
+    # Looked up among the samples there are, not by making a path of what was typed (a name
+    # too long to be a file's name would make the file system fail).
     stem = name[:-3] if name.endswith(".mj") else name
-    path = folder / (stem if stem.endswith((".yaml", ".yml")) else f"{stem}.mj")
-    if "/" in name or not path.is_file():
-        raise InputError(f"no example '{name}': 'mjscore example' lists them", Location("mjscore example"), name)
-    return path.read_text(encoding="utf-8")
+    if stem not in example_names():
+        raise InputError(f"no example '{excerpt(name)}': 'mjscore example' lists them", Location("mjscore example"),
+                         name)
+    folder = package_folder("mjscore.sample_hands")
+    return (folder / (stem if stem.endswith((".yaml", ".yml")) else f"{stem}.mj")).read_text(encoding="utf-8")
 
 
 def _title(path: Path) -> str:

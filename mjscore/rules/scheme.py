@@ -164,7 +164,11 @@ def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
     `relative_to` (the folder of the file that names it) when given."""
     if "/" not in name_or_path and "\\" not in name_or_path and not name_or_path.endswith((".yaml", ".yml")):
         path = scheme_dir() / f"{name_or_path}.yaml"
-        if path.is_file():
+        try:
+            found = path.is_file()
+        except OSError:                       # a "name" too long to be a file's: no shipped scheme
+            found = False
+        if found:
             return path
         raise SchemeError(f"no scheme named '{excerpt(name_or_path)}'; shipped: {', '.join(shipped_schemes())} "
                           "(or give a scheme file's path)", Location(excerpt(name_or_path, 80)))

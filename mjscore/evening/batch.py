@@ -208,20 +208,18 @@ def _score_chunk(chunk: list[Row], request: Request, encode: Encoder | None = No
             if isinstance(item, MjError):
                 raise item
             if isinstance(item, Played):
-                out.append(BatchItem(n, name, line, None, None, item.data) if encode is None
-                           else encoded(BatchItem(n, name, line, None, None, item.data), encode))
-                continue
-            if isinstance(item, TableText):
-                item = item.parse()
-                line = item.where.line
-            result = evaluate(item, scheme, given, explain)
-            # Only what is written travels back: the text when there is an encoder, else the plain form.
-            done = (BatchItem(n, name, line, None, None, result.to_dict()) if encode is None
-                    else encoded(BatchItem(n, name, line, result), encode)._replace(result=None))
+                done = BatchItem(n, name, line, None, None, item.data)
+            else:
+                if isinstance(item, TableText):
+                    item = item.parse()
+                    line = item.where.line
+                result = evaluate(item, scheme, given, explain)
+                # Only what is written travels back: the text when there is an encoder, else the plain form.
+                done = (BatchItem(n, name, line, None, None, result.to_dict()) if encode is None
+                        else BatchItem(n, name, line, result))
         except MjError as e:
             done = BatchItem(n, name, line, None, e)
-            done = done if encode is None else encoded(done, encode)
-        out.append(done)
+        out.append(done if encode is None else encoded(done, encode)._replace(result=None))
     return out
 
 

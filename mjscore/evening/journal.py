@@ -24,6 +24,7 @@ from mjscore.io.writing import check_writable, locked, replace, target_of
 from mjscore.model.errors import InputError, Location, MjError, SessionError
 from mjscore.model.settings import SETTINGS, header_lines
 from mjscore.pipeline import EMPTY
+from mjscore.rules.scheme import is_shipped_name
 
 _TABLE_SETTINGS = frozenset(s.name for s in SETTINGS)
 
@@ -114,8 +115,7 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
             kept = _without_trailing_separators(text)
             new = kept + "---\n" + header_lines(options) + lines
             session = read_session(new, path)       # read once (its header is the file's, its hands read as played)
-            if players is not None and tuple(player_names(list(players), [Location("--players")] * 4)) \
-                    != session.header.names:
+            if players is not None and _given_names(players) != session.header.names:
                 raise SessionError(f"the evening already names its players ({' '.join(session.header.names)}); "
                                    "leave out --players", Location(path))
             if start is not None or scheme:
@@ -129,7 +129,7 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
             if players is None:
                 raise InputError("no such evening file: name the players to start one (--players A B C D)",
                                  Location(path))
-            names = player_names(list(players), [Location("--players")] * 4)
+            names = _given_names(players)
             scheme = _as_the_evening_reads_it(scheme, path)
             new = header(names, start, scheme, options) + "---\n" + lines
             session = read_session(new, path)
@@ -157,7 +157,7 @@ def start_evening(path: str, players: tuple[str, ...], *, start: int | None = No
     with locked(target, path):
         if _read_raw(target, path) is not None:
             return False
-        names = player_names(list(players), [Location("--players")] * 4)
+        names = _given_names(players)
         text = header(names, start, _as_the_evening_reads_it(scheme, path),
                       {k: v for k, v in settings.items() if v is not None}) + "---\n"
         play(read_session(text, path))                           # the header is checked before it is written
@@ -212,11 +212,16 @@ def _without_trailing_separators(text: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _given_names(players: tuple[str, ...]) -> tuple[str, ...]:
+    """The players named on the command line (`--players`), read as a header's names are."""
+    return player_names(list(players), [Location("--players")] * 4)
+
+
 def _as_the_evening_reads_it(scheme: str | None, path: str) -> str | None:
     """A scheme file's path as the evening's header must write it: relative to the evening's
     folder (where `session` reads it from), not to the folder `add` was run in."""
-    if not scheme or ("/" not in scheme and "\\" not in scheme and not scheme.endswith((".yaml", ".yml"))):
-        return scheme                                           # a shipped scheme's name
+    if not scheme or is_shipped_name(scheme):
+        return scheme
     folder = os.path.dirname(os.path.abspath(path))
     return Path(os.path.relpath(os.path.abspath(scheme), folder)).as_posix()
 

@@ -12,18 +12,16 @@ players' names; if they contradict the rotation, that is an error naming the han
 from __future__ import annotations
 
 import dataclasses
-import json
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, Protocol, overload
 
 from mjscore.io.notation import parse_table
 from mjscore.io.sessionfile import Session, SessionHeader
 from mjscore.model.errors import MjError, NoWinnerError, SessionError
-from collections.abc import Iterator, Mapping
-from typing import Any, Protocol
 
 from mjscore.model.settings import ROTATION, SETTINGS, Paying, Rotation, SeatChange, ordered
 from mjscore.model.table import COUNTERS, Table, name_key
@@ -281,9 +279,8 @@ class EveningState:
         """What the evening carries into its next hand, as plain data (the checkpoint's record):
         the seating and its counts, each player's total and paid balance (in the header's order),
         the hands added up, how many hands were counted."""
-        s, names = self.seating, self.header.names
-        return {"seats": list(s.seats), "round": s.round, "passes": s.passes, "dealer_wins": s.dealer_wins,
-                "extra_hands": s.extra_hands, "kitty_deals": s.kitty_deals, "seats_changed": s.seats_changed,
+        names = self.header.names
+        return {**dataclasses.asdict(self.seating),          # its fields, by name: seats, round, passes, ...
                 "totals": [self.totals[n] for n in names], "paid": [self.paid[n] for n in names],
                 "added": list(self.added), "counted": len(self.played)}
 
@@ -292,9 +289,8 @@ class EveningState:
         """The state a `snapshot` holds, `played` its hands (the snapshot is checked first:
         `valid_snapshot`)."""
         state = cls(header)
-        state.seating = Seating(list(snapshot["seats"]), snapshot["round"], snapshot["passes"],
-                                snapshot["dealer_wins"], snapshot["extra_hands"], snapshot["kitty_deals"],
-                                snapshot["seats_changed"])
+        state.seating = Seating(**{f.name: snapshot[f.name] for f in dataclasses.fields(Seating)})
+        state.seating.seats = list(state.seating.seats)
         state.totals = dict(zip(header.names, snapshot["totals"]))
         state.paid = dict(zip(header.names, snapshot["paid"]))
         state.added = list(snapshot["added"])

@@ -65,26 +65,27 @@ def help_document(topic: str) -> str:
     return (folder / ("README.md" if topic == "schemes" else f"{topic}.md")).read_text(encoding="utf-8")
 
 
-def example_names() -> dict[str, str]:
-    """Each sample file by name (`win-on-discard`, `win-on-discard.yaml`: the compact file, or
-    the YAML one), with what its first comment says."""
+def _samples() -> dict[str, Path]:
+    """Each sample file by name: `win-on-discard` (the compact file), `win-on-discard.yaml`."""
     folder = package_folder("mjscore.sample_hands")
-    out = {}
-    for path in sorted(folder.glob("*.mj")) + sorted(folder.glob("*.yaml")):
-        out[path.stem if path.suffix == ".mj" else path.name] = _first_comment(path)
-    return out
+    return {path.stem if path.suffix == ".mj" else path.name: path
+            for path in sorted(folder.glob("*.mj")) + sorted(folder.glob("*.yaml"))}
+
+
+def example_names() -> dict[str, str]:
+    """Each sample file by name, with what its first comment says."""
+    return {name: _first_comment(path) for name, path in _samples().items()}
 
 
 def example_text(name: str) -> str:
     """The text of a sample file by name (`.mj` may be given); an InputError naming them if none."""
     # Looked up among the samples there are, not by making a path of what was typed (a name
     # too long to be a file's name would make the file system fail).
-    stem = name[:-3] if name.endswith(".mj") else name
-    if stem not in example_names():
+    path = _samples().get(name[:-3] if name.endswith(".mj") else name)
+    if path is None:
         raise InputError(f"no example '{excerpt(name)}': 'mjscore example' lists them", Location("mjscore example"),
                          name)
-    folder = package_folder("mjscore.sample_hands")
-    return (folder / (stem if stem.endswith((".yaml", ".yml")) else f"{stem}.mj")).read_text(encoding="utf-8")
+    return path.read_text(encoding="utf-8")
 
 
 def _title(path: Path) -> str:

@@ -159,10 +159,16 @@ class Scheme:
 
 # -- loading -----------------------------------------------------------------------------------
 
+def is_shipped_name(name_or_path: str) -> bool:
+    """Whether a scheme is given by a shipped scheme's name (`dmjl`) rather than by a file's path:
+    no folder in it, and no `.yaml` at its end."""
+    return "/" not in name_or_path and "\\" not in name_or_path and not name_or_path.endswith((".yaml", ".yml"))
+
+
 def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
     """The file of a scheme given by shipped name or by path; a relative path is read from
     `relative_to` (the folder of the file that names it) when given."""
-    if "/" not in name_or_path and "\\" not in name_or_path and not name_or_path.endswith((".yaml", ".yml")):
+    if is_shipped_name(name_or_path):
         path = scheme_dir() / f"{name_or_path}.yaml"
         try:
             found = path.is_file()
@@ -189,7 +195,7 @@ def load_scheme(name_or_path: str | None = None) -> Scheme:
     except (OSError, RuntimeError):
         pass                                  # reading it will say what is wrong
     scheme = _load(str(path), name)
-    if "/" not in name and "\\" not in name and not name.endswith((".yaml", ".yml")):
+    if is_shipped_name(name):
         _BY_NAME[name] = scheme               # shipped names only: a path may point elsewhere later
     return scheme
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
@@ -27,6 +29,9 @@ from mjscore.evening.check import CheckReport, check_rows
 from mjscore.evening.checkpoint import play_file
 from mjscore.evening.journal import Added, Removed, add_hand, print_session, remove_last_hand, start_evening
 from mjscore.evening.journal import HandTakenError as HandTakenError  # for the shells: a hand added twice
+from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  # ... or taken back twice
+from mjscore.evening.entry import Penalty as Penalty
+from mjscore.evening.entry import hand_parts
 from mjscore.evening.session import NextDeal, SessionResult, next_hand, play
 from mjscore.hand.validate import validate_table
 from mjscore.io.notation import print_table
@@ -42,11 +47,11 @@ from mjscore.io.reader import (
 from mjscore.io import shipped as _shipped
 from mjscore.io.sessionfile import SessionHeader, read_session
 from mjscore.io.text import normalise, read_text
-from mjscore.model.errors import InputError, Location, MjError
+from mjscore.model.errors import InputError, Location, MjError, SessionError
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.model.settings import given as given_settings
-from mjscore.model.table import Table
-from mjscore.model.tiles import Wind
+from mjscore.model.table import Table, name_key
+from mjscore.model.tiles import WIND_BY_LETTER, Wind
 from mjscore.pipeline import TableResult, evaluate, evaluate_player, named_in, player_dict, table_waits
 from mjscore.rules import views as _views
 from mjscore.rules.scheme import Scheme
@@ -56,7 +61,7 @@ from mjscore.rules.shipped import shipped_schemes as _shipped_schemes
 
 __all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "check_many", "check_line", "entry_line", "answer_kind", "help_topics", "help_text",
            "examples", "example", "load_scheme",
-           "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "describe_scheme", "diff_schemes",
+           "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "NextHand", "Penalty", "describe_scheme", "diff_schemes",
            "payoff_tables", "payoff_names"]
 # Also here, for the shells: Entry, LineCheck, HandTakenError (see their docstrings).
 
@@ -451,6 +456,8 @@ class Evening:
     def __init__(self, path: str | os.PathLike[str]):
         self.path = os.fspath(path)
         self._played: tuple[tuple[int, int, int, int], SessionResult, SessionHeader] | None = None
+        # Held while the evening is played again: callers asking at once (a page's phones) share one play.
+        self._playing = threading.Lock()
 
     def exists(self) -> bool:
         return os.path.lexists(self.path)
@@ -485,9 +492,10 @@ class Evening:
         self._played = None
         return made
 
-    def undo(self) -> Removed:
-        """Take the last hand back out of the file; the evening without it."""
-        removed = remove_last_hand(self.path)
+    def undo(self, *, number: int | None = None) -> Removed:
+        """Take the last hand back out of the file; the evening without it.  With `number`, only
+        if that hand is the last (`NotTheLastHandError` otherwise, and nothing written)."""
+        removed = remove_last_hand(self.path, number=number)
         self._played = None
         return removed
 
@@ -552,12 +560,297 @@ class Evening:
         return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
     def _remembered(self) -> tuple[SessionResult, SessionHeader]:
-        sig = self._signature()
-        if self._played is None or self._played[0] != sig:
-            text, name = read_text(self.path)
-            session = read_session(text, name)
-            self._played = (sig, play_file(session, self.path, every_hand=False), session.header)
-        return self._played[1], self._played[2]
+        with self._playing:
+            sig = self._signature()
+            if self._played is None or self._played[0] != sig:
+                text, name = read_text(self.path)
+                session = read_session(text, name)
+                self._played = (sig, play_file(session, self.path, every_hand=False), session.header)
+            return self._played[1], self._played[2]
+
+
+class HandMovedError(SessionError):
+    """A line or a penalty was for hand N of the evening, and hand N is no longer the next hand
+    (another phone settled it, or took a hand back): nothing was kept."""
+
+
+class NotSettled(Exception):
+    """The drafts of a hand do not make a hand: the evening's error (as `add` gives it), and the
+    seat whose line it is in, when it is in one."""
+
+    def __init__(self, error: MjError, seat: str | None):
+        super().__init__(str(error))
+        self.error = error
+        self.seat = seat
+
+
+class NextHand:
+    """The next hand of an evening as the people at the table enter it, each on their own phone
+    (the table page): each seat's line and the hand's penalties, held here under the hand's
+    number, every line checked as it comes.  Settling writes the hand as held, so no phone's
+    view of it decides what is written; a line or penalty for a hand that is no longer the next
+    is refused (`HandMovedError`), and a hand taken back comes back as the drafts of that hand.
+    Each change is told to the others as a notice ("Hand 8 was taken back by Ann") for a minute.
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> ev = Evening(Path(tempfile.mkdtemp()) / "evening.mj")
+    >>> ev.start(("Ann", "Bob", "Cid", "Dee"))
+    True
+    >>> nh = NextHand(ev)
+    >>> nh.put_line("E", "score 40 win self", hand=1, by="Ann")["ok"]
+    True
+    >>> nh.put_penalties(1, [Penalty("Dee", 10)], by="Bob")[0]["by"]
+    'Bob'
+    >>> nh.settle(1, others_nothing=True, by="Cid").evening.totals
+    {'Ann': 2250, 'Bob': 1930, 'Cid': 1930, 'Dee': 1890}
+    >>> nh.undo(1, by="Ann").text.splitlines()[0], sorted(nh.status()["drafts"]), nh.status()["notices"][-1]["text"]
+    ('penalty Dee 10', ['E', 'N', 'S', 'W'], 'Hand 1 was taken back by Ann')
+    """
+
+    NOTICE_SECONDS = 60.0
+
+    def __init__(self, evening: Evening):
+        self.evening = evening
+        self._lock = threading.Lock()
+        self._hand = 0                                   # the hand the drafts are for
+        self._version = ""                               # the file's version they were checked against
+        self._lines: dict[str, dict[str, Any]] = {}      # seat letter -> the line's check, its text, who
+        self._penalties: list[dict[str, Any]] = []       # {"from", "amount", "to", "by"}
+        self._other: tuple[str, ...] = ()                # a taken-back hand's own header lines
+        self._settling = 0                               # the hand being settled now (0: none)
+        self._notices: list[dict[str, Any]] = []
+        self._count = 0                                  # notices made so far (each one's id)
+        self._changes = 0                                # every change of what is held
+
+    # -- what every phone asks for, each second
+
+    def status(self) -> dict[str, Any]:
+        """The next hand as held: its number and deal, each seat's draft, the penalties, the
+        notices of the last minute, and whether it is being settled; `error` (an `MjError`) when
+        the evening's file does not play (a hand edited wrong while it is served)."""
+        version = self.evening.version()
+        try:
+            played = self.evening.play()
+        except MjError as e:
+            with self._lock:
+                return {"version": f"{version}.{self._changes}", "error": e, "hands": None, "players": [],
+                        "next": None, "hand": None, "drafts": {}, "penalties": [], "notices": self._recent(),
+                        "settling": False, "limit": None}
+        nxt = played.next
+        assert nxt is not None
+        self._follow(played, version)
+        limit = self._limit()
+        with self._lock:
+            return {"version": f"{version}.{self._changes}", "error": None, "hands": len(played.hands),
+                    "players": list(played.players), "next": nxt.as_dict(), "hand": nxt.hand,
+                    "drafts": {s: dict(d) for s, d in self._lines.items()},
+                    "penalties": [dict(p) for p in self._penalties], "other": list(self._other),
+                    "notices": self._recent(), "settling": self._settling == nxt.hand, "limit": limit}
+
+    # -- entering the hand
+
+    def put_line(self, seat: str, text: str, *, hand: int, by: str | None = None) -> dict[str, Any]:
+        """Check one player's line of hand `hand` and hold it as that seat's draft: the line's
+        check (`LineCheck.to_dict`) with the text as typed and who entered it."""
+        played = self._played_for(hand)
+        checked = self.evening.check_line(seat, text).to_dict()
+        checked.update(text=text, by=by)
+        with self._lock:
+            self._still_next(hand)
+            self._lines[seat] = checked
+            self._changes += 1
+        return checked
+
+    def drop_lines(self, *, hand: int) -> None:
+        """Drop every seat's line of hand `hand` (its penalties stay)."""
+        self._played_for(hand)
+        with self._lock:
+            self._still_next(hand)
+            self._lines = {}
+            self._changes += 1
+
+    def put_penalties(self, hand: int, penalties: Sequence[Penalty | Mapping[str, Any]], *,
+                      by: str | None = None, append: bool = False) -> list[dict[str, Any]]:
+        """The penalties of hand `hand`, replacing those held (or added to them, `append`);
+        each between two of the hand's players by name (any case), a whole amount from 1 up.
+        An `InputError` says what is wrong with one, and nothing is changed."""
+        played = self._played_for(hand)
+        assert played.next is not None
+        seats = played.next.seats
+        given = [self._penalty(p, seats, by) for p in penalties]
+        with self._lock:
+            self._still_next(hand)
+            self._penalties = (self._penalties if append else []) + given
+            if append and given:
+                self._notice("penalty", hand, by, f"{by or 'Someone'} entered a penalty: "
+                                                  f"{'; '.join(_penalty_text(p) for p in given)}")
+            self._changes += 1
+            return [dict(p) for p in self._penalties]
+
+    # -- settling and taking back
+
+    def settle(self, hand: int, *, others_nothing: bool = False, draw: bool = False, by: str | None = None) -> Added:
+        """Write hand `hand` as held: its penalties, its own header lines, and each seat's line
+        (a seat with none: `...` when `others_nothing`; none at all for a `draw`).  `NotSettled`
+        when they do not make a hand (the evening's own message); `HandTakenError` when the hand
+        is in the evening already (a settle sent twice writes it once)."""
+        played = self._played_for(hand, settled_ok=True)
+        assert played.next is not None
+        with self._lock:
+            if self._settling == hand:
+                raise HandMovedError(f"hand {hand} is being settled from another phone", Location("<hand>"))
+            self._still_next(hand)
+            lines = [Penalty(p["from"], p["amount"], p["to"]).line() for p in self._penalties] + list(self._other)
+            seats: list[str | None] = [None] * len(lines)       # the seat whose line each is
+            if draw:
+                lines.append("draw")
+                seats.append(None)
+            else:
+                for seat in WIND_BY_LETTER:
+                    d = self._lines.get(seat)
+                    if d is None and not others_nothing:
+                        continue            # the evening says whose line is missing
+                    lines.append(f"{seat}: {d.get('line') or d['text'] if d else '...'}")
+                    seats.append(seat)
+            self._settling = hand
+        try:
+            added = self.evening.add("\n".join(lines), name="<hand>", number=hand)
+        except HandTakenError:
+            raise
+        except MjError as e:
+            where = e.location
+            whose = seats[where.line - 1] if where.file == "<hand>" and 1 <= where.line <= len(seats) else None
+            raise NotSettled(e, whose) from None
+        finally:
+            with self._lock:
+                self._settling = 0
+        with self._lock:
+            self._start(hand + 1)
+            self._notice("settle", hand, by, f"Hand {hand} was settled by {by}" if by else f"Hand {hand} was settled")
+        return added
+
+    def add(self, text: str, *, hand: int | None = None, by: str | None = None) -> Added:
+        """Add a hand's text, as `mjscore add -e TEXT` does (hand number `hand`, when given:
+        `HandTakenError` if it is there already); what was held for that hand is dropped."""
+        added = self.evening.add(text, name="<hand>", number=hand)
+        number = len(added.evening.hands)
+        with self._lock:
+            self._start(number + 1)
+            self._notice("settle", number, by, f"Hand {number} was added by {by}" if by else f"Hand {number} was added")
+        return added
+
+    def undo(self, hand: int, *, by: str | None = None) -> Removed:
+        """Take hand `hand` back, if it is the evening's last (`NotTheLastHandError` otherwise:
+        two phones taking back the same hand take back one); its lines and penalties come back
+        as the drafts of that hand, so nobody types them again."""
+        removed = self.evening.undo(number=hand)
+        nxt = removed.evening.next
+        assert nxt is not None
+        parts = hand_parts(removed.text, nxt.seats)
+        checked = {s: {**self.evening.check_line(s, line).to_dict(), "text": line, "by": by}
+                   for s, line in parts.lines.items()}
+        with self._lock:
+            self._start(hand)
+            self._version = self.evening.version()
+            self._lines = checked
+            self._penalties = [{"from": p.payer, "amount": p.amount, "to": p.payee, "by": by} for p in parts.penalties]
+            self._other = parts.other
+            self._notice("undo", hand, by, f"Hand {hand} was taken back by {by}" if by else f"Hand {hand} was taken back")
+        return removed
+
+    # -- inside
+
+    def _played_for(self, hand: int, settled_ok: bool = False) -> SessionResult:
+        """The evening as it stands, refusing a hand that is not its next: `HandTakenError` for
+        one written already when `settled_ok` (a settle sent again), `HandMovedError` otherwise."""
+        version = self.evening.version()
+        played = self.evening.play()
+        self._follow(played, version)
+        nxt = played.next
+        assert nxt is not None
+        if hand < nxt.hand and settled_ok:
+            raise HandTakenError(f"hand {hand} is in the evening already: nothing was written", Location("<hand>"))
+        with self._lock:
+            self._still_next(hand)
+        return played
+
+    def _still_next(self, hand: int) -> None:
+        """Under the lock: refuse what is for a hand that is not the next."""
+        if hand == self._hand:
+            if self._settling == hand:
+                raise HandMovedError(f"hand {hand} is being settled from another phone: nothing was kept "
+                                     "(try again in a moment)", Location("<hand>"))
+            return
+        why = "settled" if hand < self._hand else "taken back"
+        raise HandMovedError(f"hand {hand} was {why} while you typed: your line was not kept (the next hand is "
+                             f"hand {self._hand})", Location("<hand>"))
+
+    def _follow(self, played: SessionResult, version: str) -> None:
+        """The drafts belong to one next hand: when the file has moved on to another (a hand
+        added or taken back here or at a terminal), they are dropped."""
+        assert played.next is not None
+        with self._lock:
+            if version == self._version:
+                return
+            self._version = version
+            if played.next.hand != self._hand:
+                self._start(played.next.hand)
+
+    def _start(self, hand: int) -> None:
+        """Under the lock: hand `hand` is the next, with nothing entered yet."""
+        if self._lines or self._penalties or self._other or hand != self._hand:
+            self._changes += 1
+        self._hand = hand
+        self._lines, self._penalties, self._other = {}, [], ()
+
+    def _notice(self, kind: str, hand: int, by: str | None, text: str) -> None:
+        self._count += 1
+        self._notices.append({"id": self._count, "kind": kind, "hand": hand, "by": by, "text": text,
+                              "at": time.monotonic()})
+        self._changes += 1
+
+    def _recent(self) -> list[dict[str, Any]]:
+        now = time.monotonic()
+        self._notices = [n for n in self._notices if now - n["at"] < self.NOTICE_SECONDS]
+        return [{k: v for k, v in n.items() if k != "at"} for n in self._notices]
+
+    def _limit(self) -> int | None:
+        try:
+            return load_scheme(self.evening.scheme()).limit
+        except MjError:
+            return None
+
+    @staticmethod
+    def _penalty(p: Penalty | Mapping[str, Any], seats: Sequence[str], by: str | None) -> dict[str, Any]:
+        payer: object
+        amount: object
+        payee: object
+        who: object
+        if isinstance(p, Penalty):
+            payer, amount, payee, who = p.payer, p.amount, p.payee, by
+        else:
+            payer, amount, payee, who = p.get("from"), p.get("amount"), p.get("to"), p.get("by") or by
+        keys = {name_key(n): n for n in seats}
+        where = Location("<penalty>")
+        if not isinstance(payer, str) or name_key(payer) not in keys:
+            raise InputError(f"a penalty is paid by one of the players ({', '.join(seats)})", where)
+        if payee is not None and (not isinstance(payee, str) or name_key(payee) not in keys):
+            raise InputError(f"a penalty is paid to one of the players ({', '.join(seats)}), or to each", where)
+        if type(amount) is not int or not 1 <= amount <= MAX_PENALTY:
+            raise InputError(f"a penalty is a whole number from 1 to {MAX_PENALTY:,}", where)
+        if payee is not None and name_key(payee) == name_key(payer):
+            raise InputError("a player does not pay a penalty to themselves", where)
+        return {"from": keys[name_key(payer)], "amount": amount,
+                "to": keys[name_key(payee)] if payee is not None else None,
+                "by": who if isinstance(who, str) else None}
+
+
+MAX_PENALTY = 10 ** 9           # far above any table's stakes; a typo of more is refused
+
+
+def _penalty_text(p: Mapping[str, Any]) -> str:
+    return f"{p['from']} pays {p['amount']}" + (f" to {p['to']}" if p["to"] else " to each")
 
 
 # -- what travels with it: the documents and the sample hands --------------------------------

@@ -14,6 +14,7 @@ from mjscore.web.app import create_app
 
 TOKEN = "t" * 32
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
+JSON = {**AUTH, "Content-Type": "application/json"}      # what a change sends (a DELETE has no body to say so)
 PLAYERS = ("Ann", "Bob", "Cid", "Dee")
 HAND = "E: [111p] 222s 333m EEE 99s win 9s self; S: [555m] ...; W: [777p] ...; N: ..."
 runner = CliRunner()
@@ -48,12 +49,13 @@ def test_every_request_needs_the_token(client):
     assert client.get("/api/status?token=nope").status_code == 401
 
 
-def test_the_token_in_the_address_becomes_a_strict_http_only_cookie(client):
+def test_the_token_in_the_address_becomes_an_http_only_cookie_of_the_ports_own_name(client):
     r = client.get(f"/?token={TOKEN}", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/"
     cookie = r.headers["set-cookie"]
-    assert f"mjscore_token={TOKEN}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
-    client.cookies.set("mjscore_token", TOKEN)
+    # Lax: the address opened from a link on another site (a chat, the club's page) carries it.
+    assert f"mjscore_token_80={TOKEN}" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    client.cookies.set("mjscore_token_80", TOKEN)
     r = client.get("/")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     assert "default-src 'none'" in r.headers["content-security-policy"]
@@ -101,9 +103,9 @@ def test_undo_is_what_undo_prints(client, evening, tmp_path):
     twin = tmp_path / "twin.mj"
     mjscore.Evening(twin).start(PLAYERS)
     mjscore.Evening(twin).add(HAND)
-    r = client.delete("/api/hands/last", headers=AUTH)
+    r = client.delete("/api/hands/last?hand=1", headers=JSON)
     assert r.status_code == 200 and r.json() == cli_json("undo", str(twin), "--format", "json")
-    r = client.delete("/api/hands/last", headers=AUTH)
+    r = client.delete("/api/hands/last?hand=1", headers=JSON)
     assert r.status_code == 422 and "no hand to take back" in r.json()["error"]["message"]
 
 
@@ -119,12 +121,26 @@ def test_score_is_what_score_prints_and_writes_nothing(client, evening):
     assert r.status_code == 422 and "unexpected keyword argument 'payng'" in r.json()["error"]["message"]
 
 
-def test_a_request_never_names_a_file(client, tmp_path):
+def test_a_request_never_names_a_file(client, evening, tmp_path):
+    """Not as a field, nor as a `scheme` header in a request's text: one message, whatever is
+    there (a house scheme, a file that is no scheme, a folder, nothing), and nothing read."""
     (tmp_path / "house.yaml").write_text("scheme: house\nextends: classical\n")
-    for scheme in (str(tmp_path / "house.yaml"), "../house.yaml", "/etc/passwd"):
-        r = client.post("/api/score", json={"text": HAND, "scheme": scheme}, headers=AUTH)
-        assert r.status_code == 422 and "never names a file" in r.json()["error"]["message"]
-        assert str(tmp_path) not in r.text
+    (tmp_path / "folder").mkdir()
+    before = evening.read_bytes()
+    answers = set()
+    for scheme in (str(tmp_path / "house.yaml"), "../house.yaml", "/etc/passwd", str(tmp_path / "folder"),
+                   str(tmp_path / "missing.yaml"), "/etc/hostname"):
+        for path, body in (("/api/score", {"text": HAND, "scheme": scheme}),
+                           ("/api/score", {"text": f"scheme {scheme}\n{HAND}"}),
+                           ("/api/hands", {"text": f"scheme {scheme}\n{HAND}", "hand": 1})):
+            r = client.post(path, json=body, headers=AUTH)
+            assert r.status_code == 422, (path, body, r.text)
+            assert str(tmp_path) not in r.text and "passwd" not in r.text and "extends" not in r.text
+            answers.add(r.json()["error"]["message"])
+    assert answers == {"a request names only a shipped scheme (see 'mjscore schemes'): no file is read for it"}
+    assert evening.read_bytes() == before
+    r = client.post("/api/score", json={"text": f"scheme dmjl\n{HAND}"}, headers=AUTH)
+    assert r.status_code == 200 and r.json()["scheme"] == "dmjl"
 
 
 def test_a_body_over_64_kib_is_413(client):
@@ -139,19 +155,25 @@ def test_a_body_over_64_kib_is_413(client):
     assert r.status_code == 413
 
 
-def test_errors_show_no_path_and_no_traceback(client, evening):
-    evening.write_text("players Ann Bob Cid Dee\n---\nE: 12x\n")
+def test_a_file_made_unreadable_while_served_is_every_phones_error_and_settling_is_refused(client, evening):
+    assert client.put("/api/drafts/E", json={"text": "score 40 win self", "hand": 1}, headers=AUTH).json()["ok"]
+    evening.write_text("players Ann Bob Cid Dee\n---\nE: 12x\n")          # a hand edited wrong, at a terminal
     r = client.get("/api/status", headers=AUTH)
-    assert r.status_code == 422 and str(evening.parent) not in r.text and "Traceback" not in r.text
-    assert r.json()["error"]["message"].startswith("'12x' is not a tile")
+    assert r.status_code == 200 and str(evening.parent) not in r.text and "Traceback" not in r.text
+    error = r.json()["error"]
+    assert error["message"].startswith("'12x' is not a tile") and (error["file"], error["line"]) == ("ev.mj", 3)
+    r = client.post("/api/hands", json={"hand": 1, "others_nothing": True}, headers=AUTH)
+    assert r.status_code == 422 and r.json()["error"]["message"].startswith("'12x' is not a tile")
+    evening.write_text("players Ann Bob Cid Dee\n---\n")                   # mended
+    assert client.get("/api/status", headers=AUTH).json()["error"] is None
 
 
 def test_a_draft_is_checked_as_it_is_entered_and_every_phone_sees_it(client, evening):
-    r = client.put("/api/drafts/S", json={"text": "[111p] 123m 5555p 66s 7x", "by": "Bob"}, headers=AUTH)
+    r = client.put("/api/drafts/S", json={"text": "[111p] 123m 5555p 66s 7x", "hand": 1, "by": "Bob"}, headers=AUTH)
     draft = r.json()
     assert r.status_code == 200 and not draft["ok"] and draft["error"]["token"] == "7x"
     assert draft["error"]["column"] == 23
-    r = client.put("/api/drafts/E", json={"text": "[111p] 222s 333m EEE 99s win 9s self", "by": "Ann"}, headers=AUTH)
+    r = client.put("/api/drafts/E", json={"text": "[111p] 222s 333m EEE 99s win 9s self", "hand": 1, "by": "Ann"}, headers=AUTH)
     assert r.json()["ok"] and r.json()["player"]["score"] == 352
     status = client.get("/api/status", headers=AUTH).json()
     assert set(status["drafts"]) == {"E", "S"} and status["drafts"]["E"]["by"] == "Ann"
@@ -162,7 +184,7 @@ def test_a_draft_is_checked_as_it_is_entered_and_every_phone_sees_it(client, eve
 
 
 def test_a_line_error_points_at_its_column_in_the_line(client):
-    r = client.put("/api/drafts/W", json={"text": "123m 456m 12x"}, headers=AUTH)
+    r = client.put("/api/drafts/W", json={"text": "123m 456m 12x", "hand": 1}, headers=AUTH)
     error = r.json()["error"]
     assert error["column"] == 11 and error["token"] == "12x"
 
@@ -298,20 +320,20 @@ def test_the_page_follows_the_players_when_they_change_seats(tmp_path):
     ("Bob: 123m ...", "123m ..."),                       # the player's own name, written first
 ])
 def test_a_draft_takes_the_prompts_shorthand_and_keeps_the_line_as_the_file_will(client, typed, kept):
-    r = client.put("/api/drafts/S", json={"text": typed, "by": "Bob"}, headers=AUTH)
+    r = client.put("/api/drafts/S", json={"text": typed, "hand": 1, "by": "Bob"}, headers=AUTH)
     assert r.json()["ok"], r.json()
     assert r.json()["line"] == kept
 
 
 def test_a_draw_or_a_penalty_typed_as_a_line_is_refused_with_why(client):
     for typed, kind in (("draw", "draw"), ("penalty Bob 100", "penalty")):
-        r = client.put("/api/drafts/E", json={"text": typed, "by": "Ann"}, headers=AUTH).json()
+        r = client.put("/api/drafts/E", json={"text": typed, "hand": 1, "by": "Ann"}, headers=AUTH).json()
         assert not r["ok"] and r["error"]["message"].startswith(f"'{kind}' is not a player's line")
 
 
 def test_drafts_in_shorthand_make_the_hand_the_page_sends(client, evening):
     for seat, typed in (("E", "40 win self"), ("S", "8"), ("W", ""), ("N", "")):
-        assert client.put(f"/api/drafts/{seat}", json={"text": typed}, headers=AUTH).json()["ok"]
+        assert client.put(f"/api/drafts/{seat}", json={"text": typed, "hand": 1}, headers=AUTH).json()["ok"]
     drafts = client.get("/api/status", headers=AUTH).json()["drafts"]
     text = "\n".join(f"{s}: {drafts[s]['line']}" for s in "ESWN")      # what page.js's handText sends
     r = client.post("/api/hands", json={"text": text, "hand": 1}, headers=AUTH)

@@ -23,7 +23,7 @@ from typing import Any, NoReturn, Optional
 
 import typer
 
-from mjscore.model.errors import MjError
+from mjscore.model.errors import InputError, Location, MjError
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.version import __version__
 
@@ -772,9 +772,16 @@ def serve(
     """
     import mjscore.api as api
 
+    try:
+        # Before anything is written: the page's server and what it stands on.
+        from mjscore.web.serve import TableServer
+    except ImportError as e:
+        fail(InputError(f"'mjscore serve' needs the page's server, which cannot be loaded here ({e.name or e}): "
+                        "pip install 'fastapi>=0.132' 'uvicorn>=0.29' (nothing was written)", Location("serve")))
     _check_payoff(settings, scheme)
     book = api.Evening(evening)
     try:
+        token = _token(token_file)
         if not book.exists():
             if players is None:
                 raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
@@ -783,14 +790,11 @@ def serve(
             raise typer.BadParameter("the evening's header already stands: --players, --start, --scheme and the "
                                      "settings are for a new file")
         book.play()                                     # the evening plays, before anyone is told to open it
-        token = _token(token_file)
     except MjError as e:
         fail(e)
     host = _lan_address() if lan else "127.0.0.1"
     sock = _bind(host, port)
     address = f"http://{host}:{sock.getsockname()[1]}/?token={token}"
-    from mjscore.web.serve import TableServer
-
     server = TableServer(evening, token)        # from here on, Ctrl-C stops it cleanly
     typer.echo(f"Open {address}  (Ctrl-C stops)")
     if sys.stdout.isatty():
@@ -801,31 +805,47 @@ def serve(
 
 
 def _token(path: Path | None) -> str:
-    """A new random token (192 bits), or the one kept in `path` (made there when it is not)."""
+    """A new random token (192 bits), or the one kept in `path` (made there, 0600, when it is
+    not).  A kept token must be the user's own secret: a regular file (no link, no folder) that
+    they own and nobody else may read, holding 128 bits or more."""
     import secrets
 
     if path is None:
         return secrets.token_urlsafe(24)
+    where = Location(str(path))
+    nofollow, nonblock = getattr(os, "O_NOFOLLOW", 0), getattr(os, "O_NONBLOCK", 0)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | nofollow | nonblock)
     except FileNotFoundError:
         token = secrets.token_urlsafe(24)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o600)
         except OSError as e:
-            raise typer.BadParameter(f"cannot make the token file: {e.strerror}", param_hint="'--token-file'")
+            raise InputError(f"cannot make the token file: {e.strerror}", where) from None
         with os.fdopen(fd, "w") as f:
             f.write(token + "\n")
         return token
     except OSError as e:
-        raise typer.BadParameter(f"cannot read the token file: {e.strerror}", param_hint="'--token-file'")
+        if os.path.islink(path):
+            raise InputError("the token file is a link: keep the token in a regular file of your own", where) from None
+        raise InputError(f"cannot read the token file: {e.strerror}", where) from None
     with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise typer.BadParameter("the token file is not a regular file", param_hint="'--token-file'")
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError("the token file is not a regular file", where)
+        owner = getattr(os, "geteuid", None)
+        if owner is not None and st.st_uid != owner():
+            raise InputError("the token file belongs to another user: keep the token in a file of your own", where)
+        if st.st_mode & 0o077:
+            raise InputError(f"others may read the token file (mode {stat.S_IMODE(st.st_mode):o}): "
+                             f"chmod 600 {path}", where)
         token = f.read(256).decode("ascii", "replace").strip()
-    if len(token) < 22 or not all(c.isalnum() or c in "-_" for c in token):
-        raise typer.BadParameter("the token file holds no token (22 or more letters, digits, - or _)",
-                                 param_hint="'--token-file'")
+    # 128 bits at least: 4 a character for a hex token, 6 for letters, digits, - and _.
+    alphabet = all(c.isascii() and (c.isalnum() or c in "-_") for c in token)
+    bits = len(token) * (4 if all(c in "0123456789abcdefABCDEF" for c in token) else 6)
+    if not token or not alphabet or bits < 128:
+        raise InputError("the token file holds no token of 128 bits or more (22 or more letters, digits, - or _; "
+                         "32 or more hex digits)", where)
     return token
 
 
@@ -849,7 +869,10 @@ def _bind(host: str, port: int | None) -> Any:
 
     wanted = [DEFAULT_PORT, 0] if port is None else [port]
     for p in wanted:
-        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        # IPPROTO_TCP named: asyncio turns Nagle off (TCP_NODELAY) only on sockets made so, and a
+        # request that follows another on the same connection waited 40 ms for the delayed ACK.
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM,
+                             socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((host, p))

@@ -74,7 +74,10 @@ def play_file(session: Session, path: str, scheme: str | None = None, given: Map
         if every_hand:
             before = Hands(hand for hand, _ in held)
         else:
-            before = Hands(before=counted, fetch=lambda: _every_hand(session, path, scheme, given, explain, counted))
+            # The last record's hand is held as it was read: the last hand (what a page asks for
+            # after every add) is had without reading every record (1,087 M instructions at 2,000 hands).
+            before = Hands([held[-1][0]], before=counted - 1,
+                           fetch=lambda: _every_hand(session, path, scheme, given, explain, counted - 1))
         state = EveningState.restored(session.header, held[-1][1], before)
     else:
         state = EveningState(session.header)

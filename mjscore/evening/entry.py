@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from mjscore.io.notation import name_seat, parse_table
 from mjscore.model.errors import Location, MjError, NotationError
@@ -116,3 +117,71 @@ def check_line(answer: str, seat: str | Wind, names: Sequence[str] | None = None
             e.location = Location(name, 1, 1)
         return e
     return None
+
+
+class Penalty(NamedTuple):
+    """A penalty of a hand, between players by name: `payee` None for one paid to each other player."""
+
+    payer: str
+    amount: int
+    payee: str | None = None
+
+    def line(self) -> str:
+        """The penalty as a hand's line writes it."""
+        return f"penalty {self.payer} {self.amount}" + (f" to {self.payee}" if self.payee else "")
+
+
+class HandParts(NamedTuple):
+    """A hand's lines taken apart, as the people at the table entered them: each seat's line
+    (its seat left off), the penalties, whether it was a draw, and its other lines (a hand's own
+    headers: `paying add-up`, `round S`), kept as they were."""
+
+    lines: dict[str, str]
+    penalties: tuple[Penalty, ...]
+    draw: bool
+    other: tuple[str, ...]
+
+
+def hand_parts(text: str, names: Sequence[str]) -> HandParts:
+    """A hand as its file holds it (a taken-back hand), read into the parts a table enters:
+    `names` are the players at E S W N for that hand; a seat may be written by its letter or its
+    player's name, and so may a penalty's players.
+
+    >>> p = hand_parts("penalty Dee 100 to E\\nE: score 40 win self  # a comment\\nbob: 12\\nW: ...\\n",
+    ...                ("Ann", "Bob", "Cid", "Dee"))
+    >>> p.lines, p.penalties, p.draw
+    ({'E': 'score 40 win self', 'S': '12', 'W': '...'}, (Penalty(payer='Dee', amount=100, payee='Ann'),), False)
+    """
+    by_name = {n: s.value for n, s in zip(names, SEATS)}
+
+    def player(word: str) -> str | None:
+        seat = word if word in WIND_BY_LETTER else name_seat(by_name, word)
+        return names[WIND_BY_LETTER[seat].number - 1] if seat is not None else None
+
+    lines: dict[str, str] = {}
+    penalties: list[Penalty] = []
+    other: list[str] = []
+    draw = False
+    for raw in text.split("\n"):
+        body = raw.split("#", 1)[0].strip()
+        if not body or body == "---":
+            continue
+        words = body.split()
+        head = words[0]
+        if is_draw(body):
+            draw = True
+        elif head.lower() == "penalty" and len(words) in (3, 5) and words[2].isdigit() \
+                and (len(words) == 3 or words[3].lower() == "to"):
+            payer, payee = player(words[1]), player(words[4]) if len(words) == 5 else None
+            if payer is None or (len(words) == 5 and payee is None):
+                other.append(raw)
+            else:
+                penalties.append(Penalty(payer, int(words[2]), payee))
+        elif head.endswith(":") and (head[:-1] in WIND_BY_LETTER or name_seat(by_name, head[:-1]) is not None):
+            said = head[:-1]
+            seat = said if said in WIND_BY_LETTER else name_seat(by_name, said)
+            assert seat is not None
+            lines[seat] = body[len(head):].strip()
+        else:
+            other.append(raw)
+    return HandParts(lines, tuple(penalties), draw, tuple(other))

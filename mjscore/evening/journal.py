@@ -33,6 +33,11 @@ class HandTakenError(SessionError):
     """The hand was to be hand N of the evening, and another writer added hand N first."""
 
 
+class NotTheLastHandError(SessionError):
+    """Hand N was to be taken back, and it is not the evening's last hand (another writer took it
+    back first, or added a hand after it)."""
+
+
 class Added(NamedTuple):
     evening: SessionResult          # the whole evening, the new hand last
     created: bool                   # the file was made by this call
@@ -165,8 +170,10 @@ def start_evening(path: str, players: tuple[str, ...], *, start: int | None = No
     return True
 
 
-def remove_last_hand(path: str) -> Removed:
-    """Take the evening's last hand out of its file; raises MjError when there is none."""
+def remove_last_hand(path: str, *, number: int | None = None) -> Removed:
+    """Take the evening's last hand out of its file; raises MjError when there is none.  With
+    `number`, only if that hand is the last (NotTheLastHandError otherwise, nothing written: two
+    phones taking back the same hand take back one)."""
     target = target_of(path)
     with locked(target, path):
         raw = _read_raw(target, path)
@@ -187,6 +194,10 @@ def remove_last_hand(path: str) -> Removed:
         if cut == first_hand:
             kept = "\n".join(lines[:cut]) + "\n---\n"            # the header block stays a header block
         evening = play_file(read_session(kept, path), target, keep_going=True, every_hand=False)
+        if number is not None and len(evening.hands) + 1 != number:
+            last = len(evening.hands) + 1
+            raise NotTheLastHandError(f"hand {number} is not the evening's last hand (the last is hand {last}): "
+                                      "nothing was taken back", Location(path))
         replace(target, kept, like=raw, display=path)
     return Removed(removed, evening)
 

@@ -44,10 +44,11 @@ def locked(path: str, display: str | None = None, wait: float = LOCK_WAIT) -> It
     folder, base = os.path.split(os.path.abspath(path))
     lock_path = os.path.join(folder, f".{base}.lock")
     # Read-only: a lock is taken on any descriptor, so a lock file another writer made serves too.
+    # Made 0600: a lock file another local user could open is one they could hold for ever.
     flags = (os.O_RDONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
              | getattr(os, "O_CLOEXEC", 0))          # a FIFO in its place opens at once, and is refused
     try:
-        fd = os.open(lock_path, flags, 0o666)
+        fd = os.open(lock_path, flags, 0o600)
     except OSError as e:
         raise InputError(f"cannot lock the file for writing ({e.strerror or e}): its folder must be writable",
                          Location(name)) from None

@@ -3,15 +3,21 @@ the table.  A shell over `mjscore.api` as the command line is: every request is 
 the library, and answered with the objects the command line prints as JSON.
 
 - `GET /` is the page (one file of HTML, script and style, shipped in the package: no request
-  goes to any other host); `GET /api/evening` is `mjscore session --format json`;
-  `POST /api/hands` is `mjscore add --format json`, `DELETE /api/hands/last` is `mjscore undo
-  --format json`, `POST /api/score` is `mjscore score --format json` with nothing written.
-- The lines being entered for the next hand are drafts, one for each seat, kept in memory and
-  checked as they change (`PUT /api/drafts/{seat}`); `GET /api/status` says, cheaply, whether
-  anything changed, so each phone asks it every second and shows a new hand within two.
-- Every request needs the token: `?token=` once (it becomes a strict, HTTP-only cookie) or
-  `Authorization: Bearer TOKEN`.  Without it: 401 and nothing else.  A body over 64 KiB: 413.
-  No request names a file; errors carry the message, never a path or a traceback.
+  goes to any other host); `GET /api/evening` is `mjscore session --format json`,
+  `GET /api/standings` its totals, standings and settle-up without the hands;
+  `POST /api/hands` is `mjscore add --format json`, `DELETE /api/hands/last?hand=N` is
+  `mjscore undo --format json`, `POST /api/score` is `mjscore score --format json` with nothing
+  written.
+- The next hand is held here, under its number (`api.NextHand`): each seat's line
+  (`PUT /api/drafts/{seat}`) and the penalties (`PUT`/`POST /api/penalties`), checked as they
+  change; settling (`POST /api/hands` with the hand's number and no text) writes them as held,
+  so no phone's stale view decides what is written.  `GET /api/status` says, cheaply, whether
+  anything changed, so each phone asks it every second and shows a change within two.
+- Every request needs the token: `?token=` (it wins over any cookie, and becomes an HTTP-only
+  cookie of this port's own name) or `Authorization: Bearer TOKEN`.  Without it: 401 and nothing
+  else.  A request that changes anything must be JSON (415) and, where the browser says where
+  it comes from, come from this page (403).  A body over 64 KiB: 413.  No request names a file;
+  errors carry the message, never a path or a traceback.
 """
 
 from __future__ import annotations
@@ -19,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import threading
 from importlib import resources
 from typing import Any
 
@@ -37,21 +42,58 @@ from mjscore.version import __version__
 
 MAX_BODY = 64 * 1024
 COOKIE = "mjscore_token"
+# A request's text never names a file: the same words whatever the path is (a file, a folder, nothing).
+NO_FILES = "a request names only a shipped scheme (see 'mjscore schemes'): no file is read for it"
+# The errors that mean "another phone got there first": the phone asks again what the hand is.
+CONFLICTS = (api.HandTakenError, api.NotTheLastHandError, api.HandMovedError)
+NAME = Field(None, max_length=64, description="Who is entering it (a player's name), told to the other phones.")
+HAND = Field(..., ge=1, le=10 ** 6, description="The number of the hand it is for: refused (409) when that "
+                                                  "hand is no longer the next one.")
 
 
 class HandIn(BaseModel):
-    """A hand in the notation, as `mjscore add -e TEXT` takes it."""
+    """A hand to add: the drafts held for hand N, or a hand in the notation, as `mjscore add -e TEXT` takes it."""
 
-    text: str = Field(max_length=MAX_BODY, description="One hand in the compact notation; ';' breaks lines.")
-    hand: int | None = Field(None, ge=1, description="The hand's number in the evening: refused (409) when "
-                                                     "another phone has added that hand already.")
+    hand: int | None = Field(None, ge=1, le=10 ** 6, description="The hand's number in the evening: refused (409) "
+                                                                  "when another phone has added that hand already.")
+    text: str | None = Field(None, max_length=MAX_BODY, description="One hand in the compact notation (';' breaks "
+                                                                   "lines); without it, the drafts held for `hand`.")
+    others_nothing: bool = Field(False, description="A seat with no line scored nothing ('...').")
+    draw: bool = Field(False, description="The hand was a draw (its penalties still paid).")
+    by: str | None = NAME
 
 
 class LineIn(BaseModel):
     """One player's line of the next hand, without its seat."""
 
     text: str = Field(max_length=4096, description="The line: tiles and groups, 'score N', '...', a win clause.")
-    by: str | None = Field(None, max_length=64, description="Who is entering it (a player's name).")
+    hand: int = HAND
+    by: str | None = NAME
+
+
+class PenaltyIn(BaseModel):
+    """A penalty: who pays, how much, to whom (none: to each other player)."""
+
+    model_config = {"populate_by_name": True}
+
+    payer: str = Field(alias="from", max_length=64, description="The player who pays, by name.")
+    amount: int = Field(description="A whole number of points from 1 up.")
+    payee: str | None = Field(None, alias="to", max_length=64, description="The player paid; none: each other player.")
+    by: str | None = NAME
+
+
+class PenaltiesIn(BaseModel):
+    """The penalties of the next hand, all of them (they replace those held)."""
+
+    hand: int = HAND
+    penalties: list[PenaltyIn] = Field(max_length=64)
+    by: str | None = NAME
+
+
+class OnePenaltyIn(PenaltyIn):
+    """One more penalty of the next hand."""
+
+    hand: int = HAND
 
 
 class ScoreIn(BaseModel):
@@ -63,74 +105,47 @@ class ScoreIn(BaseModel):
     scheme: str | None = Field(None, max_length=4096, description="A shipped scheme's name (never a file).")
 
 
-class Table:
-    """The evening and the drafts of its next hand, shared by every request."""
-
-    def __init__(self, evening: api.Evening):
-        self.evening = evening
-        self.lock = threading.Lock()
-        self.drafts: dict[str, dict[str, Any]] = {}       # seat -> the line's check, who entered it
-        self.drafts_for = ""                               # the file's version the drafts were made for
-        self.changes = 0                                   # counts every change of the drafts
-
-    def status(self) -> dict[str, Any]:
-        played = self.evening.play()
-        with self.lock:
-            self._drafts_still_stand()
-            return {"version": f"{self.evening.version()}.{self.changes}", "hands": len(played.hands),
-                    "players": list(played.players), "next": played.next.as_dict() if played.next else None,
-                    "drafts": dict(self.drafts), "title": f"mjscore {__version__}"}
-
-    def put_draft(self, seat: str, line: LineIn) -> dict[str, Any]:
-        checked = self.evening.check_line(seat, line.text).to_dict()
-        checked.update(text=line.text, by=line.by)
-        with self.lock:
-            self._drafts_still_stand()
-            self.drafts[seat] = checked
-            self.changes += 1
-        return checked
-
-    def clear_drafts(self) -> None:
-        with self.lock:
-            self.drafts = {}
-            self.drafts_for = self.evening.version()
-            self.changes += 1
-
-    def _drafts_still_stand(self) -> None:
-        """Drafts belong to one next hand: once the file changes (a hand added or taken back,
-        here or at a terminal), they are dropped."""
-        version = self.evening.version()
-        if version != self.drafts_for:
-            if self.drafts:
-                self.changes += 1
-            self.drafts = {}
-            self.drafts_for = version
+def error_body(message: str, line: int = 0, column: int = 0, token: str | None = None, **more: Any) -> dict[str, Any]:
+    return {"error": {"message": message, "line": line, "column": column, "token": token, **more}}
 
 
-def error_body(message: str, line: int = 0, column: int = 0, token: str | None = None) -> dict[str, Any]:
-    return {"error": {"message": message, "line": line, "column": column, "token": token}}
+def shipped_only(text: str) -> None:
+    """Refuse a request's text whose header names a scheme that is not a shipped one: a request
+    never makes the server read a file (nor learn whether one exists)."""
+    try:
+        tables = api.parse(text, name="<request>")
+    except MjError:
+        return                          # what is wrong with it is said by the call it was for
+    if any(t.scheme is not None and t.scheme not in api.shipped_schemes() for t in tables):
+        raise HTTPException(422, NO_FILES)
 
 
 def create_app(evening_path: str, token: str) -> FastAPI:
     """The application for one evening's file and one token."""
-    table = Table(api.Evening(evening_path))
+    table = api.NextHand(api.Evening(evening_path))
     folder = os.path.dirname(os.path.abspath(evening_path))
     here = resources.files("mjscore.web")
     files = {name: here.joinpath(name).read_bytes() for name in ("page.html", "page.js", "page.css")}
 
-    def mj_error(e: MjError, status: int = 422) -> JSONResponse:
+    def described(e: MjError, **more: Any) -> dict[str, Any]:
         # The message and its place, the evening's folder left out: a phone is told what is wrong,
         # never where the file lives.
         where = e.location
         message = e.message.replace(folder + os.sep, "")
-        return JSONResponse(error_body(message, where.line, where.column, e.token), status_code=status)
+        file = os.path.basename(where.file) if where.file and not where.file.startswith("<") else where.file
+        return error_body(message, where.line, where.column, e.token, file=file, **more)
 
     app = FastAPI(title="mjscore table", version=__version__, docs_url=None, redoc_url=None,
                   description="The table page's JSON: the same objects the command line prints.")
 
     @app.exception_handler(MjError)
     async def _mj(request: Request, e: MjError) -> JSONResponse:
-        return mj_error(e, 409 if isinstance(e, api.HandTakenError) else 422)
+        return JSONResponse(described(e), status_code=409 if isinstance(e, CONFLICTS) else 422)
+
+    @app.exception_handler(api.NotSettled)
+    async def _not_settled(request: Request, e: api.NotSettled) -> JSONResponse:
+        seat = e.seat or (e.error.seats[0] if len(e.error.seats) == 1 else None)
+        return JSONResponse(described(e.error, seat=seat), status_code=422)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, e: RequestValidationError) -> JSONResponse:
@@ -150,7 +165,7 @@ def create_app(evening_path: str, token: str) -> FastAPI:
     @app.get("/", include_in_schema=False)
     def index(request: Request) -> Response:
         if "token" in request.query_params:
-            # The token has set the cookie (see `guard`): the address bar, the history and a shared
+            # The token has set the cookie (see `Guard`): the address bar, the history and a shared
             # screenshot keep the page's address without it.
             return RedirectResponse("/", status_code=303)
         return Response(files["page.html"], media_type="text/html; charset=utf-8", headers=HEADERS)
@@ -167,13 +182,23 @@ def create_app(evening_path: str, token: str) -> FastAPI:
     def style() -> Response:
         return Response(files["page.css"], media_type="text/css; charset=utf-8", headers=HEADERS)
 
-    @app.get("/api/status", summary="What changed: the file's version, the next deal, the drafts")
+    @app.get("/api/status", summary="What changed: the next hand as held (its drafts and penalties), the notices")
     def status() -> dict[str, Any]:
-        return table.status()
+        st = table.status()
+        st["title"] = f"mjscore {__version__}"
+        if st["error"] is not None:
+            st["error"] = described(st["error"])["error"]
+        return st
 
     @app.get("/api/evening", summary="The evening: what `mjscore session EVENING --format json` prints")
     def evening() -> dict[str, Any]:
         return table.evening.play(keep_going=True).to_dict()
+
+    @app.get("/api/standings", summary="The evening's totals, standings and settle-up, without its hands")
+    def standings() -> dict[str, Any]:
+        played = table.evening.play()
+        return {"players": list(played.players), "start": played.start, "hands": len(played.hands),
+                **played.summary()}
 
     @app.get("/api/hands/{number}", summary="One hand of the evening, as `session --hand N --format json`")
     def one_hand(number: int) -> dict[str, Any]:
@@ -183,38 +208,52 @@ def create_app(evening_path: str, token: str) -> FastAPI:
         return hands[number - 1].to_dict()
 
     @app.post("/api/hands", status_code=201,
-              summary="Add a hand: what `mjscore add EVENING -e TEXT --format json` prints")
+              summary="Settle hand N as held (its drafts and penalties), or add a hand's text: what "
+                      "`mjscore add EVENING -e TEXT --format json` prints")
     def add(hand: HandIn) -> dict[str, Any]:
-        added = table.evening.add(hand.text, name="<hand>", number=hand.hand)
-        table.clear_drafts()
-        return added.to_dict()
+        if hand.text is not None:
+            shipped_only(hand.text)
+            return table.add(hand.text, hand=hand.hand, by=hand.by).to_dict()
+        if hand.hand is None:
+            raise HTTPException(422, "name the hand to settle ('hand': N), or give its text")
+        return table.settle(hand.hand, others_nothing=hand.others_nothing, draw=hand.draw, by=hand.by).to_dict()
 
-    @app.delete("/api/hands/last", summary="Take the last hand back: what `mjscore undo EVENING --format json` prints")
-    def undo() -> dict[str, Any]:
-        removed = table.evening.undo()
-        table.clear_drafts()
-        return removed.to_dict()
+    @app.delete("/api/hands/last", summary="Take back hand N, if it is the last: what `mjscore undo EVENING "
+                                           "--format json` prints; its lines come back as the drafts")
+    def undo(hand: int, by: str | None = None) -> dict[str, Any]:
+        return table.undo(hand, by=by[:64] if by else None).to_dict()
 
     @app.post("/api/score", summary="Score a table, nothing written: what `mjscore score - --format json` prints")
     def score(body: ScoreIn) -> dict[str, Any]:
         if body.scheme is not None and body.scheme not in api.shipped_schemes():
-            raise HTTPException(422, f"no shipped scheme named '{body.scheme[:24]}' (a request never names a file)")
+            raise HTTPException(422, NO_FILES)
+        shipped_only(body.text)
         try:
             result = api.score(body.text, scheme=body.scheme, **body.settings)
         except TypeError as e:          # a setting's name that is none
             raise HTTPException(422, str(e)) from None
         return result.to_dict()
 
-    @app.put("/api/drafts/{seat}", summary="Check one player's line of the next hand, and keep it as a draft")
+    @app.put("/api/drafts/{seat}", summary="Check one player's line of hand N, and hold it as that seat's draft")
     def draft(seat: str, line: LineIn) -> dict[str, Any]:
         if seat not in WIND_BY_LETTER:
             raise HTTPException(404, "a seat is E, S, W or N")
-        return table.put_draft(seat, line)
+        return table.put_line(seat, line.text, hand=line.hand, by=line.by)
 
-    @app.delete("/api/drafts", summary="Drop the drafts of the next hand")
-    def drop_drafts() -> dict[str, Any]:
-        table.clear_drafts()
+    @app.delete("/api/drafts", summary="Drop the lines held for hand N (its penalties stay)")
+    def drop_drafts(hand: int) -> dict[str, Any]:
+        table.drop_lines(hand=hand)
         return {"drafts": {}}
+
+    @app.put("/api/penalties", summary="The penalties of hand N, replacing those held")
+    def put_penalties(body: PenaltiesIn) -> dict[str, Any]:
+        given = [{"from": p.payer, "amount": p.amount, "to": p.payee, "by": p.by} for p in body.penalties]
+        return {"penalties": table.put_penalties(body.hand, given, by=body.by)}
+
+    @app.post("/api/penalties", summary="One more penalty of hand N")
+    def add_penalty(body: OnePenaltyIn) -> dict[str, Any]:
+        one = {"from": body.payer, "amount": body.amount, "to": body.payee}
+        return {"penalties": table.put_penalties(body.hand, [one], by=body.by, append=True)}
 
     return Guard(app, token)            # type: ignore[return-value]  # the app behind its guard, as uvicorn serves it
 
@@ -224,11 +263,19 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 HEADERS = {"Cache-Control": "no-store", "Content-Security-Policy": CSP, "Referrer-Policy": "no-referrer",
            "X-Content-Type-Options": "nosniff"}
+# Every answer, JSON and refusals too: never cached, never sniffed into something else.
+ALWAYS = [(b"cache-control", b"no-store"), (b"x-content-type-options", b"nosniff")]
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 class Guard:
-    """Before anything else: the token, and the size of the body.  A request without the token
-    gets 401 and nothing else; a body over 64 KiB gets 413, read no further."""
+    """Before anything else: the token, the size of the body, and where a change comes from.
+
+    A request without the token gets 401 and nothing else; a body over 64 KiB gets 413, read no
+    further.  A request that changes anything must say its body is JSON (415), and where the
+    browser says where it comes from (`Origin`, `Sec-Fetch-Site`) it must come from this page
+    (403): whatever FastAPI version checks what, no other site's page makes a phone change the
+    evening."""
 
     def __init__(self, app: FastAPI, token: str):
         self.app = app
@@ -239,37 +286,81 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        given = self._token(scope)
+        send = _with_headers(send, ALWAYS)
+        headers = dict(scope.get("headers", []))
+        given, from_address = self._token(scope, headers)
         if given is None or not secrets.compare_digest(given, self.token):
-            await _plain(send, 401, b'{"error": {"message": "unauthorized"}}')
+            await _plain(send, 401, b'{"error": {"message": "unauthorized"}}',
+                         [(b"www-authenticate", b'Bearer realm="mjscore"')])
             return
-        length = dict(scope.get("headers", [])).get(b"content-length")
+        length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
             await _plain(send, 413, b'{"error": {"message": "the request is larger than 64 KiB"}}')
             return
-        sets_cookie = b"token=" in scope.get("query_string", b"")
-        await self.app(scope, _limited(receive), _with_cookie(send, self.token) if sets_cookie else send)
+        if scope["method"] not in SAFE_METHODS:
+            refused = _refused_change(scope, headers)
+            if refused is not None:
+                status, message = refused
+                await _plain(send, status, json.dumps(error_body(message)).encode())
+                return
+        if from_address:
+            send = _with_headers(send, [(b"set-cookie", _cookie(scope, self.token))])
+        await self.app(scope, _limited(receive), send)
 
     @staticmethod
-    def _token(scope: Scope) -> bytes | None:
-        headers = dict(scope.get("headers", []))
-        auth = headers.get(b"authorization", b"")
-        if auth.startswith(b"Bearer "):
-            return auth[7:].strip()
-        for part in headers.get(b"cookie", b"").split(b";"):
-            name, _, value = part.strip().partition(b"=")
-            if name == COOKIE.encode():
-                return value
+    def _token(scope: Scope, headers: dict[bytes, bytes]) -> tuple[bytes | None, bool]:
+        """The token the request carries, and whether it came in the address.  The address's
+        wins over everything (a phone holding last week's cookie is let in by the new QR code),
+        then the header, then this port's cookie."""
         for part in scope.get("query_string", b"").split(b"&"):
             name, _, value = part.partition(b"=")
             if name == b"token":
-                return value
-        return None
+                return value, True
+        scheme, _, value = headers.get(b"authorization", b"").partition(b" ")
+        if scheme.lower() == b"bearer":
+            return value.strip(), False
+        name = cookie_name(scope).encode()
+        for part in headers.get(b"cookie", b"").split(b";"):
+            key, _, value = part.strip().partition(b"=")
+            if key == name:
+                return value, False
+        return None, False
 
 
-async def _plain(send: Send, status: int, body: bytes) -> None:
+def cookie_name(scope: Scope) -> str:
+    """The token's cookie is named for the port: two evenings served on one laptop (two ports:
+    cookies do not tell ports apart) each keep their own."""
+    server = scope.get("server") or ("", None)
+    return f"{COOKIE}_{server[1]}" if server[1] else COOKIE
+
+
+def _cookie(scope: Scope, token: bytes) -> bytes:
+    # Lax, not Strict: the address opened from a link in a chat or on the club's page (another
+    # site) must carry it; a change still needs this page's own script (see `_refused_change`).
+    return f"{cookie_name(scope)}={token.decode()}; Path=/; HttpOnly; SameSite=Lax".encode()
+
+
+def _refused_change(scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, str] | None:
+    """Why a request that changes something is refused, or None: not JSON (415), or sent by
+    another site's page (403)."""
+    kind = headers.get(b"content-type", b"").split(b";", 1)[0].strip().lower()
+    if kind != b"application/json":
+        return 415, "a request that changes anything sends JSON (Content-Type: application/json)"
+    site = headers.get(b"sec-fetch-site")
+    if site is not None and site.lower() != b"same-origin":
+        return 403, "a change comes only from the table's own page"
+    origin = headers.get(b"origin")
+    if origin is not None:
+        host = headers.get(b"host", b"")
+        if origin.lower() != b"http://" + host.lower():
+            return 403, "a change comes only from the table's own page"
+    return None
+
+
+async def _plain(send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None) -> None:
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *(extra or [])]})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -288,12 +379,13 @@ def _limited(receive: Receive) -> Receive:
     return read
 
 
-def _with_cookie(send: Send, token: bytes) -> Send:
-    cookie = f"{COOKIE}={token.decode()}; Path=/; HttpOnly; SameSite=Strict".encode()
-
+def _with_headers(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
+    """`send`, adding `extra` to the response's headers (those it does not already carry)."""
     async def sending(message: Message) -> None:
         if message["type"] == "http.response.start":
-            message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie)]}
+            have = {k.lower() for k, _ in message.get("headers", [])}
+            added = [(k, v) for k, v in extra if k == b"set-cookie" or k not in have]
+            message = {**message, "headers": [*message.get("headers", []), *added]}
         await send(message)
     return sending
 

@@ -19,40 +19,83 @@ const S = {
   status: null, version: "", me: localStorage.getItem("mj_me"), seat: null, tab: "hand", hands: -1,
   outcome: null, from: null, mode: "score", score: "", nothing: false,
   items: [],            // my tiles: {code} loose, or {group: kind, codes: [...]}
-  sel: new Set(), win: null, flags: new Set(), penalties: [], tokens: [], sent: "", timer: 0,
+  sel: new Set(), win: null, flags: new Set(), tokens: [], sent: "", timer: 0,
   scoreItem: { err: false },     // the score field, as a word of the line
+  accepted: null,       // the line the server took for this hand, as {hand, text}
+  retry: 0, retryTimer: 0,       // a line not taken yet: how many tries, and the next one
+  lastAnswer: Date.now(), notices: new Map(),    // notice id -> when it was first shown
 };
+const TIMEOUT = 8000;            // a request without an answer by then has failed
+const NOTICE_MS = 12000;         // a notice ("Hand 8 was taken back by Ann") stays this long, at least
 
 // -- talking to the server ---------------------------------------------------------------------
 
 async function call(method, path, body) {
+  // Every change says it is JSON (the server refuses one that does not); no answer within
+  // TIMEOUT is a failure, as a lost answer is: status 0.
   const init = { method, headers: {}, credentials: "same-origin" };
-  if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
-  const r = await fetch(path, init);
-  let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
-  $("offline").hidden = true;
-  return { status: r.status, data };
+  if (method !== "GET") init.headers["Content-Type"] = "application/json";
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), TIMEOUT);
+  init.signal = stop.signal;
+  try {
+    const r = await fetch(path, init);
+    let data = null;
+    try { data = await r.json(); } catch (e) { data = null; }
+    S.lastAnswer = Date.now();
+    $("offline").hidden = true;
+    return { status: r.status, data };
+  } catch (e) {
+    return { status: 0, data: null };
+  } finally { clearTimeout(timer); }
+}
+
+function watchConnection() {
+  // The banner shows after three seconds without an answer, and goes when one comes.
+  $("offline").hidden = Date.now() - S.lastAnswer < 3000;
 }
 
 async function poll() {
-  try {
-    const { status, data } = await call("GET", "/api/status");
-    if (status === 200 && data.version !== S.version) { S.version = data.version; S.status = data; await changed(); }
-  } catch (e) { $("offline").hidden = false; }
+  const { status, data } = await call("GET", "/api/status");
+  if (status === 200 && data.version !== S.version) { S.version = data.version; S.status = data; await changed(); }
 }
 
 async function changed() {
   const st = S.status;
+  showNotices(st.notices || []);
+  const fileError = $("file-error");
+  fileError.hidden = !st.error;
+  if (st.error) {
+    const e = st.error;
+    fileError.textContent = `The evening's file cannot be played (${e.file || "the file"}${e.line ? ", line " + e.line : ""}): ${e.message}. Nothing can be settled until it is mended.`;
+    render();
+    return;
+  }
   const seats = (st.next && st.next.seats) || {};
   S.seat = SEATS.find((s) => seats[s] === S.me) || null;
   if (S.hands >= 0 && st.hands !== S.hands) {
-    resetMine();
+    // A new next hand. A line typed here and not taken for the old one is kept, and sent for
+    // this one (under the player's seat now); one the server took is done with.
+    const typed = lineText();
+    const taken = S.accepted && S.accepted.text === typed;
+    if (!typed || taken) resetMine(); else { S.sent = ""; clearTimeout(S.retryTimer); S.retry = 0; lineChanged(); }
+    S.accepted = null;
     if (st.hands > 0) { await showHand(st.hands); if (st.hands > S.hands) choose("last"); }
     else { $("result").replaceChildren(hint("No hand has been played yet.")); }
   } else if (S.hands < 0 && st.hands > 0) { await showHand(st.hands); }
   S.hands = st.hands;
   render();
+}
+
+function showNotices(list) {
+  // Each notice for NOTICE_MS at least from when this phone first saw it, newest last.
+  const now = Date.now();
+  for (const n of list) if (!S.notices.has(n.id)) S.notices.set(n.id, { at: now, text: n.text });
+  for (const [id, n] of S.notices) if (now - n.at > NOTICE_MS && !list.some((x) => x.id === id)) S.notices.delete(id);
+  const shown = [...S.notices.values()].filter((n) => now - n.at <= NOTICE_MS).map((n) => n.text);
+  $("notice").hidden = !shown.length;
+  $("notice").textContent = shown.join(" · ");
 }
 
 // -- the deal and who I am ---------------------------------------------------------------------
@@ -91,7 +134,9 @@ function choose(tab) { S.tab = tab; render(); if (tab === "standings") showStand
 
 function resetMine() {
   Object.assign(S, { outcome: null, from: null, mode: "score", score: "", nothing: false, items: [], sel: new Set(),
-                     win: null, flags: new Set(), tokens: [], sent: "", penalties: [] });
+                     win: null, flags: new Set(), tokens: [], sent: "", retry: 0 });
+  clearTimeout(S.retryTimer);
+  $("pending").hidden = true;
   $("score").value = "";
   $("check").textContent = "";
   $("line").textContent = "";
@@ -177,8 +222,28 @@ async function sendLine(text) {
     return;
   }
   if (!text) { check.textContent = ""; return; }
-  const { status, data } = await call("PUT", `/api/drafts/${S.seat}`, { text, by: S.me });
-  if (status !== 200 || text !== S.sent) return;
+  const hand = S.status.hand;
+  const { status, data } = await call("PUT", `/api/drafts/${S.seat}`, { text, hand, by: S.me });
+  if (text !== S.sent) return;                     // typed on since: the newer line is on its way
+  if (status === 409) {
+    // The hand moved on while this was typed (settled or taken back): not kept there. Shown,
+    // and sent again for the next hand once the phone knows it (and its seat in it).
+    check.className = "check bad";
+    check.textContent = data && data.error ? data.error.message : `hand ${hand} is no longer the next hand`;
+    S.sent = "";
+    S.version = ""; await poll();
+    later(text);
+    return;
+  }
+  if (status !== 200) {
+    // No answer, or the server failed: sent again, each time a little later, and said so.
+    S.sent = "";
+    later(text);
+    return;
+  }
+  S.retry = 0;
+  $("pending").hidden = true;
+  S.accepted = { hand, text };
   if (data.ok) {
     check.className = "check ok";
     check.textContent = `✓ ${figures(data.player)}`;
@@ -190,6 +255,14 @@ async function sendLine(text) {
     markErrors();
   }
   S.version = ""; poll();
+}
+
+function later(text) {
+  // Try the line again after 0.5, 1, 2, 4 ... seconds (at most 8), until it is taken.
+  $("pending").hidden = false;
+  clearTimeout(S.retryTimer);
+  const wait = Math.min(8000, 500 * 2 ** S.retry++);
+  S.retryTimer = setTimeout(() => { if (lineText() === text) sendLine(text); }, wait);
 }
 
 function markErrors() {
@@ -308,8 +381,24 @@ function renderTable() {
     li.append(who, what);
     return li;
   }));
-  $("penalties").textContent = S.penalties.map((p) => `Penalty: ${p.payer} pays ${p.amount}${p.payee ? " to " + p.payee : " to each"}`).join("; ");
-  $("submit").disabled = !ready();
+  $("penalties").replaceChildren(...(st.penalties || []).map((p, i) => {
+    const li = document.createElement("li");
+    const what = document.createElement("span");
+    what.textContent = `Penalty: ${p.from} pays ${p.amount}${p.to ? " to " + p.to : " to each"}${p.by ? " (entered by " + p.by + ")" : ""}`;
+    const drop = button("Remove", () => removePenalty(i));
+    drop.className = "quiet";
+    drop.setAttribute("aria-label", `Remove the penalty: ${what.textContent}`);
+    li.append(what, drop);
+    return li;
+  }));
+  $("submit").disabled = !ready() || !!st.error;
+}
+
+async function removePenalty(i) {
+  const kept = S.status.penalties.filter((_, k) => k !== i);
+  const { status, data } = await call("PUT", "/api/penalties", { hand: S.status.hand, penalties: kept, by: S.me });
+  $("pen-error").textContent = status === 200 ? "" : (data && data.error ? data.error.message : "the penalty could not be removed: try again");
+  S.version = ""; await poll();
 }
 
 function ready() {
@@ -320,23 +409,19 @@ function ready() {
   return $("others-nothing").checked && winner && SEATS.every((s) => !d[s] || d[s].ok);
 }
 
-function handText(body) {
-  const lines = S.penalties.map((p) => `penalty ${p.payer} ${p.amount}${p.payee ? " to " + p.payee : ""}`);
-  if (body) return lines.concat(body);
-  const d = S.status.drafts;
-  for (const s of SEATS) lines.push(`${s}: ${d[s] && d[s].ok ? d[s].line : "..."}`);
-  return lines;
-}
-
-async function submit(body) {
-  const lines = handText(body);
-  const { status, data } = await call("POST", "/api/hands", { text: lines.join("\n"), hand: S.status.next.hand });
+async function submit(draw) {
+  // The server writes the hand as it holds it: the lines and penalties of this hand's number.
+  // Pressing again after a failure is safe: a hand written already is not written twice.
+  const hand = S.status.hand;
   const err = $("submit-error");
-  if (status === 201) { err.textContent = ""; S.version = ""; await poll(); return; }
-  if (status === 409) { err.textContent = "Another phone settled this hand first."; S.version = ""; await poll(); return; }
-  const e = data && data.error ? data.error : { message: "the hand could not be added" };
-  const seat = e.line && lines[e.line - 1] ? lines[e.line - 1].split(":")[0] : "";
-  err.textContent = `${SEAT_WORDS[seat] ? S.status.next.seats[seat] + ": " : ""}${e.message}`;
+  err.textContent = "";
+  const body = { hand, by: S.me, draw: !!draw, others_nothing: !draw && $("others-nothing").checked };
+  const { status, data } = await call("POST", "/api/hands", body);
+  if (status === 201) { S.version = ""; await poll(); return; }
+  if (status === 409) { err.textContent = data && data.error ? data.error.message : `hand ${hand} is settled already`; S.version = ""; await poll(); return; }
+  if (status === 0 || status >= 500) { err.textContent = `Hand ${hand} was not settled (no answer from the table's computer): press again.`; return; }
+  const e = data && data.error ? data.error : { message: "the hand could not be settled" };
+  err.textContent = `${e.seat && S.status.next ? S.status.next.seats[e.seat] + ": " : ""}${e.message}`;
 }
 
 // -- results -----------------------------------------------------------------------------------
@@ -454,22 +539,38 @@ function wire() {
   for (const b of document.querySelectorAll("[data-act]")) b.addEventListener("click", () => act(b.dataset.act));
   $("others-nothing").addEventListener("change", renderTable);
   $("submit").addEventListener("click", () => submit());
-  $("draw").addEventListener("click", () => { if (confirm("Record a draw for this hand?")) submit(["draw"]); });
+  $("draw").addEventListener("click", () => { if (confirm("Record a draw for this hand?")) submit(true); });
   $("undo").addEventListener("click", async () => {
-    if (!confirm("Take the last hand back out of the evening?")) return;
-    await call("DELETE", "/api/hands/last"); S.version = ""; await poll(); });
+    const last = S.status.hands;
+    if (!last || !confirm(`Take hand ${last} back out of the evening?`)) return;
+    const { status, data } = await call("DELETE", `/api/hands/last?hand=${last}&by=${encodeURIComponent(S.me || "")}`);
+    $("submit-error").textContent = status === 200 ? "" : data && data.error ? data.error.message : `Hand ${last} was not taken back (no answer): try again.`;
+    S.version = ""; await poll(); });
   $("penalty").addEventListener("click", () => {
+    // The form starts empty each time: no amount is kept from the last penalty.
     const form = $("penalty-form");
     const names = SEATS.map((s) => S.status.next.seats[s]);
     $("pen-payer").replaceChildren(...names.map((n) => new Option(n, n)));
     $("pen-payee").replaceChildren(new Option("each other player", ""), ...names.map((n) => new Option(n, n)));
-    form.hidden = !form.hidden; });
-  $("penalty-form").addEventListener("submit", (ev) => {
+    $("pen-amount").value = "";
+    $("pen-error").textContent = "";
+    form.hidden = !form.hidden;
+    if (!form.hidden) $("pen-amount").focus(); });
+  $("penalty-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const amount = $("pen-amount").value.replace(/[^0-9]/g, "");
-    if (!amount) return;
-    S.penalties.push({ payer: $("pen-payer").value, amount, payee: $("pen-payee").value });
-    $("penalty-form").hidden = true; renderTable(); });
+    const typed = $("pen-amount").value.trim();
+    if (!/^[1-9][0-9]{0,8}$/.test(typed)) { $("pen-error").textContent = "A penalty is a whole number from 1 up."; return; }
+    const amount = Number(typed);
+    const limit = S.status.limit;
+    if (limit && amount > limit && !confirm(`${amount} is more than the limit (${limit}). Enter it all the same?`)) return;
+    const payer = $("pen-payer").value, payee = $("pen-payee").value || null;
+    if (payer === payee) { $("pen-error").textContent = "A player does not pay a penalty to themselves."; return; }
+    const { status, data } = await call("POST", "/api/penalties", { hand: S.status.hand, from: payer, amount, to: payee, by: S.me });
+    if (status !== 200) { $("pen-error").textContent = data && data.error ? data.error.message : "The penalty was not entered (no answer): press Add again."; return; }
+    $("pen-amount").value = "";
+    $("pen-error").textContent = "";
+    $("penalty-form").hidden = true;
+    S.version = ""; await poll(); });
   $("who").addEventListener("click", () => { localStorage.removeItem("mj_me"); S.me = null; render(); });
   $("pick-watch").addEventListener("click", () => setMe("-"));
   buildPalette();
@@ -478,3 +579,4 @@ function wire() {
 wire();
 poll();
 setInterval(poll, 1000);
+setInterval(watchConnection, 500);

@@ -720,7 +720,9 @@ class NextHand:
             raise
         except MjError as e:
             where = e.location
-            whose = seats[where.line - 1] if where.file == "<hand>" and 1 <= where.line <= len(seats) else None
+            # The seat the error names (a missing loser), else the seat of the line it points at.
+            whose = e.seats[0] if len(e.seats) == 1 else \
+                seats[where.line - 1] if where.file == "<hand>" and 1 <= where.line <= len(seats) else None
             raise NotSettled(e, whose) from None
         finally:
             with self._lock:

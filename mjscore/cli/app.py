@@ -829,10 +829,11 @@ def _token(path: Path | None) -> str:
         if os.path.islink(path):
             raise InputError("the token file is a link: keep the token in a regular file of your own", where) from None
         raise InputError(f"cannot read the token file: {e.strerror}", where) from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise InputError("the token file is not a regular file", where)
     with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise InputError("the token file is not a regular file", where)
         owner = getattr(os, "geteuid", None)
         if owner is not None and st.st_uid != owner():
             raise InputError("the token file belongs to another user: keep the token in a file of your own", where)

@@ -345,7 +345,9 @@ def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, An
                 why = f"hand {number} cannot be settled: {result.settlement_error}"
                 if table.winner is None and not table.draw:
                     raise NoWinnerError(why, hand.where, seats=tuple(p.seat.value for p in table.players))
-                raise SessionError(why, hand.where)
+                # The seats with no line, where one is missing: the lines a table must still give.
+                given_seats = {p.seat for p in table.players}
+                raise SessionError(why, hand.where, seats=tuple(s.value for s in SEATS if s not in given_seats))
         except MjError as e:
             state.errors.append(e)
             yield number, source.line, e

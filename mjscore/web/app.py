@@ -144,8 +144,7 @@ def create_app(evening_path: str, token: str) -> FastAPI:
 
     @app.exception_handler(api.NotSettled)
     async def _not_settled(request: Request, e: api.NotSettled) -> JSONResponse:
-        seat = e.seat or (e.error.seats[0] if len(e.error.seats) == 1 else None)
-        return JSONResponse(described(e.error, seat=seat), status_code=422)
+        return JSONResponse(described(e.error, seat=e.seat), status_code=422)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, e: RequestValidationError) -> JSONResponse:

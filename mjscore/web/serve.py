@@ -30,7 +30,9 @@ from mjscore.web.app import create_app
 _STOPS = (signal.SIGINT, signal.SIGTERM)
 REQUEST_SECONDS = 10.0          # a whole request, from the connection or the last answer
 MAX_CONNECTIONS = 1024          # at most, and never above the descriptor limit less a reserve
-_RESERVE = 32                   # descriptors kept for the evening's file, its lock, the cache, logs
+# Descriptors kept free: the evening's file, its lock, the cache, the logs, and the connections
+# asyncio accepts in one go before any of them is counted (up to the listen backlog, 64).
+_RESERVE = 32 + 64
 FAULT_SECONDS = 60.0            # one line a kind of fault in this time
 
 

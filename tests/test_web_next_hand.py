@@ -1,0 +1,249 @@
+"""The next hand held by the table page's server (api.NextHand behind the JSON API): every line
+and penalty under the hand's number, settled as the server holds them, undone by its number,
+each change told to every phone.  Through the ASGI test client; threads for requests at once."""
+
+import threading
+
+import pytest
+from fastapi.testclient import TestClient
+
+import mjscore
+from mjscore.web.app import create_app
+
+TOKEN = "n" * 32
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+JSON = {**AUTH, "Content-Type": "application/json"}
+PLAYERS = ("Ann", "Bob", "Cid", "Dee")
+
+
+@pytest.fixture
+def evening(tmp_path):
+    path = tmp_path / "ev.mj"
+    mjscore.Evening(path).start(PLAYERS)
+    return path
+
+
+@pytest.fixture
+def client(evening):
+    return TestClient(create_app(str(evening), TOKEN), base_url="http://127.0.0.1")
+
+
+def status(client):
+    r = client.get("/api/status", headers=AUTH)
+    assert r.status_code == 200
+    return r.json()
+
+
+def put(client, seat, text, hand, by=None):
+    return client.put(f"/api/drafts/{seat}", json={"text": text, "hand": hand, "by": by}, headers=AUTH)
+
+
+def enter(client, hand, lines, by="Ann"):
+    for seat, text in lines.items():
+        r = put(client, seat, text, hand, by)
+        assert r.status_code == 200 and r.json()["ok"], r.json()
+
+
+def settle(client, hand, **more):
+    return client.post("/api/hands", json={"hand": hand, **more}, headers=AUTH)
+
+
+def test_a_draft_names_its_hand_and_one_for_a_hand_that_moved_on_is_refused(client, evening):
+    assert status(client)["hand"] == 1
+    assert put(client, "E", "score 8", 2).status_code == 409          # not yet the next hand
+    r = client.put("/api/drafts/E", json={"text": "score 8"}, headers=AUTH)
+    assert r.status_code == 422 and "hand" in r.json()["error"]["message"]       # a draft without its hand
+    enter(client, 1, {"E": "score 40 win self", "S": "8"})
+    assert settle(client, 1, others_nothing=True, by="Bob").status_code == 201
+    # Cid types "score 8" in the second after Bob settled: it is not filed under hand 1's seats.
+    r = put(client, "W", "score 8", 1, "Cid")
+    assert r.status_code == 409
+    assert r.json()["error"]["message"].startswith("hand 1 was settled while you typed: your line was not kept")
+    st = status(client)
+    assert st["hand"] == 2 and st["drafts"] == {} and st["penalties"] == []
+    assert mjscore.play_session(evening).hands[0].to_dict()["players"][2]["score"] == 0
+
+
+def test_settling_writes_the_drafts_as_the_server_holds_them(client, evening):
+    enter(client, 1, {"E": "40 win self", "S": "8", "W": "", "N": "16"})
+    # A phone's stale view does not count: the server writes what it holds now.
+    enter(client, 1, {"N": "..."}, by="Dee")
+    r = settle(client, 1, by="Ann")
+    assert r.status_code == 201, r.json()
+    assert evening.read_text().endswith("---\nE: score 40 win self\nS: score 8\nW: ...\nN: ...\n")
+    assert r.json()["hand"] == mjscore.play_session(evening).hands[0].to_dict()
+
+
+def test_settling_drafts_that_make_no_hand_is_422_with_the_command_lines_message(client, evening):
+    enter(client, 1, {"E": "40 win self", "S": "8", "W": ""})
+    before = evening.read_bytes()
+    r = settle(client, 1)
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert "between-all needs every loser's score; missing: Dee" in error["message"] and error["seat"] == "N"
+    assert evening.read_bytes() == before
+    r = settle(client, 1, others_nothing=True)                         # Dee's seat: '...'
+    assert r.status_code == 201
+
+
+def test_a_settle_sent_twice_writes_one_hand_and_two_at_once_write_one(client, evening):
+    enter(client, 1, {"E": "40 win self", "S": "8", "W": "", "N": ""})
+    assert settle(client, 1).status_code == 201
+    r = settle(client, 1)
+    assert r.status_code == 409 and "hand 1 is in the evening already" in r.json()["error"]["message"]
+    enter(client, 2, {"E": "40 win self", "S": "8", "W": "", "N": ""})
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(settle(client, 2).status_code)) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(answers) == [201, 409, 409, 409]
+    assert len(mjscore.play_session(evening).hands) == 2
+
+
+def test_penalties_are_drafts_every_phone_sees_with_who_entered_them_and_settling_pays_them(client, evening):
+    r = client.post("/api/penalties", json={"hand": 1, "from": "dee", "amount": 100, "to": "Ann", "by": "Bob"},
+                    headers=AUTH)
+    assert r.status_code == 200
+    assert r.json()["penalties"] == [{"from": "Dee", "amount": 100, "to": "Ann", "by": "Bob"}]
+    st = status(client)
+    assert st["penalties"] == [{"from": "Dee", "amount": 100, "to": "Ann", "by": "Bob"}]
+    assert st["notices"][-1]["text"] == "Bob entered a penalty: Dee pays 100 to Ann"
+    # Typing 100 once more adds a second penalty of 100, never "100100".
+    client.post("/api/penalties", json={"hand": 1, "from": "Dee", "amount": 100, "by": "Cid"}, headers=AUTH)
+    assert [p["amount"] for p in status(client)["penalties"]] == [100, 100]
+    # Settled from another phone: both are written.
+    enter(client, 1, {"E": "40 win self", "S": "8", "W": "", "N": ""}, by="Cid")
+    assert settle(client, 1, by="Cid").status_code == 201
+    text = evening.read_text()
+    assert "penalty Dee 100 to Ann\npenalty Dee 100\n" in text
+    # Dee pays Ann 80 (East's 40, doubled) and Bob 8 for the hand, then both penalties.
+    assert mjscore.play_session(evening).totals["Dee"] == 2000 - 80 - 8 - 100 - 300
+
+
+@pytest.mark.parametrize("penalty,message", [
+    ({"from": "Eve", "amount": 10}, "a penalty is paid by one of the players (Ann, Bob, Cid, Dee)"),
+    ({"from": "Dee", "amount": 0}, "a penalty is a whole number from 1 to 1,000,000,000"),
+    ({"from": "Dee", "amount": -5}, "a penalty is a whole number from 1 to 1,000,000,000"),
+    ({"from": "Dee", "amount": 100100100100}, "a penalty is a whole number from 1 to 1,000,000,000"),
+    ({"from": "Dee", "amount": 10, "to": "dee"}, "a player does not pay a penalty to themselves"),
+    ({"from": "Dee", "amount": 10, "to": "Zed"}, "a penalty is paid to one of the players"),
+])
+def test_a_penalty_that_is_none_is_refused_and_nothing_changes(client, penalty, message):
+    client.post("/api/penalties", json={"hand": 1, "from": "Ann", "amount": 5}, headers=AUTH)
+    r = client.post("/api/penalties", json={"hand": 1, **penalty}, headers=AUTH)
+    assert r.status_code == 422 and r.json()["error"]["message"].startswith(message)
+    assert [p["amount"] for p in status(client)["penalties"]] == [5]
+
+
+def test_put_penalties_replaces_them_and_a_stale_hand_is_409(client):
+    client.post("/api/penalties", json={"hand": 1, "from": "Ann", "amount": 5}, headers=AUTH)
+    r = client.put("/api/penalties", json={"hand": 1, "penalties": [{"from": "Bob", "amount": 7, "to": None}],
+                                           "by": "Cid"}, headers=AUTH)
+    assert r.status_code == 200 and r.json()["penalties"] == [{"from": "Bob", "amount": 7, "to": None, "by": "Cid"}]
+    r = client.put("/api/penalties", json={"hand": 3, "penalties": []}, headers=AUTH)
+    assert r.status_code == 409
+
+
+def test_a_draw_settled_from_the_drafts_keeps_its_penalties(client, evening):
+    client.post("/api/penalties", json={"hand": 1, "from": "Bob", "amount": 20}, headers=AUTH)
+    r = settle(client, 1, draw=True, by="Dee")
+    assert r.status_code == 201, r.json()
+    assert evening.read_text().endswith("---\npenalty Bob 20\ndraw\n")
+
+
+def test_undo_names_its_hand_and_two_at_once_take_back_one(client, evening):
+    for hand in (1, 2):
+        enter(client, hand, {"E": "40 win self", "S": "8", "W": "", "N": ""})
+        assert settle(client, hand).status_code == 201
+    r = client.delete("/api/hands/last?hand=1&by=Ann", headers=JSON)
+    assert r.status_code == 409 and "hand 1 is not the evening's last hand" in r.json()["error"]["message"]
+    for _ in range(10):
+        answers = []
+        threads = [threading.Thread(target=lambda: answers.append(
+            client.delete("/api/hands/last?hand=2&by=Ann", headers=JSON).status_code)) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert sorted(answers) == [200, 409]
+        assert len(mjscore.play_session(evening).hands) == 1
+        assert settle(client, 2).status_code == 201                   # the drafts came back: settled again
+    assert client.delete("/api/hands/last", headers=JSON).status_code == 422      # no hand named: refused
+
+
+def test_an_undone_hands_lines_and_penalties_come_back_as_its_drafts_and_every_phone_is_told(client, evening):
+    client.post("/api/penalties", json={"hand": 1, "from": "Dee", "amount": 10, "to": "Cid"}, headers=AUTH)
+    enter(client, 1, {"E": "[111p] 222s 333m EEE 99s win 9s self", "S": "[555m] ...", "W": "", "N": "12"})
+    assert settle(client, 1, by="Bob").status_code == 201
+    assert status(client)["notices"][-1]["text"] == "Hand 1 was settled by Bob"
+    r = client.delete("/api/hands/last?hand=1&by=Ann", headers=JSON)
+    assert r.status_code == 200
+    st = status(client)
+    assert st["hand"] == 1 and st["notices"][-1]["text"] == "Hand 1 was taken back by Ann"
+    assert {s: d["line"] for s, d in st["drafts"].items()} == {
+        "E": "[111p] 222s 333m EEE 99s win 9s self", "S": "[555m] ...", "W": "...", "N": "score 12"}
+    assert all(d["ok"] for d in st["drafts"].values())
+    assert st["penalties"] == [{"from": "Dee", "amount": 10, "to": "Cid", "by": "Ann"}]
+    before = evening.read_text()
+    assert settle(client, 1, by="Ann").status_code == 201
+    assert mjscore.play_session(evening).hands[0].to_dict()["players"][0]["score"] == 352
+    assert evening.read_text().count("penalty Dee 10 to Cid") == 1 and before.count("---") == 1
+
+
+def test_a_hand_added_at_a_terminal_moves_the_next_hand_and_drops_the_drafts(client, evening):
+    enter(client, 1, {"E": "40 win self"})
+    client.post("/api/penalties", json={"hand": 1, "from": "Dee", "amount": 10}, headers=AUTH)
+    mjscore.Evening(evening).add("draw")
+    st = status(client)
+    assert st["hand"] == 2 and st["drafts"] == {} and st["penalties"] == []
+    assert put(client, "E", "score 8", 1).status_code == 409
+
+
+def test_the_standings_and_the_last_hand_are_what_session_says(client, evening):
+    for hand in (1, 2):
+        enter(client, hand, {"E": "40 win self", "S": "8", "W": "", "N": ""})
+        settle(client, hand)
+    whole = mjscore.play_session(evening).to_dict()
+    standings = client.get("/api/standings", headers=AUTH).json()
+    assert standings == {"players": whole["players"], "start": whole["start"], "hands": 2,
+                         **{k: v for k, v in whole.items() if k not in ("players", "start", "hands")}}
+    assert client.get("/api/hands/2", headers=AUTH).json() == whole["hands"][1]
+
+
+def test_the_last_hand_is_had_from_the_checkpoints_last_record(evening, monkeypatch):
+    """The first `GET /api/hands/N` after an add reads the checkpoint's last records, never every one."""
+    from mjscore.io import checkpoints
+
+    ev = mjscore.Evening(evening)
+    for _ in range(5):
+        ev.add("E: score 40 win self; S: ...; W: ...; N: ...")
+    ev.play()
+    read_all = []
+    monkeypatch.setattr(checkpoints, "read_all", lambda key: read_all.append(key) or [])
+    client = TestClient(create_app(str(evening), TOKEN), base_url="http://127.0.0.1")
+    client.post("/api/hands", json={"text": "E: score 8 win self; S: ...; W: ...; N: ...", "hand": 6}, headers=AUTH)
+    assert client.get("/api/hands/6", headers=AUTH).json()["hand"] == 6
+    assert client.get("/api/standings", headers=AUTH).json()["hands"] == 6
+    assert read_all == []
+
+
+def test_phones_asking_at_once_share_one_play(evening, monkeypatch):
+    import mjscore.api as api
+
+    plays = []
+    real = api.play_file
+
+    def counted(*args, **kwargs):
+        plays.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(api, "play_file", counted)
+    client = TestClient(create_app(str(evening), TOKEN), base_url="http://127.0.0.1")
+    mjscore.Evening(evening).add("draw")
+    threads = [threading.Thread(target=lambda: status(client)) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert len(plays) == 1

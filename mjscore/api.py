@@ -729,7 +729,7 @@ class NextHand:
                 self._settling = 0
         with self._lock:
             self._start(hand + 1)
-            self._notice("settle", hand, by, f"Hand {hand} was settled by {by}" if by else f"Hand {hand} was settled")
+            self._notice("settle", hand, by, _done(hand, "settled", by))
         return added
 
     def add(self, text: str, *, hand: int | None = None, by: str | None = None) -> Added:
@@ -739,7 +739,7 @@ class NextHand:
         number = len(added.evening.hands)
         with self._lock:
             self._start(number + 1)
-            self._notice("settle", number, by, f"Hand {number} was added by {by}" if by else f"Hand {number} was added")
+            self._notice("settle", number, by, _done(number, "added", by))
         return added
 
     def undo(self, hand: int, *, by: str | None = None) -> Removed:
@@ -758,7 +758,7 @@ class NextHand:
             self._lines = checked
             self._penalties = [{"from": p.payer, "amount": p.amount, "to": p.payee, "by": by} for p in parts.penalties]
             self._other = parts.other
-            self._notice("undo", hand, by, f"Hand {hand} was taken back by {by}" if by else f"Hand {hand} was taken back")
+            self._notice("undo", hand, by, _done(hand, "taken back", by))
         return removed
 
     # -- inside
@@ -849,6 +849,11 @@ class NextHand:
 
 
 MAX_PENALTY = 10 ** 9           # far above any table's stakes; a typo of more is refused
+
+
+def _done(hand: int, what: str, by: str | None) -> str:
+    """A notice's words: `Hand 8 was taken back by Ann`."""
+    return f"Hand {hand} was {what}" + (f" by {by}" if by else "")
 
 
 def _penalty_text(p: Mapping[str, Any]) -> str:

@@ -173,7 +173,8 @@ def test_a_draft_is_checked_as_it_is_entered_and_every_phone_sees_it(client, eve
     draft = r.json()
     assert r.status_code == 200 and not draft["ok"] and draft["error"]["token"] == "7x"
     assert draft["error"]["column"] == 23
-    r = client.put("/api/drafts/E", json={"text": "[111p] 222s 333m EEE 99s win 9s self", "hand": 1, "by": "Ann"}, headers=AUTH)
+    r = client.put("/api/drafts/E", json={"text": "[111p] 222s 333m EEE 99s win 9s self", "hand": 1, "by": "Ann"},
+                   headers=AUTH)
     assert r.json()["ok"] and r.json()["player"]["score"] == 352
     status = client.get("/api/status", headers=AUTH).json()
     assert set(status["drafts"]) == {"E", "S"} and status["drafts"]["E"]["by"] == "Ann"

@@ -158,7 +158,8 @@ def test_undo_names_its_hand_and_two_at_once_take_back_one(client, evening):
         enter(client, hand, {"E": "40 win self", "S": "8", "W": "", "N": ""})
         assert settle(client, hand).status_code == 201
     r = client.delete("/api/hands/last?hand=1&by=Ann", headers=JSON)
-    assert r.status_code == 409 and "hand 1 is not the evening's last hand" in r.json()["error"]["message"]
+    message = r.json()["error"]["message"]
+    assert r.status_code == 409 and "hand 1 is not the evening's last hand: the last is hand 2" in message
     for _ in range(10):
         answers = []
         threads = [threading.Thread(target=lambda: answers.append(
@@ -169,6 +170,8 @@ def test_undo_names_its_hand_and_two_at_once_take_back_one(client, evening):
             t.join(timeout=30)
         assert sorted(answers) == [200, 409]
         assert len(mjscore.play_session(evening).hands) == 1
+        r = client.delete("/api/hands/last?hand=2&by=Ann", headers=JSON)
+        assert r.status_code == 409 and "hand 2 is not in the evening (taken back already?)" in r.text
         assert settle(client, 2).status_code == 201                   # the drafts came back: settled again
     assert client.delete("/api/hands/last", headers=JSON).status_code == 422      # no hand named: refused
 

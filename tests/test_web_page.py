@@ -60,16 +60,36 @@ def browser():
 class Phone:
     """One player's phone: a browser context of its own, every request it makes written down."""
 
-    def __init__(self, browser, name, address):
+    def __init__(self, browser, name, address, cookies=(), via=None):
         self.name = name
         self.context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+        if cookies:
+            self.context.add_cookies(list(cookies))
+        if via is not None:
+            # A page of another site (a chat, the club's page) with a link to the table: served by
+            # the browser itself, no host contacted; the phone opens the table from its link.
+            self.context.route(via, lambda route: route.fulfill(
+                content_type="text/html", body=f'<a id="go" href="{address}">Tonight\'s table</a>'))
         self.requests = []
+        self.answers = []                    # (method, path, status) of every answer from the server
+        self.dialogs = []                    # what each confirm() asked
+        self.accept = True                   # what the player answers to a confirm()
         self.context.on("request", lambda r: self.requests.append(r.url))
+        self.context.on("response", lambda r: self.answers.append(
+            (r.request.method, r.url.split("/", 3)[-1].split("?")[0], r.status)))
         self.page = self.context.new_page()
-        self.page.on("dialog", lambda d: d.accept())
-        self.page.goto(address)
+        self.page.on("dialog", self._dialog)
+        if via is None:
+            self.page.goto(address)
+        else:
+            self.page.goto(via)
+            self.page.click("#go")
         self.page.get_by_role("button", name=name, exact=True).click()
         self.page.wait_for_selector("#mine:not([hidden])")
+
+    def _dialog(self, d):
+        self.dialogs.append(d.message)
+        d.accept() if self.accept else d.dismiss()
 
     def shot(self, step):
         path = SHOTS / f"{step}-{self.name}.png"
@@ -191,3 +211,178 @@ def test_a_request_without_the_token_is_refused(served):
     with urllib.request.urlopen(urllib.request.Request(base + "/api/status",
                                                        headers={"Authorization": f"Bearer {token}"}), timeout=5) as r:
         assert r.status == 200
+
+
+# -- the page all evening (issue: nothing wrong written, nobody locked out) ----------------------
+
+def evening_hands(evening):
+    return [h.strip() for h in evening.read_text().split("---")[1:] if h.strip()]
+
+
+def score_line(phone, won, score, how=None):
+    """A player's counted score, as most hands are entered: I won / I lost, how, the score."""
+    phone.click("I won" if won else "I lost")
+    if how:
+        phone.click(how)
+    if score is None:
+        phone.click("Scored nothing")
+    else:
+        phone.page.fill("#score", str(score))
+
+
+def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typed(served, browser):
+    address, base, token, evening = served
+    port = base.rsplit(":", 1)[1]
+    # Ann's phone still holds last week's cookie for this address; Dee opens the table from a link
+    # in the club's chat (another site).
+    ann = Phone(browser, "Ann", address, cookies=[{"name": f"mjscore_token_{port}", "value": "o" * 32,
+                                                   "url": base}])
+    bob = Phone(browser, "Bob", address)
+    cid = Phone(browser, "Cid", address)
+    dee = Phone(browser, "Dee", address, via="http://localhost:9/club-chat")
+    phones = [ann, bob, cid, dee]
+    assert dee.page.url.startswith(base + "/")
+
+    # Hand 1. A penalty entered on Ann's phone is seen on every phone, with who entered it.
+    ann.click("Penalty…")
+    ann.page.select_option("#pen-payer", "Dee")
+    ann.page.fill("#pen-amount", "100")
+    ann.page.click("#pen-add")
+    for p in phones:
+        seen(p, "#penalties", "Penalty: Dee pays 100 to each (entered by Ann)")
+    ann.shot("e1-penalty")
+    # The form starts empty again; what is no whole number from 1 up is refused; above the limit, asked.
+    ann.click("Penalty…")
+    assert ann.page.input_value("#pen-amount") == ""
+    for typed in ("0", "1.5", "-3", "abc"):
+        ann.page.fill("#pen-amount", typed)
+        ann.page.click("#pen-add")
+        seen(ann, "#pen-error", "whole number from 1 up")
+    ann.accept = False
+    ann.page.fill("#pen-amount", "100100")
+    ann.page.click("#pen-add")
+    ann.page.wait_for_function("() => document.getElementById('penalty-form').hidden === false")
+    assert ann.dialogs and "more than the limit" in ann.dialogs[-1], ann.dialogs
+    ann.accept = True
+    ann.click("Penalty…")                                           # closed, nothing added
+    assert len(json.loads(api(base, token, "GET", "/api/status"))["penalties"]) == 1
+    # The lines; Bob's request fails once (a dropped packet): it is sent again, and said so meanwhile.
+    failed = []
+
+    def once(route):
+        if not failed:
+            failed.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+    bob.page.route("**/api/drafts/*", once)
+    score_line(ann, True, 40, "Self-drawn")
+    score_line(bob, False, 8)
+    seen(bob, "#pending", "not in yet")
+    for p in phones:
+        seen(p, "#lines", "score 8", timeout=6000)
+    assert failed and bob.page.locator("#pending").is_hidden()
+    score_line(cid, False, None)
+    score_line(dee, False, None)
+    for p in phones:
+        seen(p, "#lines", "Dee (N)")
+    # Settled from Cid's phone, whose first try gets no answer: it says so, and pressing again is safe.
+    dropped = []
+
+    def lose_answer(route):
+        if not dropped:
+            dropped.append(1)
+            route.abort()
+        else:
+            route.continue_()
+    cid.page.route("**/api/hands", lose_answer)
+    cid.page.wait_for_function("() => !document.getElementById('submit').disabled", timeout=4000)
+    cid.click("Settle the hand")
+    seen(cid, "#submit-error", "was not settled")
+    cid.click("Settle the hand")
+    for p in phones:
+        seen(p, "#result", "Hand 1")
+        seen(p, "#notice", "Hand 1 was settled by Cid")
+    cid.shot("e2-settled")
+    [first] = evening_hands(evening)
+    assert first.startswith("penalty Dee 100\nE: score 40 win self\nS: score 8\nW: ...\nN: ..."), first
+
+    # Hand 2: Bob goes out, so the deal passes and everyone moves a seat. Cid types his score in
+    # the second after Ann settles: his line is kept for hand 3, under his new seat, and nobody else's.
+    for p in phones:
+        p.tab("This hand")
+    score_line(bob, True, 20, "Self-drawn")
+    score_line(ann, False, 8)
+    for p in (ann, bob):
+        seen(p, "#check", "✓")
+    held = []
+    cid.page.route("**/api/drafts/*", lambda route: held.append(route) if not held else route.continue_())
+    score_line(cid, False, 12)
+    cid.page.wait_for_function("() => true")
+    for _ in range(50):
+        if held:
+            break
+        cid.page.wait_for_timeout(100)
+    assert held, "Cid's line was not sent"
+    ann.page.check("#others-nothing")
+    ann.click("Settle the hand")
+    for p in (ann, bob, dee):
+        seen(p, "#deal", "Hand 3")
+    held[0].continue_()                     # Cid's line for hand 2 arrives after it was settled
+    seen(cid, "#deal", "Hand 3")
+    for p in phones:
+        seen(p, "#lines", "Cid (S)", timeout=4000)
+        seen(p, "#lines", "score 12", timeout=6000)
+    assert ("PUT", "api/drafts/W", 409) in cid.answers and ("PUT", "api/drafts/S", 200) in cid.answers, cid.answers
+    second = evening_hands(evening)[1]
+    assert "score 12" not in second and "W: ..." in second and "N: ..." in second, second
+    status = json.loads(api(base, token, "GET", "/api/status"))
+    assert status["hand"] == 3 and status["drafts"]["S"]["line"] == "score 12"
+    cid.shot("e3-carried")
+
+    # Two phones take hand 2 back at once: one hand goes, and every phone is told who took it back.
+    for p in (ann, dee):
+        p.tab("This hand")
+    ann.page.evaluate("() => document.getElementById('undo').click()")
+    dee.page.evaluate("() => document.getElementById('undo').click()")
+    for p in phones:
+        seen(p, "#deal", "Hand 2", timeout=4000)
+        seen(p, "#notice", "Hand 2 was taken back by", timeout=4000)
+    assert len(evening_hands(evening)) == 1
+    # Its lines came back as the drafts of hand 2: settled again without typing them.
+    for p in phones:
+        seen(p, "#lines", "score 20 win self")
+    dee.shot("e4-taken-back")
+    assert [a for p in (ann, dee) for a in p.answers if a[1] == "api/hands/last"].count(("DELETE", "api/hands/last",
+                                                                                           200)) == 1
+    dee.page.check("#others-nothing")
+    dee.click("Settle the hand")
+    for p in phones:
+        seen(p, "#deal", "Hand 3")
+    assert len(evening_hands(evening)) == 2
+
+    # The file edited wrong at a terminal while it is served: every phone says so, and nothing is settled.
+    good = evening.read_text()
+    evening.write_text(good + "---\nE: 12x\n")
+    for p in phones:
+        seen(p, "#file-error", "'12x' is not a tile", timeout=4000)
+    bob.shot("e5-file-error")
+    assert bob.page.locator("#submit").is_disabled()
+    evening.write_text(good)
+    for p in phones:
+        p.page.wait_for_function("() => document.getElementById('file-error').hidden", timeout=4000)
+    # The table's computer out of reach for a while: the banner shows after three seconds, and goes.
+    dee.page.route("**/api/status", lambda route: route.abort())
+    dee.page.wait_for_selector("#offline:not([hidden])", timeout=6000)
+    dee.shot("e6-offline")
+    dee.page.unroute("**/api/status")
+    dee.page.wait_for_selector("#offline", state="hidden", timeout=6000)
+    assert all(r.startswith((base + "/", "http://localhost:9/")) for p in phones for r in p.requests)
+
+
+def api(base, token, method, path, body=None):
+    request = urllib.request.Request(base + path, method=method, headers={
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        data=None if body is None else json.dumps(body).encode())
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return r.read().decode()

@@ -189,3 +189,24 @@ def test_serve_without_its_web_stack_says_what_is_missing_and_writes_nothing(tmp
     assert r.stderr.count("\n") == 1 and "needs the page's server" in r.stderr and "uvicorn" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr and not evening.exists()
     assert not list(tmp_path.iterdir())
+
+
+def test_a_fault_repeated_by_the_hundred_is_one_line_a_minute_without_its_traceback():
+    import logging
+
+    from mjscore.web.serve import _OncePerMinute
+
+    faults = _OncePerMinute()
+    try:
+        raise OSError(24, "Too many open files")
+    except OSError:
+        info = sys.exc_info()
+    records = [logging.LogRecord("asyncio", logging.ERROR, __file__, 1, "socket.accept() out of system resource",
+                                 (), info) for _ in range(300)]
+    passed = [r for r in records if faults.filter(r)]
+    assert len(passed) == 1 and passed[0].exc_info is None
+    assert passed[0].getMessage() == "socket.accept() out of system resource (OSError: [Errno 24] Too many open files)"
+    other = logging.LogRecord("uvicorn.error", logging.WARNING, __file__, 1, "Invalid HTTP request received.", (), None)
+    assert faults.filter(other)                        # another kind: its own line
+    faults.last = {k: v - 61 for k, v in faults.last.items()}
+    assert faults.filter(records[0])                   # a minute on: once more

@@ -756,8 +756,10 @@ def serve(
     lan: bool = typer.Option(False, "--lan", help="Listen on this machine's network address, for the phones on "
                                                   "the table's network (default: this machine only, 127.0.0.1)."),
     token_file: Optional[Path] = typer.Option(None, "--token-file", metavar="FILE",
-                                              help="Keep the page's token in FILE (made if missing), so that a "
-                                                   "restart keeps the phones' address; default: a new one each start."),
+                                              help="Keep the page's token in FILE (made if missing, mode 600; a kept "
+                                                   "one must be your own, unreadable by others, 128 bits or more), so "
+                                                   "that a restart keeps the phones' address; default: a new one each "
+                                                   "start."),
     settings: dict[str, Any] = {},
 ) -> None:
     """Serve the table page: every player enters their own hand on their own phone.

@@ -120,7 +120,11 @@ def check_line(answer: str, seat: str | Wind, names: Sequence[str] | None = None
 
 
 class Penalty(NamedTuple):
-    """A penalty of a hand, between players by name: `payee` None for one paid to each other player."""
+    """A penalty of a hand, between players by name: `payee` None for one paid to each other player.
+
+    >>> Penalty("Dee", 100, "Ann").line(), Penalty("Bob", 20).line()
+    ('penalty Dee 100 to Ann', 'penalty Bob 20')
+    """
 
     payer: str
     amount: int

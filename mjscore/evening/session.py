@@ -331,9 +331,8 @@ def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, An
     h, seating, totals = state.header, state.seating, state.totals
     names = h.names
     counted = len(state.played)             # hands counted before (a state restored from a checkpoint)
-    for number, source in enumerate(session.hands, start=1):
-        if number <= counted:
-            continue
+    # From the first hand not counted: the counted ones are not walked (a 2,000-hand evening's add).
+    for number, source in enumerate(itertools.islice(session.hands, counted, None), start=counted + 1):
         by_seat = {s: names[seating.player_at(s)] for s in SEATS}
         prevailing = SEATS[seating.round % 4]
         try:

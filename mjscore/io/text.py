@@ -102,7 +102,9 @@ def normalise(text: str, name: str) -> str:
     error for a NUL or a byte that was not UTF-8 (a command line's undecodable bytes arrive
     as the surrogates that stand for them)."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    if _BAD.search(text):
+    # An ASCII text can hold no surrogate, and NUL is found by memchr: the pattern is searched
+    # only when it may match (a 2,000-hand evening: 1.3 ms a reading, five in an add and undo).
+    if (not text.isascii() or "\x00" in text) and _BAD.search(text):
         for number, line in enumerate(text.split("\n"), start=1):
             _checked(line, number, name)
     return text

@@ -50,8 +50,9 @@ def locked(path: str, display: str | None = None, wait: float = LOCK_WAIT) -> It
     try:
         fd = os.open(lock_path, flags, 0o600)
     except OSError as e:
-        raise InputError(f"cannot lock the file for writing ({e.strerror or e}): its folder must be writable",
-                         Location(name)) from None
+        why = ("its lock file belongs to another user" if e.errno == errno.EACCES and os.path.lexists(lock_path)
+               else "its folder must be writable")
+        raise InputError(f"cannot lock the file for writing ({e.strerror or e}): {why}", Location(name)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise InputError("cannot lock the file for writing: its lock file is not a regular file", Location(name))

@@ -93,7 +93,8 @@ function showNotices(list) {
   const now = Date.now();
   for (const n of list) if (!S.notices.has(n.id)) S.notices.set(n.id, { at: now, text: n.text });
   for (const [id, n] of S.notices) if (now - n.at > NOTICE_MS && !list.some((x) => x.id === id)) S.notices.delete(id);
-  const shown = [...S.notices.values()].filter((n) => now - n.at <= NOTICE_MS).map((n) => n.text);
+  // The newest first, two at most: one that came in the meantime does not hide the last.
+  const shown = [...S.notices.values()].filter((n) => now - n.at <= NOTICE_MS).map((n) => n.text).reverse().slice(0, 2);
   $("notice").hidden = !shown.length;
   $("notice").textContent = shown.join(" · ");
 }

@@ -65,7 +65,7 @@ class TableProtocol(H11Protocol):
 
     registry: _Connections = _Connections(MAX_CONNECTIONS)
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's own
         super().connection_made(transport)
         self._deadline: asyncio.TimerHandle | None = None
         reg = self.registry

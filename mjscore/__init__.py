@@ -26,7 +26,9 @@ _API = {
     "waits_many": "mjscore.api", "canonical": "mjscore.api", "Evening": "mjscore.api",
     "describe_scheme": "mjscore.api", "diff_schemes": "mjscore.api", "payoff_tables": "mjscore.api",
     "payoff_names": "mjscore.api", "Entry": "mjscore.api", "LineCheck": "mjscore.api",
-    "HandTakenError": "mjscore.evening.journal",
+    "HandTakenError": "mjscore.evening.journal", "NotTheLastHandError": "mjscore.evening.journal",
+    "NextHand": "mjscore.api", "HandMovedError": "mjscore.api", "NotSettled": "mjscore.api",
+    "Penalty": "mjscore.evening.entry",
     "Settings": "mjscore.model.settings", "Rotation": "mjscore.model.settings", "Paying": "mjscore.model.settings",
     "SettingError": "mjscore.model.settings", "SettlementError": "mjscore.settle",
     "NextDeal": "mjscore.evening.session", "Added": "mjscore.evening.journal", "Removed": "mjscore.evening.journal",
@@ -51,7 +53,10 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
     from mjscore.api import (
         Entry,
         Evening,
+        HandMovedError,
         LineCheck,
+        NextHand,
+        NotSettled,
         answer_kind,
         canonical,
         check,
@@ -76,7 +81,8 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
         waits,
         waits_many,
     )
-    from mjscore.evening.journal import Added, HandTakenError, Removed
+    from mjscore.evening.entry import Penalty
+    from mjscore.evening.journal import Added, HandTakenError, NotTheLastHandError, Removed
     from mjscore.evening.batch import BatchItem
     from mjscore.evening.check import CheckReport
     from mjscore.evening.session import NextDeal, PlayedHand, SessionResult, Transfer

@@ -618,7 +618,9 @@ class NextHand:
         self._lines: dict[str, dict[str, Any]] = {}      # seat letter -> the line's check, its text, who
         self._penalties: list[dict[str, Any]] = []       # {"from", "amount", "to", "by"}
         self._other: tuple[str, ...] = ()                # a taken-back hand's own header lines
-        self._settling = 0                               # the hand being settled now (0: none)
+        # The hand being written or taken back now (0: none): what is sent for it meanwhile is
+        # refused (409), not kept and then dropped when the hand moves on.
+        self._busy = 0
         self._notices: list[dict[str, Any]] = []
         self._count = 0                                  # notices made so far (each one's id)
         self._changes = 0                                # every change of what is held
@@ -646,7 +648,7 @@ class NextHand:
                     "players": list(played.players), "next": nxt.as_dict(), "hand": nxt.hand,
                     "drafts": {s: dict(d) for s, d in self._lines.items()},
                     "penalties": [dict(p) for p in self._penalties], "other": list(self._other),
-                    "notices": self._recent(), "settling": self._settling == nxt.hand, "limit": limit}
+                    "notices": self._recent(), "settling": self._busy == nxt.hand, "limit": limit}
 
     # -- entering the hand
 
@@ -698,8 +700,6 @@ class NextHand:
         played = self._played_for(hand, settled_ok=True)
         assert played.next is not None
         with self._lock:
-            if self._settling == hand:
-                raise HandMovedError(f"hand {hand} is being settled from another phone", Location("<hand>"))
             self._still_next(hand)
             lines = [Penalty(p["from"], p["amount"], p["to"]).line() for p in self._penalties] + list(self._other)
             seats: list[str | None] = [None] * len(lines)       # the seat whose line each is
@@ -713,52 +713,61 @@ class NextHand:
                         continue            # the evening says whose line is missing
                     lines.append(f"{seat}: {d.get('line') or d['text'] if d else '...'}")
                     seats.append(seat)
-            self._settling = hand
+            self._busy = hand
         try:
-            added = self.evening.add("\n".join(lines), name="<hand>", number=hand)
-        except HandTakenError:
-            raise
-        except MjError as e:
-            where = e.location
-            # The seat the error names (a missing loser), else the seat of the line it points at.
-            whose = e.seats[0] if len(e.seats) == 1 else \
-                seats[where.line - 1] if where.file == "<hand>" and 1 <= where.line <= len(seats) else None
-            raise NotSettled(e, whose) from None
-        finally:
+            try:
+                added = self.evening.add("\n".join(lines), name="<hand>", number=hand)
+            except HandTakenError:
+                raise
+            except MjError as e:
+                where = e.location
+                # The seat the error names (a missing loser), else the seat of the line it points at.
+                whose = e.seats[0] if len(e.seats) == 1 else \
+                    seats[where.line - 1] if where.file == "<hand>" and 1 <= where.line <= len(seats) else None
+                raise NotSettled(e, whose) from None
             with self._lock:
-                self._settling = 0
-        with self._lock:
-            self._start(hand + 1)
-            self._notice("settle", hand, by, _done(hand, "settled", by))
+                self._start(hand + 1)
+                self._notice("settle", hand, by, _done(hand, "settled", by))
+        finally:
+            self._idle()
         return added
 
     def add(self, text: str, *, hand: int | None = None, by: str | None = None) -> Added:
         """Add a hand's text, as `mjscore add -e TEXT` does (hand number `hand`, when given:
         `HandTakenError` if it is there already); what was held for that hand is dropped."""
-        added = self.evening.add(text, name="<hand>", number=hand)
-        number = len(added.evening.hands)
-        with self._lock:
-            self._start(number + 1)
-            self._notice("settle", number, by, _done(number, "added", by))
+        self._changing()
+        try:
+            added = self.evening.add(text, name="<hand>", number=hand)
+            number = len(added.evening.hands)
+            with self._lock:
+                self._start(number + 1)
+                self._notice("settle", number, by, _done(number, "added", by))
+        finally:
+            self._idle()
         return added
 
     def undo(self, hand: int, *, by: str | None = None) -> Removed:
         """Take hand `hand` back, if it is the evening's last (`NotTheLastHandError` otherwise:
         two phones taking back the same hand take back one); its lines and penalties come back
         as the drafts of that hand, so nobody types them again."""
-        removed = self.evening.undo(number=hand)
-        nxt = removed.evening.next
-        assert nxt is not None
-        parts = hand_parts(removed.text, nxt.seats)
-        checked = {s: {**self.evening.check_line(s, line).to_dict(), "text": line, "by": by}
-                   for s, line in parts.lines.items()}
-        with self._lock:
-            self._start(hand)
-            self._version = self.evening.version()
-            self._lines = checked
-            self._penalties = [{"from": p.payer, "amount": p.amount, "to": p.payee, "by": by} for p in parts.penalties]
-            self._other = parts.other
-            self._notice("undo", hand, by, _done(hand, "taken back", by))
+        self._changing()
+        try:
+            removed = self.evening.undo(number=hand)
+            nxt = removed.evening.next
+            assert nxt is not None
+            parts = hand_parts(removed.text, nxt.seats)
+            checked = {s: {**self.evening.check_line(s, line).to_dict(), "text": line, "by": by}
+                       for s, line in parts.lines.items()}
+            with self._lock:
+                self._start(hand)
+                self._version = self.evening.version()
+                self._lines = checked
+                self._penalties = [{"from": p.payer, "amount": p.amount, "to": p.payee, "by": by}
+                                   for p in parts.penalties]
+                self._other = parts.other
+                self._notice("undo", hand, by, _done(hand, "taken back", by))
+        finally:
+            self._idle()
         return removed
 
     # -- inside
@@ -777,12 +786,25 @@ class NextHand:
             self._still_next(hand)
         return played
 
+    def _changing(self) -> None:
+        """The next hand is being changed (added, or a hand taken back): what is sent for it
+        meanwhile is refused (409), until `_idle`."""
+        with self._lock:
+            if self._busy:
+                raise HandMovedError(f"hand {self._busy} is being settled or taken back from another phone: "
+                                     "try again in a moment", Location("<hand>"))
+            self._busy = self._hand
+
+    def _idle(self) -> None:
+        with self._lock:
+            self._busy = 0
+
     def _still_next(self, hand: int) -> None:
         """Under the lock: refuse what is for a hand that is not the next."""
         if hand == self._hand:
-            if self._settling == hand:
-                raise HandMovedError(f"hand {hand} is being settled from another phone: nothing was kept "
-                                     "(try again in a moment)", Location("<hand>"))
+            if self._busy == hand:
+                raise HandMovedError(f"hand {hand} is being settled or taken back from another phone: nothing "
+                                     "was kept (try again in a moment)", Location("<hand>"))
             return
         why = "settled" if hand < self._hand else "taken back"
         raise HandMovedError(f"hand {hand} was {why} while you typed: your line was not kept (the next hand is "

@@ -250,3 +250,43 @@ def test_phones_asking_at_once_share_one_play(evening, monkeypatch):
     for t in threads:
         t.join(timeout=30)
     assert len(plays) == 1
+
+
+@pytest.mark.parametrize("change", ["settle", "add", "undo"])
+def test_a_line_sent_while_the_hand_is_written_or_taken_back_is_refused_not_kept_and_dropped(evening, change):
+    """Between the file's change and the drafts' moving on, a line for the hand being changed is
+    409 ("try again"), never a 200 for a line that is then dropped."""
+    import mjscore.api as api
+
+    ev = api.Evening(evening)
+    nh = api.NextHand(ev)
+    if change == "undo":
+        nh.add("E: score 40 win self; S: ...; W: ...; N: ...")
+    hand = nh.status()["hand"]
+    nh.put_line("E", "score 40 win self", hand=hand)
+    nh.put_line("S", "score 8", hand=hand)
+    real_add, real_undo, seen = ev.add, ev.undo, []
+
+    def meanwhile():
+        try:
+            nh.put_line("W", "score 4", hand=hand, by="Cid")
+            seen.append("kept")
+        except api.HandMovedError as e:
+            seen.append(e.message)
+
+    def add(*args, **kwargs):
+        meanwhile()
+        return real_add(*args, **kwargs)
+
+    def undo(*args, **kwargs):
+        meanwhile()
+        return real_undo(*args, **kwargs)
+    ev.add, ev.undo = add, undo
+    if change == "settle":
+        nh.settle(hand, others_nothing=True)
+    elif change == "add":
+        nh.add("draw", hand=hand)
+    else:
+        nh.undo(hand - 1)
+    assert seen and seen[0].startswith(f"hand {hand} is being settled or taken back from another phone"), seen
+    nh.put_line("N", "score 2", hand=nh.status()["hand"])          # and once done, lines are taken again

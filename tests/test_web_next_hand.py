@@ -290,3 +290,29 @@ def test_a_line_sent_while_the_hand_is_written_or_taken_back_is_refused_not_kept
         nh.undo(hand - 1)
     assert seen and seen[0].startswith(f"hand {hand} is being settled or taken back from another phone"), seen
     nh.put_line("N", "score 2", hand=nh.status()["hand"])          # and once done, lines are taken again
+
+
+def test_a_status_poll_never_waits_on_a_writers_lock(client, evening):
+    """A writer (an add at a terminal, a settle) holds the evening's lock: the phones' polls are
+    answered meanwhile, from the evening as it stands."""
+    from mjscore.io.writing import locked
+
+    status(client)
+    held, release = threading.Event(), threading.Event()
+
+    def writer():
+        with locked(str(evening)):
+            held.set()
+            release.wait(20)
+    t = threading.Thread(target=writer)
+    t.start()
+    try:
+        assert held.wait(10)
+        answered = []
+        poll = threading.Thread(target=lambda: answered.append(status(client)["hand"]))
+        poll.start()
+        poll.join(timeout=3)
+        assert answered == [1]
+    finally:
+        release.set()
+        t.join(timeout=20)

@@ -529,7 +529,10 @@ class Evening:
         played, header = self._remembered()
         nxt = played.next
         assert nxt is not None                  # a played evening always says who deals next
-        typed = normalise(line, "<line>").replace("\n", " ")
+        try:
+            typed = normalise(line, "<line>").replace("\n", " ")
+        except MjError as e:                    # a NUL or a byte that is no UTF-8: the line's own error
+            return LineCheck(where, e)
         kind = _answer_kind(typed)
         if kind != "line":
             return LineCheck(where, InputError(f"'{kind}' is not a player's line: a {kind} is entered for the "
@@ -683,6 +686,8 @@ class NextHand:
         given = [self._penalty(p, seats, by) for p in penalties]
         with self._lock:
             self._still_next(hand)
+            if append and len(self._penalties) + len(given) > MAX_PENALTIES:
+                raise InputError(f"a hand has at most {MAX_PENALTIES} penalties", Location("<penalty>"))
             self._penalties = (self._penalties if append else []) + given
             if append and given:
                 self._notice("penalty", hand, by, f"{by or 'Someone'} entered a penalty: "
@@ -694,7 +699,7 @@ class NextHand:
 
     def settle(self, hand: int, *, others_nothing: bool = False, draw: bool = False, by: str | None = None) -> Added:
         """Write hand `hand` as held: its penalties, its own header lines, and each seat's line
-        (a seat with none: `...` when `others_nothing`; none at all for a `draw`).  `NotSettled`
+        (a seat with none: `...` when `others_nothing`; a `draw` with the lines held, if any).  `NotSettled`
         when they do not make a hand (the evening's own message); `HandTakenError` when the hand
         is in the evening already (a settle sent twice writes it once)."""
         played = self._played_for(hand, settled_ok=True)
@@ -706,13 +711,12 @@ class NextHand:
             if draw:
                 lines.append("draw")
                 seats.append(None)
-            else:
-                for seat in WIND_BY_LETTER:
-                    d = self._lines.get(seat)
-                    if d is None and not others_nothing:
-                        continue            # the evening says whose line is missing
-                    lines.append(f"{seat}: {d.get('line') or d['text'] if d else '...'}")
-                    seats.append(seat)
+            for seat in WIND_BY_LETTER:
+                d = self._lines.get(seat)
+                if d is None and (draw or not others_nothing):
+                    continue            # the evening says whose line is missing (a draw needs none)
+                lines.append(f"{seat}: {d.get('line') or d['text'] if d else '...'}")
+                seats.append(seat)
             self._busy = hand
         try:
             try:
@@ -806,9 +810,12 @@ class NextHand:
                 raise HandMovedError(f"hand {hand} is being settled or taken back from another phone: nothing "
                                      "was kept (try again in a moment)", Location("<hand>"))
             return
-        why = "settled" if hand < self._hand else "taken back"
-        raise HandMovedError(f"hand {hand} was {why} while you typed: your line was not kept (the next hand is "
-                             f"hand {self._hand})", Location("<hand>"))
+        if hand == self._hand - 1 or hand == self._hand + 1:
+            why = "settled" if hand < self._hand else "taken back"
+            raise HandMovedError(f"hand {hand} was {why} while you typed: your line was not kept (the next hand is "
+                                 f"hand {self._hand})", Location("<hand>"))
+        raise HandMovedError(f"hand {hand} is not the next hand (the next is hand {self._hand}): nothing was kept",
+                             Location("<hand>"))
 
     def _follow(self, played: SessionResult, version: str) -> None:
         """The drafts belong to one next hand: when the file has moved on to another (a hand
@@ -819,7 +826,14 @@ class NextHand:
                 return
             self._version = version
             if played.next.hand != self._hand:
+                dropped = bool(self._lines or self._penalties) and self._busy == 0 and self._hand > 0
+                before = self._hand
                 self._start(played.next.hand)
+                if dropped:
+                    # Changed beside the page (`mjscore add` or `undo` at a terminal, an edit).
+                    self._notice("file", before, None, f"The evening's file changed beside the page: hand "
+                                                       f"{played.next.hand} is next, and what was entered for hand "
+                                                       f"{before} was dropped")
 
     def _start(self, hand: int) -> None:
         """Under the lock: hand `hand` is the next, with nothing entered yet."""
@@ -832,6 +846,7 @@ class NextHand:
         self._count += 1
         self._notices.append({"id": self._count, "kind": kind, "hand": hand, "by": by, "text": text,
                               "at": time.monotonic()})
+        del self._notices[:-MAX_NOTICES]
         self._changes += 1
 
     def _recent(self) -> list[dict[str, Any]]:
@@ -871,6 +886,8 @@ class NextHand:
 
 
 MAX_PENALTY = 10 ** 9           # far above any table's stakes; a typo of more is refused
+MAX_PENALTIES = 64              # a hand's, as the page's API takes them at once
+MAX_NOTICES = 16                # kept for the phones at once, the newest
 
 
 def _done(hand: int, what: str, by: str | None) -> str:

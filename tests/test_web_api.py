@@ -118,7 +118,10 @@ def test_score_is_what_score_prints_and_writes_nothing(client, evening):
     r = client.post("/api/score", json={"text": HAND, "settings": {"paying": "nobody"}}, headers=AUTH)
     assert r.status_code == 422 and "paying" in r.json()["error"]["message"]
     r = client.post("/api/score", json={"text": HAND, "settings": {"payng": "winner-only"}}, headers=AUTH)
-    assert r.status_code == 422 and "unexpected keyword argument 'payng'" in r.json()["error"]["message"]
+    assert r.status_code == 422 and r.json()["error"]["message"].startswith("'payng' is no setting (east_double, ")
+    for name in ("scheme", "text", "explain"):                # the call's own arguments are no settings
+        r = client.post("/api/score", json={"text": HAND, "settings": {name: "/etc/passwd"}}, headers=AUTH)
+        assert r.status_code == 422 and r.json()["error"]["message"].startswith(f"'{name}' is no setting")
 
 
 def test_a_request_never_names_a_file(client, evening, tmp_path):

@@ -122,3 +122,39 @@ def test_the_project_asks_for_a_fastapi_that_checks_content_types_itself():
 
     deps = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]["dependencies"]
     assert any(d.replace(" ", "").startswith("fastapi>=0.132") for d in deps), deps
+
+
+def test_every_copy_of_a_header_counts(evening):
+    c = client_at(evening)
+    auth = [("Authorization", f"Bearer {TOKEN}"), ("Content-Type", "application/json")]
+    # A second Origin (or Sec-Fetch-Site) does not hide the first.
+    for extra in ([("Origin", "http://evil.example"), ("Origin", "http://127.0.0.1:8421")],
+                  [("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Site", "same-origin")]):
+        r = c.put("/api/drafts/E", content=b'{"text": "score 8", "hand": 1}', headers=auth + extra)
+        assert r.status_code == 403, extra
+    r = c.put("/api/drafts/E", content=b'{"text": "score 8", "hand": 1}',
+              headers=auth + [("Content-Type", "text/plain")])
+    assert r.status_code == 415
+    # Two tokens: neither is believed.
+    assert c.get("/api/status", headers=[("Authorization", f"Bearer {TOKEN}"),
+                                         ("Authorization", f"Bearer {OLD}")]).status_code == 401
+
+
+@pytest.mark.parametrize("host,answer", [("evil.example", 400), ("evil.example:8421", 400), ("mjscore.local", 400),
+                                         ("127.0.0.1:8421", 200), ("localhost:8421", 200), ("[::1]:8421", 200),
+                                         ("192.168.1.20:8421", 200)])
+def test_the_table_is_opened_by_its_address_not_by_a_name(evening, host, answer):
+    """A page whose own name was made to point here (DNS rebinding) gets nothing, token or not."""
+    c = client_at(evening)
+    r = c.get("/api/status", headers={"Authorization": f"Bearer {TOKEN}", "Host": host})
+    assert r.status_code == answer
+    if answer == 400:
+        # Its Origin and Host agree, and a change is refused all the same.
+        r = c.put("/api/drafts/E", json=LINE, headers={"Authorization": f"Bearer {TOKEN}", "Host": host,
+                                                        "Origin": f"http://{host}"})
+        assert r.status_code == 400
+
+
+def test_no_redirect_sends_the_address_to_another_host(evening):
+    r = client_at(evening).get(f"/api/status/?token={TOKEN}", follow_redirects=False)
+    assert r.status_code == 404 and "location" not in r.headers

@@ -316,3 +316,60 @@ def test_a_status_poll_never_waits_on_a_writers_lock(client, evening):
     finally:
         release.set()
         t.join(timeout=20)
+
+
+def test_a_draw_is_written_with_the_lines_held_and_they_must_fit_it(client, evening):
+    enter(client, 1, {"S": "12", "W": "8"})
+    r = settle(client, 1, draw=True)
+    assert r.status_code == 201 and evening.read_text().endswith("---\ndraw\nS: score 12\nW: score 8\n")
+    enter(client, 2, {"E": "score 20 win self"})
+    r = settle(client, 2, draw=True)
+    assert r.status_code == 422 and "draw" in r.json()["error"]["message"]      # never dropped without a word
+    assert client.delete("/api/drafts?hand=2", headers=JSON).status_code == 200  # the page asks, then drops them
+    assert settle(client, 2, draw=True).status_code == 201
+
+
+def test_a_hand_far_from_the_next_is_named_as_such(client, evening):
+    r = put(client, "E", "score 8", 7)
+    assert r.status_code == 409
+    assert r.json()["error"]["message"] == "hand 7 is not the next hand (the next is hand 1): nothing was kept"
+    r = client.post("/api/hands", json={"text": "draw", "hand": 5}, headers=AUTH)
+    assert r.status_code == 422
+    assert r.json()["error"]["message"].startswith("the evening has no hand yet; this would be hand 1, not hand 5")
+    for bad in ("0", "-5", "x"):
+        assert client.delete(f"/api/hands/last?hand={bad}", headers=JSON).status_code == 422
+
+
+@pytest.mark.parametrize("body", [{"text": "score 8", "hand": True}, {"text": "score 8", "hand": "1"},
+                                  {"text": "score 8", "hand": 1.0}])
+def test_a_hand_number_is_a_whole_number_not_a_flag_or_a_string(client, body):
+    r = client.put("/api/drafts/E", json=body, headers=AUTH)
+    assert r.status_code == 422 and status(client)["drafts"] == {}
+
+
+@pytest.mark.parametrize("amount", [True, "5", 5.0])
+def test_a_penalty_is_a_whole_number_not_a_flag_or_a_string(client, amount):
+    r = client.post("/api/penalties", json={"hand": 1, "from": "Ann", "amount": amount}, headers=AUTH)
+    assert r.status_code == 422 and status(client)["penalties"] == []
+
+
+def test_a_hands_penalties_and_the_notices_are_bounded(client):
+    for k in range(64):
+        assert client.post("/api/penalties", json={"hand": 1, "from": "Ann", "amount": k + 1}, headers=AUTH
+                           ).status_code == 200
+    r = client.post("/api/penalties", json={"hand": 1, "from": "Ann", "amount": 99}, headers=AUTH)
+    assert r.status_code == 422 and r.json()["error"]["message"] == "a hand has at most 64 penalties"
+    st = status(client)
+    assert len(st["penalties"]) == 64 and len(st["notices"]) == 16
+
+
+def test_a_nul_in_a_line_is_the_lines_error(client):
+    r = put(client, "E", "score\x008", 1)
+    assert r.status_code == 200 and not r.json()["ok"] and "NUL" in r.json()["error"]["message"]
+
+
+def test_a_change_at_the_terminal_that_drops_what_was_entered_is_told(client, evening):
+    enter(client, 1, {"E": "40 win self"})
+    mjscore.Evening(evening).add("draw")
+    assert status(client)["notices"][-1]["text"] == ("The evening's file changed beside the page: hand 2 is next, "
+                                                     "and what was entered for hand 1 was dropped")

@@ -784,18 +784,20 @@ def serve(
     book = api.Evening(evening)
     try:
         token = _token(token_file)
-        if not book.exists():
-            if players is None:
-                raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
-            book.start(players, start=start, scheme=scheme, **settings)
-        elif players is not None or start is not None or scheme or settings:
+        host = _lan_address() if lan else "127.0.0.1"
+        sock = _bind(host, port)                # before the evening is made: a port taken writes nothing
+        if players is not None:
+            if not book.start(players, start=start, scheme=scheme, **settings):
+                raise typer.BadParameter("the evening's header already stands: --players, --start, --scheme and "
+                                         "the settings are for a new file")
+        elif not book.exists():
+            raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
+        elif start is not None or scheme or settings:
             raise typer.BadParameter("the evening's header already stands: --players, --start, --scheme and the "
                                      "settings are for a new file")
         book.play()                                     # the evening plays, before anyone is told to open it
     except MjError as e:
         fail(e)
-    host = _lan_address() if lan else "127.0.0.1"
-    sock = _bind(host, port)
     address = f"http://{host}:{sock.getsockname()[1]}/?token={token}"
     server = TableServer(evening, token)        # from here on, Ctrl-C stops it cleanly
     typer.echo(f"Open {address}  (Ctrl-C stops)")
@@ -804,6 +806,9 @@ def serve(
     sys.stdout.flush()
     server.serve_on(sock)
     typer.echo("Stopped.")
+
+
+_TOKEN_FILE_BYTES = 256         # a token and its line end, with room to spare
 
 
 def _token(path: Path | None) -> str:
@@ -840,9 +845,11 @@ def _token(path: Path | None) -> str:
         if owner is not None and st.st_uid != owner():
             raise InputError("the token file belongs to another user: keep the token in a file of your own", where)
         if st.st_mode & 0o077:
-            raise InputError(f"others may read the token file (mode {stat.S_IMODE(st.st_mode):o}): "
-                             f"chmod 600 {path}", where)
-        token = f.read(256).decode("ascii", "replace").strip()
+            raise InputError(f"others may read the token file (mode {stat.S_IMODE(st.st_mode):o}): a token is "
+                             "kept in a file of its own that only you may read (mode 600)", where)
+        if st.st_size > _TOKEN_FILE_BYTES:
+            raise InputError(f"the token file holds more than a token (over {_TOKEN_FILE_BYTES} bytes)", where)
+        token = f.read(_TOKEN_FILE_BYTES + 1).decode("ascii", "replace").strip()
     # 128 bits at least: 4 a character for a hex token, 6 for letters, digits, - and _.
     alphabet = all(c.isascii() and (c.isalnum() or c in "-_") for c in token)
     bits = len(token) * (4 if all(c in "0123456789abcdefABCDEF" for c in token) else 6)
@@ -879,7 +886,7 @@ def _bind(host: str, port: int | None) -> Any:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((host, p))
-            sock.listen(64)
+            sock.listen(32)                     # as the page's server listens (web.serve.BACKLOG)
             return sock
         except OSError as e:
             sock.close()

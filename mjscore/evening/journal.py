@@ -23,8 +23,8 @@ from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, normalise,
 from mjscore.io.writing import check_writable, locked, replace, target_of
 from mjscore.model.errors import InputError, Location, MjError, SessionError
 from mjscore.model.settings import SETTINGS, header_lines
-from mjscore.pipeline import EMPTY
-from mjscore.rules.scheme import is_shipped_name
+from mjscore.pipeline import EMPTY, named_in
+from mjscore.rules.scheme import is_shipped_name, load_scheme
 
 _TABLE_SETTINGS = frozenset(s.name for s in SETTINGS)
 
@@ -149,8 +149,12 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
                 e.location = Location(hand_name, e.location.line - before, e.location.column)
             raise
         if number is not None and len(evening.hands) != number:
-            raise HandTakenError(f"hand {number} is in the evening already (it has {len(evening.hands) - 1} "
-                                 "hands before this one): nothing was written", Location(path))
+            had = len(evening.hands) - 1
+            if number > had:
+                raise SessionError(f"the evening has {_count_hands(had)}; this would be hand "
+                                   f"{had + 1}, not hand {number}: nothing was written", Location(path))
+            raise HandTakenError(f"hand {number} is in the evening already (it has {had} hands before this one): "
+                                 "nothing was written", Location(path))
         replace(target, new, like=raw, display=path)
     return Added(evening, raw is None, scheme if raw is None else None)
 
@@ -161,12 +165,21 @@ def start_evening(path: str, players: tuple[str, ...], *, start: int | None = No
     already (it is left as it is)."""
     target = target_of(path)
     with locked(target, path):
-        if _read_raw(target, path) is not None:
-            return False
+        raw = _read_raw(target, path)
+        if raw is not None and raw.strip():
+            return False                # an empty file is no evening yet: it is started
+        if raw is not None:
+            check_writable(target, path)
         names = _given_names(players)
-        text = header(names, start, _as_the_evening_reads_it(scheme, path),
-                      {k: v for k, v in settings.items() if v is not None}) + "---\n"
+        as_read = _as_the_evening_reads_it(scheme, path)
+        text = header(names, start, as_read, {k: v for k, v in settings.items() if v is not None}) + "---\n"
         play(read_session(text, path))                           # the header is checked before it is written
+        if as_read:
+            # The scheme too, as the evening will read it: one it cannot would stop every hand.
+            try:
+                load_scheme(named_in(as_read, path))
+            except MjError as e:
+                raise type(e)(e.message, Location(scheme or path), e.token) from None
         replace(target, text, display=path)
     return True
 
@@ -223,6 +236,10 @@ def print_session(text: str, name: str, style: str = "text") -> str:
     for source, hand in zip(session.hands, evening.hands):
         out.append(print_table(source.read({n: s.value for s, n in hand.names.items()}), style=style).rstrip("\n"))
     return "\n---\n".join(out) + "\n"
+
+
+def _count_hands(n: int) -> str:
+    return "no hand yet" if not n else "1 hand" if n == 1 else f"{n} hands"
 
 
 def _without_trailing_separators(text: str) -> str:

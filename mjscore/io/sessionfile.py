@@ -275,6 +275,9 @@ def _unwritable(name: str) -> str | None:
         return "a name is one word (no spaces), as the header and the hands write it"
     if any(c in _NOT_IN_NAMES for c in name) or name.startswith("..."):
         return "it holds a character the notation reads as its own (: ; # = brackets quotes)"
+    if name.startswith("-"):
+        # `--players A B C --lan` would take the option for a name; `---` separates hands.
+        return "a name does not start with '-' (on a command line it reads as an option)"
     if name_key(name) in _NOT_NAMES:
         return "it would read as a seat or a word of the notation"
     if len(name) > MAX_NAME:

@@ -22,13 +22,14 @@ the library, and answered with the objects the command line prints as JSON.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import secrets
 from importlib import resources
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
@@ -37,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import mjscore.api as api
 from mjscore.model.errors import MjError
+from mjscore.model.settings import SETTINGS
 from mjscore.model.tiles import WIND_BY_LETTER
 from mjscore.version import __version__
 
@@ -46,20 +48,23 @@ COOKIE = "mjscore_token"
 NO_FILES = "a request names only a shipped scheme (see 'mjscore schemes'): no file is read for it"
 # The errors that mean "another phone got there first": the phone asks again what the hand is.
 CONFLICTS = (api.HandTakenError, api.NotTheLastHandError, api.HandMovedError)
+SETTING_NAMES = frozenset(s.name for s in SETTINGS)       # what `POST /api/score` takes as settings
 NAME = Field(None, max_length=64, description="Who is entering it (a player's name), told to the other phones.")
-HAND = Field(..., ge=1, le=10 ** 6, description="The number of the hand it is for: refused (409) when that "
-                                                  "hand is no longer the next one.")
+HAND = Field(..., ge=1, le=10 ** 6, strict=True, description="The number of the hand it is for: refused (409) "
+                                                               "when that hand is no longer the next one.")
 
 
 class HandIn(BaseModel):
     """A hand to add: the drafts held for hand N, or a hand in the notation, as `mjscore add -e TEXT` takes it."""
 
-    hand: int | None = Field(None, ge=1, le=10 ** 6, description="The hand's number in the evening: refused (409) "
-                                                                  "when another phone has added that hand already.")
+    hand: int | None = Field(None, ge=1, le=10 ** 6, strict=True,
+                             description="The hand's number in the evening: refused (409) when another phone has "
+                                         "added that hand already.")
     text: str | None = Field(None, max_length=MAX_BODY, description="One hand in the compact notation (';' breaks "
                                                                    "lines); without it, the drafts held for `hand`.")
-    others_nothing: bool = Field(False, description="A seat with no line scored nothing ('...').")
-    draw: bool = Field(False, description="The hand was a draw (its penalties still paid).")
+    others_nothing: bool = Field(False, strict=True, description="A seat with no line scored nothing ('...').")
+    draw: bool = Field(False, strict=True, description="The hand was a draw (its penalties still paid; the lines "
+                                                       "held are written with it).")
     by: str | None = NAME
 
 
@@ -77,7 +82,7 @@ class PenaltyIn(BaseModel):
     model_config = {"populate_by_name": True}
 
     payer: str = Field(alias="from", max_length=64, description="The player who pays, by name.")
-    amount: int = Field(description="A whole number of points from 1 up.")
+    amount: int = Field(strict=True, description="A whole number of points from 1 up.")
     payee: str | None = Field(None, alias="to", max_length=64, description="The player paid; none: each other player.")
     by: str | None = NAME
 
@@ -135,7 +140,9 @@ def create_app(evening_path: str, token: str) -> FastAPI:
         file = os.path.basename(where.file) if where.file and not where.file.startswith("<") else where.file
         return error_body(message, where.line, where.column, e.token, file=file, **more)
 
-    app = FastAPI(title="mjscore table", version=__version__, docs_url=None, redoc_url=None,
+    # No redirect to a path with or without its slash: it would send the address, token and all,
+    # to whatever host the request named.
+    app = FastAPI(title="mjscore table", version=__version__, docs_url=None, redoc_url=None, redirect_slashes=False,
                   description="The table page's JSON: the same objects the command line prints.")
 
     @app.exception_handler(MjError)
@@ -219,7 +226,7 @@ def create_app(evening_path: str, token: str) -> FastAPI:
 
     @app.delete("/api/hands/last", summary="Take back hand N, if it is the last: what `mjscore undo EVENING "
                                            "--format json` prints; its lines come back as the drafts")
-    def undo(hand: int, by: str | None = None) -> dict[str, Any]:
+    def undo(hand: int = Query(ge=1, le=10 ** 6), by: str | None = None) -> dict[str, Any]:
         return table.undo(hand, by=by[:64] if by else None).to_dict()
 
     @app.post("/api/score", summary="Score a table, nothing written: what `mjscore score - --format json` prints")
@@ -227,11 +234,10 @@ def create_app(evening_path: str, token: str) -> FastAPI:
         if body.scheme is not None and body.scheme not in api.shipped_schemes():
             raise HTTPException(422, NO_FILES)
         shipped_only(body.text)
-        try:
-            result = api.score(body.text, scheme=body.scheme, **body.settings)
-        except TypeError as e:          # a setting's name that is none
-            raise HTTPException(422, str(e)) from None
-        return result.to_dict()
+        unknown = sorted(set(body.settings) - SETTING_NAMES)
+        if unknown:
+            raise HTTPException(422, f"'{unknown[0][:32]}' is no setting ({', '.join(sorted(SETTING_NAMES))})")
+        return api.score(body.text, scheme=body.scheme, **body.settings).to_dict()
 
     @app.put("/api/drafts/{seat}", summary="Check one player's line of hand N, and hold it as that seat's draft")
     def draft(seat: str, line: LineIn) -> dict[str, Any]:
@@ -240,7 +246,7 @@ def create_app(evening_path: str, token: str) -> FastAPI:
         return table.put_line(seat, line.text, hand=line.hand, by=line.by)
 
     @app.delete("/api/drafts", summary="Drop the lines held for hand N (its penalties stay)")
-    def drop_drafts(hand: int) -> dict[str, Any]:
+    def drop_drafts(hand: int = Query(ge=1, le=10 ** 6)) -> dict[str, Any]:
         table.drop_lines(hand=hand)
         return {"drafts": {}}
 
@@ -286,8 +292,19 @@ class Guard:
             await self.app(scope, receive, send)
             return
         send = _with_headers(send, ALWAYS)
-        headers = dict(scope.get("headers", []))
+        every: dict[bytes, list[bytes]] = {}
+        for name, value in scope.get("headers", []):
+            every.setdefault(name.lower(), []).append(value)
+        if not _own_address(every.get(b"host", [])):
+            # A name (a page's own domain made to point here: DNS rebinding) or two hosts: the
+            # phones open the table by its address.
+            await _plain(send, 400, b'{"error": {"message": "the table is opened by its address (127.0.0.1, or '
+                                    b'the address mjscore serve printed), not by a name"}}')
+            return
+        headers = {name: values[-1] for name, values in every.items()}
         given, from_address = self._token(scope, headers)
+        if len(every.get(b"authorization", [])) > 1:
+            given = None                        # two tokens: neither is believed
         if given is None or not secrets.compare_digest(given, self.token):
             await _plain(send, 401, b'{"error": {"message": "unauthorized"}}',
                          [(b"www-authenticate", b'Bearer realm="mjscore"')])
@@ -297,7 +314,7 @@ class Guard:
             await _plain(send, 413, b'{"error": {"message": "the request is larger than 64 KiB"}}')
             return
         if scope["method"] not in SAFE_METHODS:
-            refused = _refused_change(scope, headers)
+            refused = _refused_change(every)
             if refused is not None:
                 status, message = refused
                 await _plain(send, status, json.dumps(error_body(message)).encode())
@@ -339,21 +356,38 @@ def _cookie(scope: Scope, token: bytes) -> bytes:
     return f"{cookie_name(scope)}={token.decode()}; Path=/; HttpOnly; SameSite=Lax".encode()
 
 
-def _refused_change(scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, str] | None:
+def _refused_change(every: dict[bytes, list[bytes]]) -> tuple[int, str] | None:
     """Why a request that changes something is refused, or None: not JSON (415), or sent by
-    another site's page (403)."""
-    kind = headers.get(b"content-type", b"").split(b";", 1)[0].strip().lower()
-    if kind != b"application/json":
+    another site's page (403).  Every copy of a header counts: a second `Origin` does not hide
+    the first."""
+    kinds = every.get(b"content-type", [])
+    if len(kinds) != 1 or kinds[0].split(b";", 1)[0].strip().lower() != b"application/json":
         return 415, "a request that changes anything sends JSON (Content-Type: application/json)"
-    site = headers.get(b"sec-fetch-site")
-    if site is not None and site.lower() != b"same-origin":
+    if any(site.lower() != b"same-origin" for site in every.get(b"sec-fetch-site", [])):
         return 403, "a change comes only from the table's own page"
-    origin = headers.get(b"origin")
-    if origin is not None:
-        host = headers.get(b"host", b"")
-        if origin.lower() != b"http://" + host.lower():
-            return 403, "a change comes only from the table's own page"
+    host = every.get(b"host", [b""])[0].lower()
+    if any(origin.lower() != b"http://" + host for origin in every.get(b"origin", [])):
+        return 403, "a change comes only from the table's own page"
     return None
+
+
+def _own_address(hosts: list[bytes]) -> bool:
+    """Whether the request names this machine by an address (`127.0.0.1:8421`, `[::1]:8421`,
+    `192.168.1.20:8421`) or as `localhost`: one Host, and no other name."""
+    if len(hosts) != 1:
+        return False
+    host = hosts[0].decode("latin-1").strip()
+    if host.startswith("["):
+        name = host[1:].split("]", 1)[0]
+    else:
+        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    if name.lower() == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 async def _plain(send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None) -> None:

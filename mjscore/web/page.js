@@ -540,7 +540,17 @@ function wire() {
   for (const b of document.querySelectorAll("[data-act]")) b.addEventListener("click", () => act(b.dataset.act));
   $("others-nothing").addEventListener("change", renderTable);
   $("submit").addEventListener("click", () => submit());
-  $("draw").addEventListener("click", () => { if (confirm("Record a draw for this hand?")) submit(true); });
+  $("draw").addEventListener("click", async () => {
+    // A draw is written as held: the lines entered are dropped first, when the player says so.
+    const hand = S.status.hand, held = SEATS.filter((s) => S.status.drafts[s]);
+    const whose = held.map((s) => S.status.next.seats[s]).join(", ");
+    if (!confirm(held.length ? `Record a draw for hand ${hand}? The lines entered (${whose}) are dropped; the penalties stay.`
+                             : `Record a draw for hand ${hand}?`)) return;
+    if (held.length) {
+      const { status, data } = await call("DELETE", `/api/drafts?hand=${hand}`);
+      if (status !== 200) { $("submit-error").textContent = data && data.error ? data.error.message : "The draw was not recorded (no answer): press again."; return; }
+    }
+    submit(true); });
   $("undo").addEventListener("click", async () => {
     const last = S.status.hands;
     if (!last || !confirm(`Take hand ${last} back out of the evening?`)) return;

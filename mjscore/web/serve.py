@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import socket
 import time
@@ -30,9 +31,12 @@ from mjscore.web.app import create_app
 _STOPS = (signal.SIGINT, signal.SIGTERM)
 REQUEST_SECONDS = 10.0          # a whole request, from the connection or the last answer
 MAX_CONNECTIONS = 1024          # at most, and never above the descriptor limit less a reserve
-# Descriptors kept free: the evening's file, its lock, the cache, the logs, and the connections
-# asyncio accepts in one go before any of them is counted (up to the listen backlog, 64).
-_RESERVE = 32 + 64
+BACKLOG = 32                    # connections the kernel queues, and asyncio accepts in one go
+# Descriptors kept free beyond those open at the start: the evening's file, its lock, the cache,
+# the logs, and the connections asyncio accepts before any of them is counted: up to a backlog
+# each turn of the loop, and a closed one's descriptor is let go two turns on (measured: with
+# one backlog's reserve, 300 sockets under a limit of 256 still met EMFILE, and a second's pause).
+_RESERVE = 32 + 3 * BACKLOG
 FAULT_SECONDS = 60.0            # one line a kind of fault in this time
 
 
@@ -50,6 +54,14 @@ def raise_descriptor_limit() -> int:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+def _open_descriptors() -> int:
+    """How many files the process has open now (where the system says; a guess elsewhere)."""
+    try:
+        return len(os.listdir("/proc/self/fd"))
+    except OSError:
+        return 64
 
 
 class _Connections:
@@ -121,6 +133,8 @@ class _OncePerMinute(logging.Filter):
         self.last: dict[str, float] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if str(record.msg).startswith("No supported WebSocket library"):
+            return False                # advice for a server that serves WebSockets: this one serves none
         kind = str(record.msg)
         if record.exc_info and record.exc_info[1] is not None:
             kind += f" ({type(record.exc_info[1]).__name__}: {record.exc_info[1]})"
@@ -141,11 +155,13 @@ class TableServer(uvicorn.Server):
     that came too early for it."""
 
     def __init__(self, evening: str, token: str) -> None:
-        cap = max(8, min(MAX_CONNECTIONS, raise_descriptor_limit() - _RESERVE))
+        cap = max(8, min(MAX_CONNECTIONS, raise_descriptor_limit() - _open_descriptors() - _RESERVE))
         protocol = type("TableProtocol", (TableProtocol,), {"registry": _Connections(cap)})
+        # The backlog is also how many connections asyncio accepts in one go (uvicorn's default,
+        # 2048, would outrun the cap under a small file limit: EMFILE, and a second's pause).
         super().__init__(uvicorn.Config(create_app(evening, token), log_level="warning", access_log=False,
                                         server_header=False, date_header=False, timeout_graceful_shutdown=3,
-                                        http=protocol, timeout_keep_alive=5))
+                                        http=protocol, ws="none", timeout_keep_alive=5, backlog=BACKLOG))
         self._previous = {sig: signal.signal(sig, self.handle_exit) for sig in _STOPS}
         faults = _OncePerMinute()
         for name in ("asyncio", "uvicorn.error"):

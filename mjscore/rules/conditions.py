@@ -333,13 +333,13 @@ def _range(v):
 
 def _nine_gates(v):
     if v is True:
-        return ((1, 9), False)
+        return ((1, 9), False, False)
     if not isinstance(v, dict):
-        raise ParamError("takes true or {extra: [LOW, HIGH], concealed_ends: BOOL}")
-    unknown = set(v) - {"extra", "concealed_ends"}
+        raise ParamError("takes true or {extra: [LOW, HIGH], concealed_ends: BOOL, waited: BOOL}")
+    unknown = set(v) - {"extra", "concealed_ends", "waited"}
     if unknown:
         raise ParamError(f"unknown key {sorted(unknown)[0]!r}")
-    return (_range(v.get("extra", [1, 9])), _bool(v.get("concealed_ends", False)))
+    return (_range(v.get("extra", [1, 9])), _bool(v.get("concealed_ends", False)), _bool(v.get("waited", False)))
 
 
 def _rule_id(v):
@@ -513,13 +513,17 @@ def c_zero_points(sit, arr, v):
 
 
 def c_nine_gates(sit, arr, spec):
-    (lo, hi), concealed_ends = spec
+    """`waited`: the thirteen tiles before the winning tile were the gates, 1112345678999 (the
+    winning tile is the extra one): 11123345678999s won on a 1s was 1123345678999 before it."""
+    (lo, hi), concealed_ends, waited = spec
     if sit.hand.melds:
         return False
     found = nine_gates(sit.counts)
     if found is None or not lo <= found[1] <= hi:
         return False
-    suit = found[0]
+    suit, extra = found
+    if waited and sit.win_tile != suit * 9 + extra - 1:
+        return False
     return not (concealed_ends and not sit.self_drawn and sit.win_tile in (suit * 9, suit * 9 + 8))
 
 
@@ -785,7 +789,8 @@ CONDITIONS: dict[str, Condition] = {
                                                               "{ignore_dead: true}: dead waits do not count"),
     "zero_points": Condition(_bool, c_zero_points, "no set or pair scored points", _needs_if_true(Feature.ZERO_POINTS)),
     "nine_gates": Condition(_nine_gates, c_nine_gates, "1112345678999 of one suit plus one tile of it, "
-                                                       "all concealed: {extra: [LOW, HIGH], concealed_ends}",
+                                                       "all concealed: {extra: [LOW, HIGH], concealed_ends, "
+                                                       "waited: the winning tile is the extra one}",
                             _needs(Feature.ONE_SUIT_OR_HONOURS)),
     "squirming_snake": Condition(_bool, c_squirming_snake, "one suit: 111, 999, a pair of 2/5/8, two chows",
                                  _needs_if_true(Feature.ONE_SUIT_OR_HONOURS)),

@@ -21,8 +21,9 @@ def _special(name: str, param: Any) -> str | None:
         v, dead = param
         return ("only possible tile" + (" (dead waits ignored)" if dead else "")) if v else "not only possible tile"
     if name == "nine_gates":
-        (lo, hi), ends = param
-        return f"nine gates, extra tile {lo}-{hi}" + (", 111 and 999 concealed" if ends else "")
+        (lo, hi), ends, waited = param
+        return (f"nine gates, extra tile {lo}-{hi}" + (", 111 and 999 concealed" if ends else "")
+                + (", won on the extra tile" if waited else ""))
     if name == "one_suit":
         return {"with-honours": "one suit with honours", "without-honours": "one suit, no honours",
                 "any": "one suit", "at-most-one": "one suit and/or honours"}[param]

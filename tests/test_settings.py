@@ -30,9 +30,13 @@ def test_the_first_layer_that_gives_a_setting_wins():
     assert layered(Rotation(), {"kitty": 5, "draw_passes_deal": False}) == Rotation(draw_passes_deal=False)
 
 
-def test_east_double_off_switches_off_the_losers_double_too():
+def test_the_losers_double_follows_east_double_unless_given_itself():
+    """Given at one place (here, one Settings), both stand: East's double off and on between the
+    losers doubles East between the losers only (issue: an option given is an option honoured).
+    Which place wins, where they are given at different ones: tests/test_settings_that_follow.py."""
     assert Settings(east_double_losers=True).east_doubles_between_losers
-    assert not Settings(east_double=False, east_double_losers=True).east_doubles_between_losers
+    assert Settings(east_double=False, east_double_losers=True).east_doubles_between_losers
+    assert not Settings(east_double=False).east_doubles_between_losers
     assert not Settings(east_double_losers=False).east_doubles_between_losers
 
 

@@ -65,12 +65,15 @@ class _Declared(NamedTuple):
     metavar: str | None = None
     minimum: int | None = None
     maximum: int | None = None
+    follows: str | None = None
 
 
 def setting(default: Any, help: str, *, metavar: str | None = None, minimum: int | None = None,
-            maximum: int | None = None) -> Any:
-    """A field of `Settings` or `Rotation`: its default, and what the help says of it."""
-    return field(default=default, metadata={"setting": _Declared(help, metavar, minimum, maximum)})
+            maximum: int | None = None, follows: str | None = None) -> Any:
+    """A field of `Settings` or `Rotation`: its default, and what the help says of it.  A
+    setting that `follows` another takes its value from it (None) unless it is given itself at
+    the same place as the other or a higher one (see `layered`)."""
+    return field(default=default, metadata={"setting": _Declared(help, metavar, minimum, maximum, follows)})
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,9 @@ class Settings:
     east_double_losers: bool | None = setting(
         None,
         "East's double on the differences between losers, apart from the winner's payments "
-        "(default: as --east-double; --no-east-double switches it off too).")
+        "(default: as --east-double; given where East's double is given, or at a place above it, "
+        "it stands on its own: --no-east-double --east-double-losers doubles East between losers only).",
+        follows="east_double")
     east_penalty_double: bool = setting(
         False, "Under add-up, a penalty East incurs is taken off twice.")
     round_payments_up: int | None = setting(
@@ -114,8 +119,8 @@ class Settings:
 
     @property
     def east_doubles_between_losers(self) -> bool:
-        """East's double on the losers' differences: switched off with East's double everywhere."""
-        return self.east_double and self.east_double_losers is not False
+        """East's double on the losers' differences: as East's double, unless given itself."""
+        return self.east_double if self.east_double_losers is None else self.east_double_losers
 
     def layered(self, *layers: Mapping[str, Any]) -> "Settings":
         return layered(self, *layers)
@@ -152,8 +157,18 @@ def layered(base: T, *layers: Mapping[str, Any]) -> T:
         return base                 # the usual table: no setting given anywhere but the scheme
     names = _NAMES[type(base)]
     changes: dict[str, Any] = {}
-    for layer in reversed(layers):
-        changes.update((k, v) for k, v in layer.items() if v is not None and k in names)
+    place: dict[str, int] = {}      # where each setting was given: 0 the first layer, ... the scheme last
+    for at in range(len(layers) - 1, -1, -1):
+        for k, v in layers[at].items():
+            if v is not None and k in names:
+                changes[k], place[k] = v, at
+    for follower, leader in _FOLLOWS[type(base)].items():
+        if leader in place:
+            # The leader was given above the scheme: the follower stands only where it was given
+            # at the same place or a higher one (the scheme's own is below every layer).
+            at = place.get(follower, len(layers))
+            if at > place[leader]:
+                changes[follower] = None
     return dataclasses.replace(base, **changes) if changes else base
 
 
@@ -173,6 +188,7 @@ class Setting(NamedTuple, Generic[V]):
     minimum: int | None
     maximum: int | None
     section: str                        # settlement | rotation: the scheme key it stands under
+    follows: str | None = None          # the setting whose value it takes unless given itself (`layered`)
 
     @property
     def word(self) -> str:
@@ -274,7 +290,7 @@ def _declared(cls: type, section: str) -> tuple[Setting[Any], ...]:
         args = typing.get_args(hint)
         kind = next((a for a in args if a is not type(None)), hint) if args else hint
         out.append(Setting(f.name, kind, type(None) in args, f.default, meta.help, meta.metavar,
-                           meta.minimum, meta.maximum, section))
+                           meta.minimum, meta.maximum, section, meta.follows))
     return tuple(out)
 
 
@@ -282,6 +298,8 @@ SETTINGS: tuple[Setting[Any], ...] = _declared(Settings, "settlement")     # a t
 ROTATION: tuple[Setting[Any], ...] = _declared(Rotation, "rotation")       # a session's header may set these too
 _NAMES: dict[type, frozenset[str]] = {Settings: frozenset(s.name for s in SETTINGS),
                                       Rotation: frozenset(s.name for s in ROTATION)}
+_FOLLOWS: dict[type, dict[str, str]] = {kind: {s.name: s.follows for s in group if s.follows}
+                                        for kind, group in ((Settings, SETTINGS), (Rotation, ROTATION))}
 BY_WORD: dict[str, Setting[Any]] = {s.word: s for s in SETTINGS + ROTATION}
 BY_NAME: dict[str, Setting[Any]] = {s.name: s for s in SETTINGS + ROTATION}
 

@@ -22,7 +22,7 @@ from mjscore.hand.validate import validate_table
 from mjscore.hand.waits import table_waits as waits_at_table
 from mjscore.model.errors import SchemeError, TableError, WinClauseError
 from mjscore.model.plain import boolean, encode, string
-from mjscore.model.table import PlayerHand, Table
+from mjscore.model.table import PlayerHand, Table, WinFlag
 from mjscore.model.tiles import SEATS, Tile, Wind
 from mjscore.rules.scheme import Scheme, load_scheme
 from mjscore.scoring.score import Item, PlayerScore, Valuation, incompleteness, score_player, score_table
@@ -193,6 +193,9 @@ def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] =
     `scheme` names the scheme (None: the table's header's, else the default); `given` holds the
     settings the caller gives (model.settings), over the table's header and the scheme."""
     table, ruling = one_winner(table)
+    robbed_last = _robbed_last(table)
+    if robbed_last:
+        ruling = f"{ruling}; {robbed_last}" if ruling else robbed_last
     used = scheme_for(table, scheme)
     validate_under(table, used)
     scored = score_table(table, used)
@@ -204,6 +207,17 @@ def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] =
     except SettlementError as e:
         error = e.message
     return TableResult(table, used, scored.players, settlement, error, explain, ruling)
+
+
+def _robbed_last(table: Table) -> str | None:
+    """Why a kong robbed with the wall's last tile counts as robbed only (seed text 000: a winning
+    tile has one source), for the breakdown; None for any other win."""
+    w = table.winner
+    flags = w.win.flags if w is not None and w.win is not None else frozenset()
+    if WinFlag.ROBBED in flags and WinFlag.LAST in flags:
+        return ("the last tile made the kong that was robbed: a robbed tile is neither a discard nor drawn, so "
+                "robbing the kong counts and the last tile does not")
+    return None
 
 
 def validate_under(table: Table, used: Scheme) -> None:

@@ -88,7 +88,7 @@ def render_text(result: dict, fmt: str = "table", width: int | None = None) -> s
         head.append("Draw: the wall ran out")
     elif result.get("winner"):
         win = result.get("win") or {}
-        how = "self-drawn" if not win.get("from") else f"on {label(win['from'], names)}'s discard"
+        how = "self-drawn" if not win.get("from") else f"{_from(win)} {label(win['from'], names)}'s {_what(win)}"
         tile = f"{win['tile']} " if win.get("tile") else ""
         flags = f" ({', '.join(win['flags'])})" if win.get("flags") else ""
         head.append(f"Winner: {label(result['winner'], names)}, {tile}{how}{flags}")
@@ -500,8 +500,17 @@ def _result_text(hand: dict, sentence: bool = False) -> str:
         return "No winner" if sentence else "no winner"
     name = hand["names"][w]
     win = hand.get("win") or {}
-    how = "self-drawn" if not win.get("from") else f"on {hand['names'][win['from']]}'s discard"
+    how = "self-drawn" if not win.get("from") else f"{_from(win)} {hand['names'][win['from']]}'s {_what(win)}"
     return f"{name} ({w}) wins {how}"
+
+
+def _from(win: dict) -> str:
+    """A robbed tile is no discard: robbed from a kong, not won on a discard."""
+    return "robbed from" if "robbed" in (win.get("flags") or ()) else "on"
+
+
+def _what(win: dict) -> str:
+    return "kong" if "robbed" in (win.get("flags") or ()) else "discard"
 
 
 def render_session(result: dict, fmt: str = "table", width: int | None = None) -> str:

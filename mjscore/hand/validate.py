@@ -229,6 +229,12 @@ def _check_win_clause(p: PlayerHand, win: Win, table: Table) -> None:
         if f in flags and not win.self_drawn:
             raise WinClauseError(f"'{f.value}' is a win on a loose tile, which is always self-drawn",
                                  p.where, f.value)
+        if f in flags and WinFlag.LAST in flags:
+            # Seed text 000: "In counting the fourteen pieces, the one or two loose tiles on the end
+            # of the wall, are included in the fourteen".
+            raise WinClauseError(f"a winning tile has one source: '{f.value}' is a loose tile, and the loose tiles "
+                                 "lie among the fourteen of the dead wall, so none is the wall's last ('last')",
+                                 p.where, "last")
 
 
 def is_complete(p: PlayerHand, shapes: frozenset[str] = DEFAULT_SHAPES) -> bool:

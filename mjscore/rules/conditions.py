@@ -367,6 +367,10 @@ def c_flag(sit, arr, f):
     return f in sit.flags
 
 
+def c_not_flag(sit, arr, f):
+    return f not in sit.flags
+
+
 def c_winning_tile(sit, arr, t):
     return sit.win_tile == t
 
@@ -750,6 +754,8 @@ CONDITIONS: dict[str, Condition] = {
     "flag": Condition(_flag, c_flag, "a flag of the win clause: loose, last, robbed, heaven, earth, "
                                      "original-call, twofold",
                       lambda f: frozenset({(Feature.FLAG, f)})),
+    "not_flag": Condition(_flag, c_not_flag, "the win clause has not this flag (e.g. robbed: the tile was "
+                                             "no discard)", lambda f: frozenset()),
     "winning_tile": Condition(_tile, c_winning_tile, "the winning tile is this tile",
                               lambda t: frozenset({(Feature.WIN_TILE, t)})),
     "winning_tile_class": Condition(_tile_class, c_winning_tile_class, "the winning tile is of this class"),

@@ -163,12 +163,14 @@ class Situation:
         return counts_of(self.hand.all_tiles())
 
     @once
-    def exposed_elsewhere(self) -> Counts:
-        """Tiles face up in the other players' exposed sets and declared kongs (only for the
-        schemes that ask)."""
+    def out_elsewhere(self) -> Counts:
+        """Tiles out of play but for the player's own hand (only for the schemes that ask): face
+        up in the other players' exposed sets and declared kongs, and the discards the table
+        writes (`discarded 5p`, every player's: they lie on the table, docs/notation.md)."""
         players = self.table.players if self.table is not None else ()
         return counts_of([t for p in players if p.seat is not self.seat
-                          for m in p.melds if m.form is not Form.GROUP for t in m.tiles])
+                          for m in p.melds if m.form is not Form.GROUP for t in m.tiles]
+                         + [t for p in players for t in p.discards])
 
     @once
     def suits(self) -> tuple[int, bool]:
@@ -367,8 +369,13 @@ def c_flag(sit, arr, f):
     return f in sit.flags
 
 
-def c_not_flag(sit, arr, f):
-    return f not in sit.flags
+def c_not_flag(sit, arr, flags):
+    return not any(f in sit.flags for f in flags)
+
+
+def _flags(v):
+    """One win flag, or a list of them."""
+    return tuple(_flag(x) for x in (v if isinstance(v, list) else [v]))
 
 
 def c_winning_tile(sit, arr, t):
@@ -505,9 +512,9 @@ def c_only_possible(sit, arr, spec):
         return False
     waits = sit.waits_before_win
     if ignore_dead:
-        held, exposed = sit.counts, sit.exposed_elsewhere
-        # A wait is dead when the player's own copies and the exposed ones leave none to come.
-        waits = [t for t in waits if t == sit.win_tile or held[t] + exposed[t] < 4]
+        held, out = sit.counts, sit.out_elsewhere
+        # A wait is dead when the player's own copies and those shown or discarded leave none to come.
+        waits = [t for t in waits if t == sit.win_tile or held[t] + out[t] < 4]
     return (waits == [sit.win_tile]) == v
 
 
@@ -754,8 +761,9 @@ CONDITIONS: dict[str, Condition] = {
     "flag": Condition(_flag, c_flag, "a flag of the win clause: loose, last, robbed, heaven, earth, "
                                      "original-call, twofold",
                       lambda f: frozenset({(Feature.FLAG, f)})),
-    "not_flag": Condition(_flag, c_not_flag, "the win clause has not this flag (e.g. robbed: the tile was "
-                                             "no discard)", lambda f: frozenset()),
+    "not_flag": Condition(_flags, c_not_flag, "the win clause has none of these flags (a flag or a list: "
+                                              "robbed, the tile was no discard; [loose, twofold], it was drawn "
+                                              "from the wall proper)", lambda f: frozenset()),
     "winning_tile": Condition(_tile, c_winning_tile, "the winning tile is this tile",
                               lambda t: frozenset({(Feature.WIN_TILE, t)})),
     "winning_tile_class": Condition(_tile_class, c_winning_tile_class, "the winning tile is of this class"),

@@ -971,12 +971,13 @@ def shipped_schemes() -> list[str]:
 
 def describe_scheme(name_or_path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """Every value of a scheme as rows for people (what `mjscore schemes show` lays out):
-    parameters, set and pair points, the rules by scope with their ids, sources.
+    parameters (each what it is, its value, and what a house file writes for it), set and pair
+    points, the rules by scope with their ids, sources.
 
     >>> import mjscore
     >>> view = mjscore.describe_scheme("dmjl")
     >>> view["parameters"][0], view["rules"]["winner"][0]["id"]
-    (['limit', 500], 'mahjong')
+    (['limit', 500, 'limit: 500'], 'mahjong')
     """
     return _views.describe(load_scheme(name_or_path))
 

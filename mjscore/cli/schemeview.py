@@ -17,7 +17,7 @@ def show(view: dict[str, Any], fmt: str = "table", width: int | None = None) -> 
     house = view.get("house", {})
     out = [*_words(f"{view['name']}: {view['title']}".split(" "), width), ""]
     out += [*_words(_inline(view["description"]).split(" "), width, indent=""), ""]
-    params = [[name, value, key] for (name, value), key in zip(view["parameters"], house.get("parameters", []))]
+    params = [list(row) for row in view["parameters"]]          # [what, value, what a house file writes]
     out.append(fit(params, ["parameter", "value", "a house file writes"], grid, width, wrap=(0, 1, 2)))
     out.append("")
     out.append(fit(view["sets"], ["set", "exposed", "concealed"], grid, width, wrap=(0,)))

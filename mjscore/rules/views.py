@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mjscore.model.settings import ROTATION, SETTINGS
 from mjscore.model.tiles import TILES
 from mjscore.rules.payoffs import ROLES, SITUATIONS, builtin_payoffs
 from mjscore.rules.scheme import RoundingMode, Rule, Scheme
@@ -89,24 +90,50 @@ def value_text(rule: Rule) -> str:
 
 
 def parameters(s: Scheme) -> list[list[Any]]:
+    """Every parameter of the scheme as one record: [what it is, its value in words, what a
+    house file writes to give it this value (schemes/README.md, "Keys")].  The settings' rows
+    are made from their declarations (model.settings), every one of them."""
     r = s.rounding
     rounding = "none" if r.mode is RoundingMode.NONE else f"{r.mode.value} {r.unit}, {r.stage.value}"
-    return [
-        ["limit", s.limit], ["roof off", "yes" if s.roof_off else "no"], ["most chows", s.max_chows],
-        ["bonus tiles", f"{s.bonus_tile_points} points each" if s.bonus_tiles else "not used"],
-        ["winning shapes", ", ".join(sorted(s.shapes))], ["rounding", rounding],
-        ["paying", s.settlement.paying.value],
-        ["payoff", s.settlement.payoff],
-        ["East double", "yes" if s.settlement.east_double else "no"],
-        ["draw passes the deal", "yes" if s.rotation.draw_passes_deal else "no"],
-        ["East's win streak limit", s.rotation.dealer_streak_limit or "none"],
-        ["seats change between rounds", s.rotation.seat_change.value],
-        ["claimed kong < >", claimed_kong_text(s)],
-        ["a loose-tile win needs", "a kong, a flower or a season" if s.ways_of_winning.loose_needs_kong
-         else "nothing (as Kajongg)"],
-        ["robbing a kong", "also one declared from a concealed pung" if s.ways_of_winning.rob_concealed_pung
-         else "only the tile added to an exposed pung (any kong for thirteen orphans)"],
+    rounding_key: Any = "none" if r.mode is RoundingMode.NONE else {"mode": r.mode, "unit": r.unit, "stage": r.stage}
+    ck, ways = s.claimed_kong, s.ways_of_winning
+    rows: list[list[Any]] = [
+        ["limit", s.limit, f"limit: {s.limit}"],
+        ["roof off", _words(s.roof_off), f"roof_off: {_yaml(s.roof_off)}"],
+        ["most chows", s.max_chows, f"max_chows: {s.max_chows}"],
+        ["bonus tiles", "in play" if s.bonus_tiles else "not used", f"bonus_tiles: {_yaml(s.bonus_tiles)}"],
+        ["bonus tile points", f"{s.bonus_tile_points} each", f"bonus_tile_points: {s.bonus_tile_points}"],
+        ["winning shapes", ", ".join(sorted(s.shapes)), f"shapes: {_yaml(sorted(s.shapes))}"],
+        ["rounding", rounding, f"rounding: {_yaml(rounding_key)}"],
     ]
+    for values, declared in ((s.settlement, SETTINGS), (s.rotation, ROTATION)):
+        for setting in declared:
+            value = getattr(values, setting.name)
+            shown = (f"as {setting.follows.replace('_', ' ')}" if value is None and setting.follows
+                     else _words(value))
+            rows.append([setting.word.replace("-", " "), shown,
+                         f"{setting.section}: {{{setting.name}: {_yaml(value)}}}"])
+    rows += [
+        ["claimed kong < >", claimed_kong_text(s),
+         "sets: {claimed_kong: " + _yaml({"points": "exposed" if ck.exposed_points else "concealed",
+                                          "concealed_hand": ck.concealed_hand,
+                                          "concealed_pung": ck.concealed_pung}) + "}"],
+        ["a loose-tile win needs", "a kong, a flower or a season" if ways.loose_needs_kong else "nothing (as Kajongg)",
+         f"ways_of_winning: {{loose_needs_kong: {_yaml(ways.loose_needs_kong)}}}"],
+        ["robbing a kong", "also one declared from a concealed pung" if ways.rob_concealed_pung
+         else "only the tile added to an exposed pung (any kong for thirteen orphans)",
+         f"ways_of_winning: {{rob_concealed_pung: {_yaml(ways.rob_concealed_pung)}}}"],
+    ]
+    return rows
+
+
+def _words(value: Any) -> Any:
+    """A value as the table shows it: yes or no, none, an enum's word."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    return getattr(value, "value", value)
 
 
 def _yaml(value: Any) -> str:
@@ -125,24 +152,9 @@ def _yaml(value: Any) -> str:
 
 
 def parameter_keys(s: Scheme) -> list[str]:
-    """What a house file writes to change each of `parameters(s)`, in the same order, with the
-    scheme's own value (schemes/README.md, "Keys")."""
-    r = s.rounding
-    rounding: Any = "none" if r.mode is RoundingMode.NONE else {"mode": r.mode, "unit": r.unit, "stage": r.stage}
-    ck = s.claimed_kong
-    return [
-        f"limit: {s.limit}", f"roof_off: {_yaml(s.roof_off)}", f"max_chows: {s.max_chows}",
-        f"bonus_tile_points: {s.bonus_tile_points}" if s.bonus_tiles else "bonus_tiles: false",
-        f"shapes: {_yaml(sorted(s.shapes))}", f"rounding: {_yaml(rounding)}",
-        f"settlement: {{paying: {s.settlement.paying.value}}}", f"settlement: {{payoff: {s.settlement.payoff}}}",
-        f"settlement: {{east_double: {_yaml(s.settlement.east_double)}}}",
-        f"rotation: {{draw_passes_deal: {_yaml(s.rotation.draw_passes_deal)}}}",
-        f"rotation: {{dealer_streak_limit: {_yaml(s.rotation.dealer_streak_limit)}}}",
-        "sets: {claimed_kong: " + _yaml({"points": "exposed" if ck.exposed_points else "concealed",
-                                         "concealed_hand": ck.concealed_hand,
-                                         "concealed_pung": ck.concealed_pung}) + "}",
-        f"ways_of_winning: {{loose_needs_kong: {_yaml(s.ways_of_winning.loose_needs_kong)}}}",
-    ]
+    """What a house file writes to change each of `parameters(s)`, in the same order (the third
+    field of each record)."""
+    return [key for _, _, key in parameters(s)]
 
 
 def rule_key(rule: Rule) -> str:
@@ -183,7 +195,7 @@ def set_keys(s: Scheme) -> list[str]:
 
 def _flat(s: Scheme) -> dict[str, str]:
     """Every value of a scheme under a readable key, for comparing two schemes."""
-    d = {f"parameter: {k}": str(v) for k, v in parameters(s)}
+    d = {f"parameter: {k}": str(v) for k, v, _ in parameters(s)}
     for name, exp, conc in set_rows(s):
         d[f"set: {name}"] = f"{exp} / {conc}"
     for k, v in s.pair_points.items():

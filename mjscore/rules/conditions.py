@@ -492,6 +492,21 @@ def c_win_block(sit, arr, kind):
     return b.kind.value == kind
 
 
+def c_discard_completes(sit, arr, kinds):
+    """A winning discard completed one of these blocks (a self-drawn tile: any)."""
+    if sit.self_drawn:
+        return True
+    b = arr.won_block
+    return b is not None and (b.kind.value in kinds or ("set" in kinds and b.is_set))
+
+
+def _blocks(v):
+    """A list of block kinds: pair, set, pung, chow."""
+    if not isinstance(v, list) or not v:
+        raise ParamError("takes a list of: pair, set, pung, chow")
+    return tuple(_choice("pair", "set", "pung", "chow")(x) for x in v)
+
+
 def c_winning_tile_class(sit, arr, cls):
     return sit.win_tile is not None and in_class(sit.win_tile, cls, sit)
 
@@ -799,6 +814,9 @@ CONDITIONS: dict[str, Condition] = {
     "kongs": Condition(_count, c_kongs, "kongs", _needs_at_least_one(Feature.KONG)),
     "win_block": Condition(_choice("pair", "set", "pung", "chow"), c_win_block,
                            "what the winning tile completed", lambda k: frozenset({(Feature.WIN_BLOCK, k)})),
+    "discard_completes": Condition(_blocks, c_discard_completes, "a winning discard completed one of these "
+                                                                 "(pair, set, pung, chow); a drawn tile, any",
+                                   lambda k: frozenset()),
     "only_possible": Condition(_only_possible, c_only_possible, "one tile kind alone could complete the hand; "
                                                               "{ignore_dead: true}: dead waits do not count"),
     "zero_points": Condition(_bool, c_zero_points, "no set or pair scored points", _needs_if_true(Feature.ZERO_POINTS)),

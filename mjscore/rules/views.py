@@ -34,6 +34,8 @@ def _special(name: str, param: Any) -> str | None:
         return f"calling for {param}"
     if name == "win_block":
         return f"winning tile completes a {param}"
+    if name == "discard_completes":
+        return "a winning discard completes a " + " or ".join(param)
     if name == "not_flag":
         return "not " + " nor ".join(f.value for f in param)
     if name == "winning_tile_class":

@@ -334,6 +334,9 @@ def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typ
         seen(p, "#lines", "Cid (S)", timeout=4000)
         seen(p, "#lines", "score 12", timeout=6000)
     assert ("PUT", "api/drafts/W", 409) in cid.answers and ("PUT", "api/drafts/S", 200) in cid.answers, cid.answers
+    # The winner's hand first, then the others in turn from the winner: Bob (S), Cid, Dee, Ann.
+    shown = [t.split(" (")[0] for t in cid.page.locator("#result summary").all_inner_texts()]
+    assert shown == ["Bob", "Cid", "Dee", "Ann"], shown
     second = evening_hands(evening)[1]
     assert "score 12" not in second and "W: ..." in second and "N: ..." in second, second
     status = json.loads(api(base, token, "GET", "/api/status"))

@@ -95,7 +95,7 @@ def render_text(result: dict, fmt: str = "table", width: int | None = None) -> s
     out.extend(_words(head, width, sep="   "))
     if result.get("ruling"):
         out.extend(_words(["Ruling:", *result["ruling"].split()], width, indent="  "))
-    for p in result["players"]:
+    for p in winner_first(result["players"], result.get("winner")):
         out.append("")
         title = f"{_who(p, names)}{' - winner' if p['winner'] else ''}:"
         words = [title] + p["arrangement"]
@@ -121,6 +121,18 @@ def render_text(result: dict, fmt: str = "table", width: int | None = None) -> s
     out.append("")
     out.extend(settlement_text(result, grid, width))
     return "\n".join(out).rstrip() + "\n"
+
+
+def winner_first(players: list[dict], winner: str | None) -> list[dict]:
+    """The players as the hands are scored at the table: the winner first, then the others in
+    turn from the winner (seed text 000: "each man scores his hand, beginning with the winner");
+    in seat order when nobody won.  JSON and CSV keep seat order."""
+    if not winner:
+        return players
+    order = "ESWN"
+    start = order.index(winner)
+    turn = {seat: (order.index(seat) - start) % 4 for seat in order}
+    return sorted(players, key=lambda p: turn[p["seat"]])
 
 
 def table_names(result: dict) -> dict[str, str]:
@@ -621,7 +633,7 @@ def render_hand(result: dict, width: int | None = None) -> str:
     names = hand["names"]
     out = _words((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
                  + (_result_text(hand, sentence=True) + ".").split(" "), width)
-    for p in hand["players"]:
+    for p in winner_first(hand["players"], hand.get("winner")):
         what = p["limit"] or ("counted" if p.get("counted") else f"{plural(p['points'], 'point')}, {plural(p['doubles'], 'double')}")
         out.extend(_words([f"  {names[p['seat']]:<10} {p['seat']}  {p['score']:>6}", *what.split()], width,
                           indent="                        "))

@@ -435,7 +435,10 @@ async function showHand(n) {
   const title = document.createElement("h2");
   title.textContent = `Hand ${data.hand}: ${SEAT_WORDS[data.round]} round, ${data.dealer} deals — ${outcome(data)}`;
   const parts = [title];
-  for (const p of data.players) {
+  // The winner's hand first, then the others in turn from the winner, as the table scores them.
+  const start = data.winner ? SEATS.indexOf(data.winner) : 0;
+  const inTurn = [...data.players].sort((a, b) => (SEATS.indexOf(a.seat) - start + 4) % 4 - (SEATS.indexOf(b.seat) - start + 4) % 4);
+  for (const p of inTurn) {
     const det = document.createElement("details");
     const sum = document.createElement("summary");
     sum.textContent = `${names[p.seat]} (${p.seat})${p.winner ? " — winner" : ""}: ${p.score}`;

@@ -21,13 +21,13 @@ from typing import Any, NamedTuple, Protocol, overload
 
 from mjscore.io.notation import parse_table
 from mjscore.io.sessionfile import Session, SessionHeader
-from mjscore.model.errors import MjError, NoWinnerError, SessionError
+from mjscore.model.errors import MjError, NoWinnerError, SchemeError, SessionError, excerpt
 
 from mjscore.model.settings import ROTATION, SETTINGS, Paying, Rotation, SeatChange, ordered
 from mjscore.model.table import COUNTERS, Table, name_key
 from mjscore.model.tiles import SEATS, Wind
-from mjscore.pipeline import EMPTY, TableResult, evaluate
-from mjscore.rules.scheme import Scheme
+from mjscore.pipeline import EMPTY, TableResult, evaluate, named_in
+from mjscore.rules.scheme import Scheme, load_scheme
 from mjscore.settle import Reason
 
 
@@ -329,6 +329,14 @@ def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, An
     it cannot be known: those give None, or their own error."""
     state = state or EveningState(session.header)
     h, seating, totals = state.header, state.seating, state.totals
+    if scheme is None and h.scheme is not None:
+        # The header's scheme, read once: one it cannot be read is the header's error, at its
+        # `scheme` line, not every hand's.
+        try:
+            load_scheme(named_in(h.scheme, h.where.file))
+        except SchemeError as e:
+            raise SchemeError(f"scheme '{excerpt(h.scheme)}': {e.message}", h.scheme_where if h.scheme_where.line
+                              else h.where, h.scheme) from None
     names = h.names
     counted = len(state.played)             # hands counted before (a state restored from a checkpoint)
     # From the first hand not counted: the counted ones are not walked (a 2,000-hand evening's add).

@@ -445,10 +445,12 @@ def _expect_args(head: Token, args, n: int, what: str = "") -> None:
 
 def parse_number(tok: Token, what: str) -> int:
     if not tok.text.isdigit() or not tok.text.isascii():
-        raise NotationError(f"{what} takes a whole number, not '{tok.text}'", tok.where, tok.text)
+        raise NotationError(f"{what} takes a whole number, not '{excerpt(tok.text)}'", tok.where, tok.text)
     value = int(tok.text[:12])
     if len(tok.text) > 10 or value > MAX_SCORE:
-        raise NotationError(f"{what}: {tok.text} is too large", tok.where, tok.text)
+        # A number of thousands of digits is shown by its first and how many: one line.
+        shown = tok.text if len(tok.text) <= 24 else f"{tok.text[:5]}…({len(tok.text):,} digits)"
+        raise NotationError(f"{what}: {shown} is too large", tok.where, excerpt(tok.text))
     return value
 
 

@@ -19,6 +19,7 @@ from mjscore.io.text import (
     decode,
     lines_of,
     looks_like_yaml,
+    normalise,
     open_regular,
     read_limited,
     read_text,
@@ -30,7 +31,9 @@ from mjscore.model.table import Table
 
 
 def parse_any(text: str, name: str = "<input>", *, yaml_form: bool | None = None) -> list[Table]:
-    """Every table of a text, in whichever form it is written."""
+    """Every table of a text, in whichever form it is written (its line ends read as a file's
+    are: a lone CR ends a line, as in `add`)."""
+    text = normalise(text, name)
     if yaml_form is None:
         yaml_form = looks_like_yaml(text, name)
     if _YAML_HANDS.search(text) if yaml_form else is_compact_session(text):
@@ -125,6 +128,7 @@ def stream_tables(path: str, parse: bool = True, sessions: bool = False):
 
 def text_tables(text: str, name: str):
     """(name, line, Table | MjError) for each table of a text, as `stream_tables` gives them."""
+    text = normalise(text, name)
     return _not_empty(((name, line, item) for line, item in iter_tables(text, name)), name)
 
 

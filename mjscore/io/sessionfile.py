@@ -38,6 +38,7 @@ class SessionHeader(NamedTuple):
     scheme: str | None = None
     options: tuple[tuple[str, object], ...] = ()   # the settings for every hand (model.settings: SETTINGS, ROTATION)
     where: Location = Location()
+    scheme_where: Location = Location()       # the header's `scheme` word, what an unreadable scheme is blamed on
 
 
 class HandSource(NamedTuple):
@@ -178,6 +179,7 @@ def _hand_sources(chunks: list[tuple[int, str]], name: str) -> list[HandSource]:
 def _compact_session(chunks: list[tuple[int, str]], name: str) -> Session:
     first_line, head_text = chunks[0]
     names, start, scheme, options = None, 2000, None, {}
+    scheme_where = Location()
     where = Location(name, first_line, 1)
     seen: set[str] = set()
     for line in logical_lines(head_text, name, first_line):
@@ -196,7 +198,7 @@ def _compact_session(chunks: list[tuple[int, str]], name: str) -> Session:
                                     line.where, word)
             start = parse_number(args[0], "'start'")
         elif word == "scheme" and len(args) == 1:
-            scheme = args[0].text
+            scheme, scheme_where = args[0].text, args[0].where
         elif word in SESSION_SETTINGS:
             options[SESSION_SETTINGS[word].name] = parse_setting(line.tokens[0], args, SESSION_SETTINGS)
         else:
@@ -205,7 +207,7 @@ def _compact_session(chunks: list[tuple[int, str]], name: str) -> Session:
     if names is None:
         raise SessionError("a session starts with a header block naming the players "
                            "('players Ann Bob Cid Dee'), then '---' and the hands", where)
-    header = SessionHeader(names, start, scheme, ordered(options), where)
+    header = SessionHeader(names, start, scheme, ordered(options), where, scheme_where)
     return Session(header, tuple(_hand_sources(chunks[1:], name)), head_text)
 
 
@@ -231,12 +233,13 @@ def _read_yaml_session(text: str, name: str) -> Session:
         if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start <= MAX_SCORE:
             raise YamlFormError(f"'start' takes a whole number from 0 to {MAX_SCORE:,}", reader.where(fields["start"][1]))
     scheme = reader.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
+    scheme_where = reader.where(fields["scheme"][1]) if "scheme" in fields else Location()
     options = reader.header_values(fields, SESSION_SETTINGS).options
     hnode = fields["hands"][1]
     if not isinstance(hnode, yaml.SequenceNode):
         raise YamlFormError("'hands' is a list of tables", reader.where(hnode))
     hands = [HandSource(item.start_mark.line + 1, partial(_yaml_hand, reader, item)) for item in hnode.value]
-    return Session(SessionHeader(names, start, scheme, options, where), tuple(hands))
+    return Session(SessionHeader(names, start, scheme, options, where, scheme_where), tuple(hands))
 
 
 # Words a name cannot be, in any case: it would read as a seat or a word of the notation.

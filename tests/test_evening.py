@@ -28,10 +28,10 @@ def test_add_starts_an_evening_and_answers_by_name(tmp_path):
             "-e", HAND1)
     assert r.exit_code == 0, r.output
     assert ev.read_text().startswith("players Ann Bob Cid Dee\nscheme dmjl\npaying winner-only\n---\n")
-    assert "Bob pays Ann 80" in r.stdout and "Next: Ann deals — East round, hand 2" in r.stdout
+    assert "Bob pays Ann 80" in r.stdout and "Next: Hand 2: Ann deals, East round" in r.stdout
     r = add(ev, "-e", HAND2)
     assert r.exit_code == 0, r.output
-    assert "Ann pays Bob " in r.stdout and "Next: Bob deals — East round, hand 3" in r.stdout
+    assert "Ann pays Bob " in r.stdout and "Next: Hand 3: Bob deals, East round" in r.stdout
     pays = [line for line in r.stdout.splitlines() if " pays " in line]
     assert all(line.endswith(tuple("0123456789")) and " pays Bob " in line for line in pays)   # winner-only
     # the file plays back to the same totals
@@ -50,7 +50,7 @@ def test_add_starts_an_evening_with_a_kitty_and_an_extra_hand_bonus(tmp_path):
     assert ev.read_text().startswith("players Ann Bob Cid Dee\nscheme dmjl\nkitty 50\nkitty-hand no-chow\n"
                                      "extra-hand-bonus 20\n---\n")
     assert "Kitty: 1 deal x 50 from each player: Ann (E) receives 150" in r.stdout
-    assert "Next: Ann deals — East round, hand 2 (extra hand 1)" in r.stdout
+    assert "Next: Hand 2: Ann deals, East round (extra hand 1)" in r.stdout
     # East keeps the deal; a chow hand leaves the kitty where it is, the bonus is paid
     r = add(ev, "-e", "Ann: [123p] 456s 333m 789m 99s win 9s from Bob; Bob: ...; Cid: ...; Dee: ...")
     assert r.exit_code == 0, r.output
@@ -107,7 +107,7 @@ def test_undo_takes_back_the_last_hand(tmp_path):
     add(ev, "-e", HAND2)
     r = runner.invoke(app, ["undo", str(ev)])
     assert r.exit_code == 0 and "Bob: [111p] 222s 333m EEE 99s win 9s from Ann" in r.stdout
-    assert "Ann          2240" in r.stdout and "Next: Ann deals — East round, hand 2" in r.stdout
+    assert "Ann          2240" in r.stdout and "Next: Hand 2: Ann deals, East round" in r.stdout
     assert ev.read_text() == after_one
     runner.invoke(app, ["undo", str(ev)])
     r = runner.invoke(app, ["undo", str(ev)])
@@ -160,7 +160,7 @@ def test_add_asks_for_the_hand_seat_by_seat_at_a_terminal(tmp_path):
     child.sendline("")                                       # nothing: a loser who scored nothing
     child.expect_exact("Dee (North):")
     child.sendline("...")
-    child.expect_exact("Next: Ann deals — East round, hand 2")
+    child.expect_exact("Next: Hand 2: Ann deals, East round")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -89,18 +89,18 @@ def test_next_says_when_the_seats_change(tmp_path):
     path = tmp_path / "game.mj"
     path.write_text(game(RESULTS[:6]))             # the East round, played out
     out = runner.invoke(app, ["session", str(path)]).stdout
-    assert ("Next: Dee deals — South round, hand 7 (the players change seats: Dee E, Cid S, Bob W, Ann N)"
+    assert ("Next: Hand 7: Dee deals, South round (the players change seats: Dee E, Cid S, Bob W, Ann N)"
             in out)
     nxt = json.loads(runner.invoke(app, ["session", str(path), "--format", "json"]).stdout)["next"]
     assert nxt["seats"] == {"E": "Dee", "S": "Cid", "W": "Bob", "N": "Ann"} and nxt["seats_change"] is True
     out = runner.invoke(app, ["session", str(path), "--seat-change", "none"]).stdout
-    assert "Next: Ann deals — South round, hand 7\n" in out
+    assert "Next: Hand 7: Ann deals, South round\n" in out
     # The hand after: the seats stand as changed, and Next says nothing more of them.
     added = runner.invoke(app, ["add", str(path), "-e", "E: score 30 win self; S: score 0; W: score 0; N: score 0"])
     assert "Hand 7: Dee deals, South round." in added.stdout
-    assert "Next: Dee deals — South round, hand 8 (extra hand 1)\n" in added.stdout
+    assert "Next: Hand 8: Dee deals, South round (extra hand 1)\n" in added.stdout
     undone = runner.invoke(app, ["undo", str(path)]).stdout
-    assert "Next: Dee deals — South round, hand 7 (the players change seats: Dee E, Cid S, Bob W, Ann N)" in undone
+    assert "Next: Hand 7: Dee deals, South round (the players change seats: Dee E, Cid S, Bob W, Ann N)" in undone
 
 
 def test_a_hand_that_names_its_players_is_checked_against_the_changed_seats(tmp_path):

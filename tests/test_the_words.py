@@ -46,3 +46,16 @@ def test_a_hand_numbered_past_the_evening_says_which_it_would_be(tmp_path):
         assert e.message == "the evening has no hand yet; this would be hand 1, not hand 5: nothing was written"
     else:
         raise AssertionError("added")
+
+
+def test_a_hand_is_named_one_way_everywhere(tmp_path):
+    from typer.testing import CliRunner
+
+    from mjscore.cli import app
+
+    evening = tmp_path / "ev.mj"
+    out = CliRunner().invoke(app, ["add", str(evening), "--players", "Ann", "Bob", "Cid", "Dee", "-e",
+                                   "S: score 20 win self; E: ...; W: ...; N: ..."]).stdout
+    assert "Hand 1: Ann deals, East round." in out and "Next: Hand 2: Bob deals, East round" in out
+    out = CliRunner().invoke(app, ["session", str(evening), "--hand", "1"]).stdout
+    assert out.startswith("Hand 1: Ann deals, East round")

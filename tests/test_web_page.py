@@ -337,6 +337,10 @@ def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typ
     # The winner's hand first, then the others in turn from the winner: Bob (S), Cid, Dee, Ann.
     shown = [t.split(" (")[0] for t in cid.page.locator("#result summary").all_inner_texts()]
     assert shown == ["Bob", "Cid", "Dee", "Ann"], shown
+    # A hand is named one way everywhere: the result's title and its "Next:" as the command line names them.
+    result = cid.page.locator("#result").inner_text()
+    assert result.startswith("Hand 2: Ann deals, East round — Bob wins") and "Next: Hand 3: Bob deals, East round" \
+        in result, result
     second = evening_hands(evening)[1]
     assert "score 12" not in second and "W: ..." in second and "N: ..." in second, second
     status = json.loads(api(base, token, "GET", "/api/status"))

@@ -611,7 +611,8 @@ def next_line(nxt: dict) -> str:
         # A new round under a rotation that changes seats: who sits where from this deal on.
         seats = nxt["seats"]
         more.append("the players change seats: " + ", ".join(f"{seats[s]} {s}" for s in SEAT_LETTERS))
-    return (f"Next: {nxt['dealer']} deals — {SEAT_WORDS[nxt['round']]} round, hand {nxt['hand']}"
+    # The hand named as everywhere else (the prompt, the page, `add`): Hand 2: Ann deals, East round.
+    return (f"Next: {hand_title(nxt['hand'], nxt['dealer'], nxt['round'])}"
             + (f" ({'; '.join(more)})" if more else ""))
 
 

@@ -105,7 +105,7 @@ function render() {
   const st = S.status;
   if (!st) return;
   const n = st.next;
-  $("deal").textContent = n ? `Hand ${n.hand}: ${n.dealer} deals, ${SEAT_WORDS[n.round]} round` : "mjscore";
+  $("deal").textContent = n ? handTitle(n.hand, n.dealer, n.round) : "mjscore";
   if (!S.me) { showPick(); return; }
   $("pick").hidden = true;
   $("tabs").hidden = false;
@@ -117,6 +117,11 @@ function render() {
   $("mine-title").textContent = S.seat ? `Your hand — you are ${SEAT_WORDS[S.seat]}` : "";
   renderMine();
   renderTable();
+}
+
+function handTitle(hand, dealer, round) {
+  // A hand named one way everywhere, as the command line names it: "Hand 2: Ann deals, East round".
+  return `Hand ${hand}: ${dealer} deals, ${SEAT_WORDS[round]} round`;
 }
 
 function showPick() {
@@ -433,7 +438,7 @@ async function showHand(n) {
   const box = $("result");
   const names = data.names;
   const title = document.createElement("h2");
-  title.textContent = `Hand ${data.hand}: ${SEAT_WORDS[data.round]} round, ${data.dealer} deals — ${outcome(data)}`;
+  title.textContent = `${handTitle(data.hand, data.dealer, data.round)} — ${outcome(data)}`;
   const parts = [title];
   // The winner's hand first, then the others in turn from the winner, as the table scores them.
   const start = data.winner ? SEATS.indexOf(data.winner) : 0;
@@ -464,7 +469,7 @@ async function showHand(n) {
   const nx = S.status && S.status.next;
   if (nx) {
     const moved = nx.seats_change ? ` (the players change seats: ${SEATS.map((s) => `${nx.seats[s]} ${s}`).join(", ")})` : "";
-    parts.push(hint(`Next: ${nx.dealer} deals — ${SEAT_WORDS[nx.round]} round, hand ${nx.hand}${moved}`));
+    parts.push(hint(`Next: ${handTitle(nx.hand, nx.dealer, nx.round)}${moved}`));
   }
   box.replaceChildren(...parts);
 }

@@ -59,3 +59,18 @@ def test_a_hand_is_named_one_way_everywhere(tmp_path):
     assert "Hand 1: Ann deals, East round." in out and "Next: Hand 2: Bob deals, East round" in out
     out = CliRunner().invoke(app, ["session", str(evening), "--hand", "1"]).stdout
     assert out.startswith("Hand 1: Ann deals, East round")
+
+
+def test_markdown_escapes_emphasis_in_names(tmp_path):
+    from typer.testing import CliRunner
+
+    from mjscore.cli import app
+
+    evening = tmp_path / "ev.mj"
+    mjscore.Evening(evening).start(("Ann_1", "B*b", "Cid", "Dee"))
+    mjscore.Evening(evening).add("E: score 40 win self; S: ...; W: ...; N: ...")
+    for args in (["session", str(evening)], ["session", str(evening), "--hand", "1"]):
+        out = CliRunner().invoke(app, [*args, "--format", "markdown"]).stdout
+        assert "Ann\\_1" in out and "B\\*b" in out and "Ann_1" not in out and "B*b" not in out, out
+    plain = CliRunner().invoke(app, ["session", str(evening)]).stdout
+    assert "Ann_1" in plain and "B*b" in plain                  # only Markdown escapes them

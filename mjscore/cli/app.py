@@ -499,12 +499,15 @@ def session(
         if format is Format.json:
             typer.echo(to_json(one))
         else:
-            from mjscore.cli.render import hand_title, render_text
+            from mjscore.cli.render import emphasis_safe, hand_title, render_text
 
             totals = "  ".join(f"{n} {t}" for n, t in one["totals"].items())
             text = render_text(one, "markdown" if format is Format.markdown else "table", output_width())
-            title = hand_title(hand, one["dealer"], one["round"])
-            sys.stdout.write(terminal_safe(f"{title}\n\n{text}\nTotals after it: {totals}\n"))
+            head = f"{hand_title(hand, one['dealer'], one['round'])}\n\n"
+            tail = f"\nTotals after it: {totals}\n"
+            if format is Format.markdown:
+                head, tail = emphasis_safe(head), emphasis_safe(tail)
+            sys.stdout.write(terminal_safe(f"{head}{text}{tail}"))
         return
     # Each hand's plain form made as it is written, and let go (a season of 5,000 hands is not
     # held twice over); JSON is written whole.

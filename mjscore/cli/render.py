@@ -120,7 +120,8 @@ def render_text(result: dict, fmt: str = "table", width: int | None = None) -> s
     out.append(fit(summary, ["player", "won", "points", "doubles", "limit", "score"], grid, width, wrap=(0, 4)))
     out.append("")
     out.extend(settlement_text(result, grid, width))
-    return "\n".join(out).rstrip() + "\n"
+    text = "\n".join(out).rstrip() + "\n"
+    return emphasis_safe(text) if fmt == "markdown" else text
 
 
 def winner_first(players: list[dict], winner: str | None) -> list[dict]:
@@ -477,6 +478,12 @@ def markdown_safe(value: Any) -> Any:
     return value
 
 
+def emphasis_safe(text: str) -> str:
+    """Markdown output with `*` and `_` escaped: a name (`Ann_1`, `B*b`) or a house scheme's text
+    shows as written, never as emphasis.  (mjscore's own Markdown uses neither.)"""
+    return text.replace("*", "\\*").replace("_", "\\_") if ("*" in text or "_" in text) else text
+
+
 def terminal_safe(text: str) -> str:
     """Text for a terminal: every line's control and invisible characters escaped (a name or a
     scheme title could hold escape sequences), line breaks kept."""
@@ -563,7 +570,8 @@ def render_session(result: dict, fmt: str = "table", width: int | None = None) -
                               width, sep="  ", indent="    "))
     out.append("")
     out.extend(_closing(safe({k: v for k, v in result.items() if k != "hands"}), grid, width))
-    return "\n".join(out) + "\n"
+    text = "\n".join(out) + "\n"
+    return emphasis_safe(text) if fmt == "markdown" else text
 
 
 def _closing(result: dict, grid: str, width: int | None, title: str = "Final standings") -> list[str]:

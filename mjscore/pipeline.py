@@ -285,6 +285,9 @@ def player_json(p: PlayerScore, explain: bool = False, claim: int | None = None)
     if p.name:
         out += [', "name": ', string(p.name)]
     out.append(_valuation_json(p.best))
+    completed = p.best.arrangement.completed_by_discard() if p.winner and p.best.arrangement else None
+    if completed:
+        out += [', "completed": ', string(completed)]
     if p.best.ignored:
         out += [', "not_counted": ', _items_json(p.best.ignored)]
     if p.counted:

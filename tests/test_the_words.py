@@ -74,3 +74,19 @@ def test_markdown_escapes_emphasis_in_names(tmp_path):
         assert "Ann\\_1" in out and "B\\*b" in out and "Ann_1" not in out and "B*b" not in out, out
     plain = CliRunner().invoke(app, ["session", str(evening)]).stdout
     assert "Ann_1" in plain and "B*b" in plain                  # only Markdown escapes them
+
+
+def test_a_set_a_discard_completed_says_so_where_it_is_shown_exposed():
+    from typer.testing import CliRunner
+
+    from mjscore.cli import app
+
+    table = "S: 123m 456m 789m 345p 5p5p win 5p from N; E: ...; W: ...; N: ..."
+    out = CliRunner().invoke(app, ["score", "-e", table]).stdout
+    assert "South - winner: 123m 456m 789m 345p [55p]\n  [55p]: the 5p from North completed it\n" in out
+    south = next(p for p in mjscore.score(table).to_dict()["players"] if p["seat"] == "S")
+    assert south["completed"] == "[55p]"
+    # Written exposed by the player, or self-drawn: nothing to say.
+    for other in ("S: 123m 456m 789m 345p 5p5p win 5p self; E: ...; W: ...; N: ...",
+                  "S: [123m] 456m 789m 345p 5p5p win 5p self; E: ...; W: ...; N: ..."):
+        assert "completed it" not in CliRunner().invoke(app, ["score", "-e", other]).stdout

@@ -100,6 +100,8 @@ def render_text(result: dict, fmt: str = "table", width: int | None = None) -> s
         title = f"{_who(p, names)}{' - winner' if p['winner'] else ''}:"
         words = [title] + p["arrangement"]
         out.extend(("## " + line if fmt == "markdown" else line) for line in _words(words, width))
+        if p.get("completed"):
+            out.extend(_words([f"  {p['completed']}:", *completed_text(result, names).split()], width, indent="   "))
         rows = [_fmt_item(i) for i in p["items"]]
         if rows and not p.get("counted"):
             out.append(fit(rows, ["item", "for", "points", "doubles", "limit"], grid, width, wrap=(0, 1, 4)))
@@ -122,6 +124,16 @@ def render_text(result: dict, fmt: str = "table", width: int | None = None) -> s
     out.extend(settlement_text(result, grid, width))
     text = "\n".join(out).rstrip() + "\n"
     return emphasis_safe(text) if fmt == "markdown" else text
+
+
+def completed_text(result: dict, names: dict[str, str]) -> str:
+    """Why a set written concealed is shown exposed: `the 5p from North completed it`."""
+    win = result.get("win") or {}
+    return f"the {win.get('tile')} from {_seat_name(win.get('from'), names)} completed it"
+
+
+def _seat_name(seat: str | None, names: dict[str, str]) -> str:
+    return names.get(seat, SEAT_WORDS.get(seat, "")) if seat else ""
 
 
 def winner_first(players: list[dict], winner: str | None) -> list[dict]:

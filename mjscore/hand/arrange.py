@@ -81,6 +81,14 @@ class Arrangement(NamedTuple):
                 return b
         return None
 
+    def completed_by_discard(self) -> str | None:
+        """The set or pair a winning discard completed, as it is shown, where the player wrote
+        its tiles concealed (it is shown exposed, `[55p]`, as the rules count it); None else."""
+        b = self.won_block
+        if b is None or not b.exposed or b.form is not Form.CONCEALED:
+            return None
+        return _placed(b)[1]
+
     def text(self) -> list[str]:
         """The blocks as the player would lay them out: written groups, sets, pairs, leftovers."""
         placed = []

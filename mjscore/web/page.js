@@ -448,6 +448,12 @@ async function showHand(n) {
     const sum = document.createElement("summary");
     sum.textContent = `${names[p.seat]} (${p.seat})${p.winner ? " — winner" : ""}: ${p.score}`;
     const ul = document.createElement("ul"); ul.className = "items";
+    if (p.completed && data.win) {
+      // A set written concealed, shown exposed: the discard completed it.
+      const li = document.createElement("li");
+      li.textContent = `${p.completed}: the ${data.win.tile} from ${names[data.win.from]} completed it`;
+      ul.append(li);
+    }
     for (const i of p.items) {
       const li = document.createElement("li");
       const v = i.limit ? `${i.limit === 1 ? "limit" : i.limit + " limit"}` : i.doubles ? `${i.doubles} double${i.doubles > 1 ? "s" : ""}` : `${i.points}`;

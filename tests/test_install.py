@@ -208,7 +208,7 @@ def test_a_hand_typed_at_the_prompt_of_the_installed_program(installed):
     for who in ("Bob (South):", "Cid (West):", "Dee (North):"):
         child.expect_exact(who)
         child.sendline("")
-    child.expect_exact("Next: Ann deals")
+    child.expect_exact("Next: Hand 2: Ann deals")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and "E: [111p] 222s 333m EEE 99s win 9s self\n" in (here / "typed.mj").read_text()

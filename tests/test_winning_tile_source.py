@@ -38,6 +38,7 @@ def test_the_breakdown_says_why_and_names_the_kong():
 
     out = CliRunner().invoke(app, ["score", "-e", ROBBED_LAST]).stdout
     assert "5p robbed from West's kong" in out and "Ruling: the last tile made the kong that was robbed" in out
+    assert "[345p]: the 5p robbed from West's kong completed it" in out
     assert "Total: 20 points x 2^1 = 40" in out
 
 

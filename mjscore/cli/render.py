@@ -129,7 +129,9 @@ def render_text(result: dict, fmt: str = "table", width: int | None = None) -> s
 def completed_text(result: dict, names: dict[str, str]) -> str:
     """Why a set written concealed is shown exposed: `the 5p from North completed it`."""
     win = result.get("win") or {}
-    return f"the {win.get('tile')} from {_seat_name(win.get('from'), names)} completed it"
+    came = "robbed from" if "robbed" in (win.get("flags") or ()) else "from"
+    whose = _seat_name(win.get("from"), names) + ("'s kong" if came == "robbed from" else "")
+    return f"the {win.get('tile')} {came} {whose} completed it"
 
 
 def _seat_name(seat: str | None, names: dict[str, str]) -> str:

@@ -451,7 +451,8 @@ async function showHand(n) {
     if (p.completed && data.win) {
       // A set written concealed, shown exposed: the discard completed it.
       const li = document.createElement("li");
-      li.textContent = `${p.completed}: the ${data.win.tile} from ${names[data.win.from]} completed it`;
+      const robbed = (data.win.flags || []).includes("robbed");
+      li.textContent = `${p.completed}: the ${data.win.tile} ${robbed ? "robbed from" : "from"} ${names[data.win.from]}${robbed ? "'s kong" : ""} completed it`;
       ul.append(li);
     }
     for (const i of p.items) {

@@ -27,7 +27,7 @@ from mjscore.evening.entry import entry_line as _entry_line
 from mjscore.evening.batch import BatchItem, encoded, score_files, score_stream
 from mjscore.evening.check import CheckReport, check_rows
 from mjscore.evening.checkpoint import play_file
-from mjscore.evening.journal import Added, Removed, add_hand, print_session, remove_last_hand, start_evening
+from mjscore.evening.journal import Added, Corrected, Removed, add_hand, print_session, remove_last_hand, replace_hand, start_evening
 from mjscore.evening.journal import HandTakenError as HandTakenError  # for the shells: a hand added twice
 from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  # ... or taken back twice
 from mjscore.evening.entry import Penalty as Penalty
@@ -499,6 +499,15 @@ class Evening:
         self._played = None
         return removed
 
+    def edit(self, number: int, hand: Source, *, name: str | None = None) -> Corrected:
+        """Correct hand `number`: its text replaced (`;` breaking lines, or a file holding it),
+        the hands after it played again; nothing written when it, or a later hand after it, is
+        wrong (the later hand named).  `result.changed()`: the totals that moved."""
+        text, shown = _source(hand, name)
+        corrected = replace_hand(self.path, number, text, hand_name=name or ("<typed>" if shown == "<input>" else shown))
+        self._played = None
+        return corrected
+
     @_takes(SETTINGS, ROTATION)
     def play(self, *, keep_going: bool = False, scheme: str | os.PathLike[str] | None = None,
              **settings: Any) -> SessionResult:
@@ -749,6 +758,26 @@ class NextHand:
         finally:
             self._idle()
         return added
+
+    def edit(self, hand: int, text: str, *, by: str | None = None) -> Corrected:
+        """Correct hand `hand` (any hand, not only the last), as `mjscore edit` does; every phone
+        is told, with the totals that changed.  The next hand's drafts stay when its seats do."""
+        self._changing()
+        try:
+            seats = self.evening.play().next
+            corrected = self.evening.edit(hand, text, name="<hand>")
+            nxt = corrected.evening.next
+            changed = corrected.changed()
+            moved = ", ".join(f"{n} {c['before']} -> {c['after']}" for n, c in changed.items())
+            with self._lock:
+                if seats is None or nxt is None or nxt.seats != seats.seats or nxt.hand != self._hand:
+                    self._start(nxt.hand if nxt is not None else self._hand)
+                self._version = self.evening.version()
+                self._notice("edit", hand, by, _done(hand, "corrected", by) + (f": {moved}" if moved else
+                                                                                  ": no total changed"))
+        finally:
+            self._idle()
+        return corrected
 
     def undo(self, hand: int, *, by: str | None = None) -> Removed:
         """Take hand `hand` back, if it is the evening's last (`NotTheLastHandError` otherwise:

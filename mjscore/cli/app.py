@@ -726,6 +726,48 @@ def undo(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
                          f"the last hand was taken out of {evening}")
 
 
+@app.command()
+def edit(evening: str = typer.Argument(..., metavar="EVENING", help="The evening's file (.mj)."),
+         number: int = typer.Argument(..., metavar="N", min=1, help="The hand to correct (1 is the first)."),
+         file: Optional[str] = typer.Argument(None, metavar="[FILE]", show_default=False,
+                                              help="The hand in a file; '-' reads standard input."),
+         inline: Optional[str] = INLINE_OPT,
+         format: ChangeFormat = typer.Option(ChangeFormat.table, "--format", "-f",
+                                             help="table (text) or json (the hand as it was and is, what changed, "
+                                                  "the evening).")) -> None:
+    """Correct any hand of an evening, not only the last: its text replaced, the hands after it
+    played again, and the totals that changed shown.  Nothing is written when the hand, or a
+    later hand after it, is wrong (the later hand is named).
+
+    
+    Example:
+      mjscore edit evening.mj 3 -e "E: score 48 win self; S: score 8; W: ...; N: ..."
+    """
+    import mjscore.api as api
+    from mjscore.cli.render import render_hand, terminal_safe, to_json
+
+    if inline is not None and file is not None:
+        raise typer.BadParameter("give a FILE or -e TEXT, not both")
+    if inline is None and file is None and sys.stdin.isatty():
+        raise typer.BadParameter("give the hand as it should be: -e TEXT, a FILE, or '-' for standard input")
+    hand: str | Path = inline if inline is not None else Path(file or "-")
+    try:
+        corrected = api.Evening(evening).edit(number, hand, name="<-e>" if inline is not None else None)
+    except MjError as e:
+        fail(e)
+    done = f"hand {number} of {evening} was corrected"
+    if format is ChangeFormat.json:
+        _report_after_change(to_json(corrected.to_dict()) + "\n", done)
+        return
+    d = corrected.to_dict()
+    changed = d["changed"]
+    moved = ("  ".join(f"{n} {c['before']} -> {c['after']}" for n, c in changed.items()) if changed
+             else "no total changed")
+    shown = render_hand({**d, "hand": d["hand"]}, output_width())
+    _report_after_change(terminal_safe(f"Corrected hand {number}.\n{shown}\nThe evening's totals that changed: "
+                                       f"{moved}\n"), done)
+
+
 def _report_after_change(text: str, done: str) -> None:
     """What a command that changed the evening prints.  The change is made, so a failure to
     print it is a warning and the exit status stays 0: a script that retries on failure must not

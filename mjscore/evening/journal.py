@@ -59,6 +59,26 @@ class Removed(NamedTuple):
         return {"removed": self.text, "players": list(e.players), "hands": len(e.hands), **e.summary()}
 
 
+class Corrected(NamedTuple):
+    number: int                     # the hand corrected
+    old: str                        # its text as it stood in the file
+    new: str                        # its text now
+    before: dict[str, int]          # each player's total before the correction
+    evening: SessionResult          # the evening with it
+
+    def changed(self) -> dict[str, dict[str, int]]:
+        """The totals the correction changed: name -> {before, after}."""
+        after = self.evening.totals
+        return {n: {"before": self.before[n], "after": after[n]} for n in after if after[n] != self.before.get(n)}
+
+    def to_dict(self) -> dict[str, Any]:
+        """What `mjscore edit --format json` prints: the hand as it was and is, what changed, and
+        the evening as it stands."""
+        e = self.evening
+        return {"hand": e.hands[self.number - 1].to_dict(), "old": self.old, "new": self.new,
+                "changed": self.changed(), "players": list(e.players), **e.summary()}
+
+
 def hand_lines(text: str) -> str:
     """A hand typed on one line (`E: ...; S: ...`) as the file keeps it: a line per player.
     The text's line ends are `\\n` already (`io.text.normalise`)."""
@@ -224,6 +244,47 @@ def remove_last_hand(path: str, *, number: int | None = None) -> Removed:
                                       Location(path))
         replace(target, kept, like=raw, display=path)
     return Removed(removed, evening)
+
+
+def replace_hand(path: str, number: int, hand: str, *, hand_name: str = "<hand>") -> Corrected:
+    """Replace hand `number` of the evening in `path` with `hand` (compact notation; `;` may
+    break its lines) and play the hands after it again.  Raises MjError, and writes nothing, when
+    the hand is wrong (its place in what was typed) or when a later hand is impossible after it
+    (that hand named)."""
+    lines = one_hand(hand, hand_name)
+    target = target_of(path)
+    check_writable(target, path)
+    with locked(target, path):
+        raw = _read_raw(target, path)
+        if raw is None:
+            raise InputError("no such evening file", Location(path))
+        text = decode(raw, path)
+        session = read_session(text, path)
+        hands = session.hands
+        if not 1 <= number <= len(hands):
+            raise SessionError(f"the evening has {_count_hands(len(hands))}: there is no hand {number} to correct",
+                               Location(path))
+        before = play_file(session, target, every_hand=False).totals
+        source = hands[number - 1]
+        file_lines = text.split("\n")
+        first = source.line - 1                                   # its first line, from 0
+        end = first + (source.text or "").count("\n") + 1          # up to the next `---` (or the end)
+        old = "\n".join(file_lines[first:end]).rstrip("\n") + "\n"
+        new_lines = lines.rstrip("\n").split("\n")
+        at_end = end >= len(file_lines)
+        new = "\n".join(file_lines[:first] + new_lines + ([""] if at_end else file_lines[end:]))
+        changed = read_session(new, path)
+        try:
+            evening = play_file(changed, target, every_hand=False)
+        except MjError as e:
+            if e.location.file == path and first < e.location.line <= first + len(new_lines):
+                e.location = Location(hand_name, e.location.line - first, e.location.column)
+                raise
+            later = next((k + 1 for k, h in enumerate(changed.hands) if h.line > e.location.line), len(changed.hands) + 1) - 1
+            raise SessionError(f"hand {later} would not be possible after the correction of hand {number}: "
+                               f"{e.message} (nothing was written)", e.location, e.token) from None
+        replace(target, new, like=raw, display=path)
+    return Corrected(number, old, lines, dict(before), evening)
 
 
 def print_session(text: str, name: str, style: str = "text") -> str:

@@ -68,6 +68,13 @@ class HandIn(BaseModel):
     by: str | None = NAME
 
 
+class CorrectionIn(BaseModel):
+    """A hand as it should have been written, for a hand already in the evening."""
+
+    text: str = Field(max_length=MAX_BODY, description="The hand in the compact notation; ';' breaks lines.")
+    by: str | None = NAME
+
+
 class LineIn(BaseModel):
     """One player's line of the next hand, without its seat."""
 
@@ -223,6 +230,12 @@ def create_app(evening_path: str, token: str) -> FastAPI:
         if hand.hand is None:
             raise HTTPException(422, "name the hand to settle ('hand': N), or give its text")
         return table.settle(hand.hand, others_nothing=hand.others_nothing, draw=hand.draw, by=hand.by).to_dict()
+
+    @app.put("/api/hands/{number}", summary="Correct hand N (any hand): what `mjscore edit EVENING N -e TEXT "
+                                            "--format json` prints; a later hand it makes impossible: 422 naming it")
+    def correct(number: int, body: CorrectionIn) -> dict[str, Any]:
+        shipped_only(body.text)
+        return table.edit(number, body.text, by=body.by).to_dict()
 
     @app.delete("/api/hands/last", summary="Take back hand N, if it is the last: what `mjscore undo EVENING "
                                            "--format json` prints; its lines come back as the drafts")

@@ -1,0 +1,88 @@
+"""Any hand of an evening corrected, not only the last (issue: a page players like, item 3):
+`mjscore edit EVENING N`, `Evening.edit`, `PUT /api/hands/N`.  The hands after it are played again;
+a correction that makes a later hand impossible is refused naming that hand, the file unchanged."""
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+import mjscore
+from mjscore.cli import app
+from mjscore.web.app import create_app
+
+runner = CliRunner()
+EVENING = ("players Ann Bob Cid Dee\n---\nE: score 40 win self\nS: score 8\nW: ...\nN: ...\n---\n"
+           "dealer-wins 1\nE: score 20 win self\nS: ...\nW: ...\nN: ...\n---\ndraw\n")
+TOKEN = "c" * 32
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+@pytest.fixture
+def evening(tmp_path):
+    path = tmp_path / "ev.mj"
+    path.write_text(EVENING)
+    return path
+
+
+def test_a_hand_in_the_middle_is_corrected_and_the_hands_after_it_played_again(evening):
+    before = mjscore.play_session(evening).totals
+    c = mjscore.Evening(evening).edit(1, "E: score 48 win self; S: score 8; W: ...; N: ...")
+    text = evening.read_text()
+    assert text == EVENING.replace("E: score 40 win self", "E: score 48 win self")
+    after = mjscore.play_session(evening).totals
+    assert c.evening.totals == after and c.before == before
+    assert c.changed() == {n: {"before": before[n], "after": after[n]} for n in after if after[n] != before[n]}
+    assert c.old.startswith("E: score 40 win self") and c.new.startswith("E: score 48 win self")
+
+
+def test_a_correction_that_makes_a_later_hand_impossible_is_refused_naming_it(evening):
+    with pytest.raises(mjscore.MjError) as e:
+        mjscore.Evening(evening).edit(1, "S: score 40 win self; E: ...; W: ...; N: ...")   # East no longer won
+    assert e.value.message.startswith("hand 2 would not be possible after the correction of hand 1: hand 2 says "
+                                      "dealer-wins 1")
+    assert evening.read_text() == EVENING
+
+
+@pytest.mark.parametrize("number,text,message", [
+    (9, "draw", "the evening has 3 hands: there is no hand 9 to correct"),
+    (1, "S: 12x; E: ...", "'12x' is not a tile"),
+    (3, "E: score 8 win self\n---\ndraw", "'---' separates hands"),
+])
+def test_a_wrong_correction_writes_nothing(evening, number, text, message):
+    with pytest.raises(mjscore.MjError) as e:
+        mjscore.Evening(evening).edit(number, text)
+    assert e.value.message.startswith(message) and evening.read_text() == EVENING
+
+
+def test_the_last_hand_too(evening):
+    mjscore.Evening(evening).edit(3, "S: score 8 win self; E: ...; W: ...; N: ...")
+    assert evening.read_text().endswith("---\nS: score 8 win self\nE: ...\nW: ...\nN: ...\n")
+    assert len(mjscore.play_session(evening).hands) == 3
+
+
+def test_the_command_line_shows_what_changed_and_its_json_twin(evening, tmp_path):
+    r = runner.invoke(app, ["edit", str(evening), "1", "-e", "E: score 48 win self; S: score 8; W: ...; N: ..."])
+    assert r.exit_code == 0 and "Corrected hand 1." in r.stdout and "The evening's totals that changed:" in r.stdout
+    twin = tmp_path / "twin.mj"
+    twin.write_text(EVENING)
+    r = runner.invoke(app, ["edit", str(twin), "1", "-e", "E: score 48 win self; S: score 8; W: ...; N: ...",
+                            "--format", "json"])
+    d = json.loads(r.stdout)
+    assert d["hand"]["hand"] == 1 and d["changed"]["Ann"]["after"] == mjscore.play_session(twin).totals["Ann"]
+    r = runner.invoke(app, ["edit", str(evening), "2", "-e", "E: 12x"])
+    assert r.exit_code == 1 and "12x" in r.stderr
+
+
+def test_the_page_corrects_a_hand_and_every_phone_is_told(evening):
+    client = TestClient(create_app(str(evening), TOKEN), base_url="http://127.0.0.1")
+    r = client.put("/api/hands/1", json={"text": "E: score 48 win self; S: score 8; W: ...; N: ...", "by": "Ann"},
+                   headers=AUTH)
+    assert r.status_code == 200 and r.json()["changed"]
+    notice = client.get("/api/status", headers=AUTH).json()["notices"][-1]["text"]
+    assert notice.startswith("Hand 1 was corrected by Ann: Ann ")
+    r = client.put("/api/hands/1", json={"text": "S: score 40 win self; E: ...; W: ...; N: ..."}, headers=AUTH)
+    assert r.status_code == 422 and "hand 2 would not be possible" in r.json()["error"]["message"]
+    r = client.put("/api/hands/1", json={"text": "scheme /etc/passwd\nE: score 40 win self"}, headers=AUTH)
+    assert r.status_code == 422 and "no file is read" in r.json()["error"]["message"]

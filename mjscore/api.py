@@ -31,7 +31,7 @@ from mjscore.evening.journal import Added, Corrected, Removed, add_hand, print_s
 from mjscore.evening.journal import HandTakenError as HandTakenError  # for the shells: a hand added twice
 from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  # ... or taken back twice
 from mjscore.evening.entry import Penalty as Penalty
-from mjscore.evening.entry import hand_parts
+from mjscore.evening.entry import hand_parts as hand_parts  # for the shells: a hand taken apart (edit, the page)
 from mjscore.evening.session import NextDeal, SessionResult, next_hand, play
 from mjscore.hand.validate import validate_table
 from mjscore.io.notation import print_table
@@ -51,6 +51,7 @@ from mjscore.model.errors import InputError, Location, MjError, SessionError
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.model.settings import given as given_settings
 from mjscore.model.table import Table, name_key
+from mjscore.model.tiles import SEATS as SEATS_ORDER
 from mjscore.model.tiles import WIND_BY_LETTER, Wind
 from mjscore.pipeline import TableResult, evaluate, evaluate_player, named_in, player_dict, table_waits
 from mjscore.rules import views as _views
@@ -498,6 +499,18 @@ class Evening:
         removed = remove_last_hand(self.path, number=number)
         self._played = None
         return removed
+
+    def hand_seating(self, number: int) -> tuple[list[str], str, str]:
+        """Hand `number` as it was played: its players at E S W N, its round's letter, and its
+        text as the file holds it (what `mjscore edit` offers to change)."""
+        played = self.play()
+        if not 1 <= number <= len(played.hands):
+            raise SessionError(f"the evening has {len(played.hands)} hands: there is no hand {number} to correct",
+                               Location(self.path))
+        hand = played.hands[number - 1]
+        text, name = read_text(self.path)
+        source = read_session(text, name).hands[number - 1]
+        return ([hand.names[s] for s in SEATS_ORDER], hand.to_dict()["round"], source.text or "")
 
     def edit(self, number: int, hand: Source, *, name: str | None = None) -> Corrected:
         """Correct hand `number`: its text replaced (`;` breaking lines, or a file holding it),

@@ -86,3 +86,32 @@ def test_the_page_corrects_a_hand_and_every_phone_is_told(evening):
     assert r.status_code == 422 and "hand 2 would not be possible" in r.json()["error"]["message"]
     r = client.put("/api/hands/1", json={"text": "scheme /etc/passwd\nE: score 40 win self"}, headers=AUTH)
     assert r.status_code == 422 and "no file is read" in r.json()["error"]["message"]
+
+
+def test_at_a_terminal_the_hands_own_lines_are_offered_one_by_one(evening):
+    """`mjscore edit EVENING N` at a pty: each line stands where the player types; Enter keeps
+    it, or it is changed first (here: Bob's 8 made 12 with two Backspaces), as `add` asks them."""
+    import os
+    import sys
+
+    import pexpect
+
+    env = dict(os.environ, COLUMNS="80", TERM="xterm", MJSCORE_CACHE_DIR="")
+    child = pexpect.spawn(sys.executable, ["-m", "mjscore", "edit", evening.name, "1"], cwd=str(evening.parent),
+                          env=env, encoding="utf-8", timeout=30, dimensions=(40, 80))
+    child.expect_exact("Hand 1: Ann deals, East round.")
+    child.expect_exact("Ann (East): ")
+    child.expect_exact("score 40 win self")              # her line as it stands, ready to change
+    child.send("\r")                                     # kept
+    child.expect_exact("Bob (South): ")
+    child.expect_exact("score 8")
+    child.send("\x7f" + "12\r")                          # 8 -> 12
+    for who in ("Cid (West): ", "Dee (North): "):
+        child.expect_exact(who)
+        child.send("\r")
+    child.expect_exact("Corrected hand 1.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert evening.read_text().startswith("players Ann Bob Cid Dee\n---\nE: score 40 win self\nS: score 12\nW: ...\n"
+                                          "N: ...\n---\ndealer-wins 1\n")

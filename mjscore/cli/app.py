@@ -606,20 +606,29 @@ PROMPT_HELP = ("Tiles, a score (12) or Enter for none; the winner adds win",
                "TILE self|from NAME. Also draw, penalty NAME N [to NAME].")
 
 
-def _enter_hand(book: Any, players: tuple[str, ...] | None, scheme: str | None, add: Callable[[str], Any]) -> Any:
+def _enter_hand(book: Any, players: tuple[str, ...] | None, scheme: str | None, add: Callable[[str], Any], *,
+                seating: tuple[list[str], int, str] | None = None, offered: dict[str, str] | None = None,
+                kept: tuple[str, ...] = ()) -> Any:
     """The hand asked seat by seat at the terminal, in this hand's seating, each line checked as
     it is given and asked again alone when it is wrong; then the table as a whole, asking again
-    only the lines its check names.  Returns what `add` made of the hand."""
+    only the lines its check names.  Returns what `add` made of the hand.  To correct a hand
+    (`mjscore edit`): `seating` is its players, number and round, `offered` its lines by seat,
+    each put on the line to change (Enter keeps it), and `kept` its penalties and own headers."""
     import mjscore.api as api
     from mjscore.cli.render import hand_title, report_lines, terminal_safe
     from mjscore.model.errors import Location, NoWinnerError
     from mjscore.model.tiles import SEAT_WORDS
 
+    line_editing: Any = None
     try:
-        import readline  # noqa: F401  (line editing and history for input(), where the platform has it)
+        import readline  # (line editing and history for input(), where the platform has it)
+        line_editing = readline
     except ImportError:                          # pragma: no cover - platforms without readline
         pass
-    if book.exists():
+    if seating is not None:
+        names, number, round_letter = seating
+        scheme, moved = book.scheme(), False
+    elif book.exists():
         so_far = book.play()
         nxt = so_far.next
         names = list(nxt.seats)                 # this hand's seating, changed seats and all
@@ -640,10 +649,21 @@ def _enter_hand(book: Any, players: tuple[str, ...] | None, scheme: str | None, 
     for line in PROMPT_HELP:
         say(line)
     lines: dict[str, str] = {}
-    penalties: list[str] = []
+    penalties: list[str] = list(kept)
+    if kept:
+        say("Kept as they were: " + "; ".join(kept))
 
-    def answer(question: str) -> str:
+    def answer(question: str, now: str = "") -> str:
         try:
+            if now and line_editing is not None:
+                # The line as it stands, put where the player types: Enter keeps it.
+                line_editing.set_startup_hook(lambda: line_editing.insert_text(now))
+                try:
+                    return input(terminal_safe(question))
+                finally:
+                    line_editing.set_startup_hook(None)
+            if now:                              # pragma: no cover - no line editing: Enter keeps it
+                return input(terminal_safe(f"{question}[{now}] ")) or now
             return input(terminal_safe(question))
         except EOFError:
             typer.echo("")
@@ -652,8 +672,10 @@ def _enter_hand(book: Any, players: tuple[str, ...] | None, scheme: str | None, 
     def ask(seat: str) -> bool:
         """Asks `seat`'s line until it is right; False when a draw was given instead."""
         who = names["ESWN".index(seat)]
+        now = (offered or {}).get(seat, "")
         while True:
-            given = answer(f"{who} ({SEAT_WORDS[seat]}): ")
+            given = answer(f"{who} ({SEAT_WORDS[seat]}): ", now)
+            now = ""
             kind = api.answer_kind(given)
             if kind == "draw":
                 return False
@@ -737,7 +759,9 @@ def edit(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
                                                   "the evening).")) -> None:
     """Correct any hand of an evening, not only the last: its text replaced, the hands after it
     played again, and the totals that changed shown.  Nothing is written when the hand, or a
-    later hand after it, is wrong (the later hand is named).
+    later hand after it, is wrong (the later hand is named).  On a terminal with no hand given,
+    the hand's own lines are offered one by one, as 'add' asks them: Enter keeps a line, or
+    change it first.
 
     
     Example:
@@ -748,11 +772,18 @@ def edit(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
 
     if inline is not None and file is not None:
         raise typer.BadParameter("give a FILE or -e TEXT, not both")
-    if inline is None and file is None and sys.stdin.isatty():
-        raise typer.BadParameter("give the hand as it should be: -e TEXT, a FILE, or '-' for standard input")
-    hand: str | Path = inline if inline is not None else Path(file or "-")
+    book = api.Evening(evening)
     try:
-        corrected = api.Evening(evening).edit(number, hand, name="<-e>" if inline is not None else None)
+        if inline is None and file is None and sys.stdin.isatty():
+            # At a terminal: the hand's own lines offered one by one, as `add` asks them.
+            names, round_letter, old = book.hand_seating(number)
+            parts = api.hand_parts(old, names)
+            corrected = _enter_hand(book, None, None, lambda typed: book.edit(number, typed, name="<typed>"),
+                                    seating=(names, number, round_letter), offered=parts.lines,
+                                    kept=tuple(p.line() for p in parts.penalties) + parts.other)
+        else:
+            hand: str | Path = inline if inline is not None else Path(file or "-")
+            corrected = book.edit(number, hand, name="<-e>" if inline is not None else None)
     except MjError as e:
         fail(e)
     done = f"hand {number} of {evening} was corrected"

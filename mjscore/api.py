@@ -33,6 +33,7 @@ from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  
 from mjscore.evening.entry import Penalty as Penalty
 from mjscore.evening.entry import hand_parts as hand_parts  # for the shells: a hand taken apart (edit, the page)
 from mjscore.evening.session import NextDeal, SessionResult, next_hand, play
+from mjscore.evening.session import hand_title as hand_title  # for the shells: a hand named one way
 from mjscore.hand.validate import validate_table
 from mjscore.io.notation import print_table
 from mjscore.io.reader import (

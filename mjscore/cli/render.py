@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from mjscore.model.errors import escaped
 from mjscore.model.plain import encode
+from mjscore.api import hand_title as hand_title  # the hand named once, in the library
 from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
 if TYPE_CHECKING:
@@ -622,31 +623,13 @@ def _closing(result: dict, grid: str, width: int | None, title: str = "Final sta
 
 
 def next_line(nxt: dict) -> str:
-    """Who deals the next hand, and what it carries: East's extra hands, the kitty."""
-    more = []
-    if nxt.get("extra_hands"):
-        more.append(f"extra hand {nxt['extra_hands']}")
-    if nxt.get("kitty_deals"):
-        n = nxt["kitty_deals"]
-        more.append("the kitty holds 1 deal's stakes" if n == 1 else f"the kitty holds {n} deals' stakes")
-    if nxt.get("seats_change"):
-        # A new round under a rotation that changes seats: who sits where from this deal on.
-        seats = nxt["seats"]
-        more.append("the players change seats: " + ", ".join(f"{seats[s]} {s}" for s in SEAT_LETTERS))
-    # The hand named as everywhere else (the prompt, the page, `add`): Hand 2: Ann deals, East round.
-    return (f"Next: {hand_title(nxt['hand'], nxt['dealer'], nxt['round'])}"
-            + (f" ({'; '.join(more)})" if more else ""))
+    """Who deals the next hand, and what it carries, in the library's words (`NextDeal.sentence`)."""
+    return str(nxt["text"])
 
 
 def plural(n: int, word: str) -> str:
     """`1 double`, `2 doubles`."""
     return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def hand_title(number: int, dealer: str, round_letter: str) -> str:
-    """A hand of an evening named one way wherever it is shown (the prompt, `add`, `session`):
-    `Hand 5: Dee deals, East round`."""
-    return f"Hand {number}: {dealer} deals, {SEAT_WORDS[round_letter]} round"
 
 
 def render_hand(result: dict, width: int | None = None) -> str:

@@ -25,7 +25,7 @@ from mjscore.model.errors import MjError, NoWinnerError, SchemeError, SessionErr
 
 from mjscore.model.settings import ROTATION, SETTINGS, Paying, Rotation, SeatChange, ordered
 from mjscore.model.table import COUNTERS, Table, name_key
-from mjscore.model.tiles import SEATS, Wind
+from mjscore.model.tiles import SEAT_WORDS, SEATS, Wind
 from mjscore.pipeline import EMPTY, TableResult, evaluate, named_in
 from mjscore.rules.scheme import Scheme, load_scheme
 from mjscore.settle import Reason
@@ -190,7 +190,27 @@ class NextDeal(NamedTuple):
         return {"dealer": self.dealer, "round": self.round.value, "hand": self.hand,
                 "extra_hands": self.extra_hands, "kitty_deals": self.kitty_deals,
                 "seats": {s.value: n for s, n in zip(SEATS, self.seats)}, "seats_change": self.seats_change,
-                "dealer_wins": self.dealer_wins}
+                "dealer_wins": self.dealer_wins, "text": self.sentence()}
+
+    def sentence(self) -> str:
+        """The next deal in words, made here once for every shell (the command line, the page):
+        `Next: Hand 2: Ann deals, East round (extra hand 1; the kitty holds 2 deals' stakes)`."""
+        more = []
+        if self.extra_hands:
+            more.append(f"extra hand {self.extra_hands}")
+        if self.kitty_deals:
+            n = self.kitty_deals
+            more.append("the kitty holds 1 deal's stakes" if n == 1 else f"the kitty holds {n} deals' stakes")
+        if self.seats_change:
+            # A new round under a rotation that changes seats: who sits where from this deal on.
+            more.append("the players change seats: " + ", ".join(f"{n} {s.value}" for s, n in zip(SEATS, self.seats)))
+        return f"Next: {hand_title(self.hand, self.dealer, self.round.value)}" + (f" ({'; '.join(more)})" if more else "")
+
+
+def hand_title(number: int, dealer: str, round_letter: str) -> str:
+    """A hand of an evening named one way wherever it is shown (the prompt, `add`, `session`,
+    the page): `Hand 5: Dee deals, East round`."""
+    return f"Hand {number}: {dealer} deals, {SEAT_WORDS[round_letter]} round"
 
 
 @dataclass(frozen=True)

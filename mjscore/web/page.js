@@ -474,10 +474,7 @@ async function showHand(n) {
     parts.push(hint(`No payments: ${data.settlement_error}`));
   }
   const nx = S.status && S.status.next;
-  if (nx) {
-    const moved = nx.seats_change ? ` (the players change seats: ${SEATS.map((s) => `${nx.seats[s]} ${s}`).join(", ")})` : "";
-    parts.push(hint(`Next: ${handTitle(nx.hand, nx.dealer, nx.round)}${moved}`));
-  }
+  if (nx) parts.push(hint(nx.text));         // the library's words, as the command line shows them
   box.replaceChildren(...parts);
 }
 

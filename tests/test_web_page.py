@@ -147,7 +147,7 @@ def test_four_players_enter_a_hand_together_and_all_see_the_payments(served, bro
     seen(ann, "#lines", "352")
     for p in phones:
         p.shot("2-entered")
-    seen(cid, "#lines", "score 16")
+    seen(cid, "#lines", "16 counted")
     cid.page.wait_for_function("() => !document.getElementById('submit').disabled", timeout=2500)
     cid.click("Settle the hand")
     for p in phones:
@@ -280,7 +280,7 @@ def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typ
     score_line(bob, False, 8)
     seen(bob, "#pending", "not in yet")
     for p in phones:
-        seen(p, "#lines", "score 8", timeout=6000)
+        seen(p, "#lines", "8 counted", timeout=6000)
     assert failed and bob.page.locator("#pending").is_hidden()
     score_line(cid, False, None)
     score_line(dee, False, None)
@@ -332,7 +332,7 @@ def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typ
     seen(cid, "#deal", "Hand 3")
     for p in phones:
         seen(p, "#lines", "Cid (S)", timeout=4000)
-        seen(p, "#lines", "score 12", timeout=6000)
+        seen(p, "#lines", "12 counted", timeout=6000)
     assert ("PUT", "api/drafts/W", 409) in cid.answers and ("PUT", "api/drafts/S", 200) in cid.answers, cid.answers
     # The winner's hand first, then the others in turn from the winner: Bob (S), Cid, Dee, Ann.
     shown = [t.split(" (")[0] for t in cid.page.locator("#result summary").all_inner_texts()]
@@ -358,7 +358,7 @@ def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typ
     assert len(evening_hands(evening)) == 1
     # Its lines came back as the drafts of hand 2: settled again without typing them.
     for p in phones:
-        seen(p, "#lines", "score 20 win self")
+        seen(p, "#lines", "20 counted, win self")
     dee.shot("e4-taken-back")
     assert [a for p in (ann, dee) for a in p.answers if a[1] == "api/hands/last"].count(("DELETE", "api/hands/last",
                                                                                            200)) == 1

@@ -278,10 +278,25 @@ function markErrors() {
 }
 
 function figures(p) {
+  // A player's score in words, as the command line gives it: "24 points, 1 double: 48".
   if (!p) return "";
-  if (p.counted) return `score ${p.score}`;
+  if (p.counted) return `${p.score} counted`;
   if (p.limit) return `${p.limit}: ${p.score}`;
-  return p.doubles ? `${p.points} points × 2^${p.doubles} = ${p.score}` : `${p.points} points = ${p.score}`;
+  if (!p.points && !p.doubles && !p.score) return "nothing";
+  const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return p.doubles ? `${count(p.points, "point")}, ${count(p.doubles, "double")}: ${p.score}` : `${count(p.points, "point")}: ${p.score}`;
+}
+
+function draftText(d) {
+  // A line as the table sees it, its score said once: "8 counted", "40 counted, win self", "nothing".
+  if (!d.ok) return `${d.text} — ${d.error.message}`;
+  const p = d.player;
+  if (p && p.counted) {
+    const rest = (d.line || "").replace(/^score\s+\d+\s*/, "");
+    return `${figures(p)}${rest ? ", " + rest : ""}`;
+  }
+  if ((d.line || "").trim() === "...") return "nothing";
+  return p ? `${d.line || d.text} — ${figures(p)}` : d.line || d.text;
 }
 
 // -- the tiles ---------------------------------------------------------------------------------
@@ -383,7 +398,7 @@ function renderTable() {
     li.className = d ? (d.ok ? "ok" : "bad") : "";
     const who = document.createElement("span"); who.className = "who"; who.textContent = `${st.next.seats[seat]} (${seat})`;
     const what = document.createElement("span"); what.className = "what";
-    what.textContent = !d ? "not in yet" : d.ok ? `${d.text} — ${figures(d.player)}` : `${d.text} — ${d.error.message}`;
+    what.textContent = !d ? "not in yet" : draftText(d);
     li.append(who, what);
     return li;
   }));

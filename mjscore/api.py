@@ -13,6 +13,7 @@ the streaming functions an iterable of compact-notation lines (an open file, a g
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import threading
@@ -27,7 +28,8 @@ from mjscore.evening.entry import entry_line as _entry_line
 from mjscore.evening.batch import BatchItem, encoded, score_files, score_stream
 from mjscore.evening.check import CheckReport, check_rows
 from mjscore.evening.checkpoint import play_file
-from mjscore.evening.journal import Added, Corrected, Removed, add_hand, print_session, remove_last_hand, replace_hand, start_evening
+from mjscore.evening.journal import Added, Corrected, Removed, add_hand, nth_hand, print_session, remove_last_hand
+from mjscore.evening.journal import replace_hand, start_evening
 from mjscore.evening.journal import HandTakenError as HandTakenError  # for the shells: a hand added twice
 from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  # ... or taken back twice
 from mjscore.evening.entry import Penalty as Penalty
@@ -504,13 +506,9 @@ class Evening:
     def hand_seating(self, number: int) -> tuple[list[str], str, str]:
         """Hand `number` as it was played: its players at E S W N, its round's letter, and its
         text as the file holds it (what `mjscore edit` offers to change)."""
-        played = self.play()
-        if not 1 <= number <= len(played.hands):
-            raise SessionError(f"the evening has {len(played.hands)} hands: there is no hand {number} to correct",
-                               Location(self.path))
-        hand = played.hands[number - 1]
         text, name = read_text(self.path)
-        source = read_session(text, name).hands[number - 1]
+        source = nth_hand(read_session(text, name), number, self.path)
+        hand = self.play().hands[number - 1]
         return ([hand.names[s] for s in SEATS_ORDER], hand.to_dict()["round"], source.text or "")
 
     def edit(self, number: int, hand: Source, *, name: str | None = None) -> Corrected:
@@ -681,7 +679,7 @@ class NextHand:
     def put_line(self, seat: str, text: str, *, hand: int, by: str | None = None) -> dict[str, Any]:
         """Check one player's line of hand `hand` and hold it as that seat's draft: the line's
         check (`LineCheck.to_dict`) with the text as typed and who entered it."""
-        played = self._played_for(hand)
+        self._played_for(hand)
         checked = self.evening.check_line(seat, text).to_dict()
         checked.update(text=text, by=by)
         with self._lock:
@@ -762,22 +760,18 @@ class NextHand:
     def add(self, text: str, *, hand: int | None = None, by: str | None = None) -> Added:
         """Add a hand's text, as `mjscore add -e TEXT` does (hand number `hand`, when given:
         `HandTakenError` if it is there already); what was held for that hand is dropped."""
-        self._changing()
-        try:
+        with self._changing():
             added = self.evening.add(text, name="<hand>", number=hand)
             number = len(added.evening.hands)
             with self._lock:
                 self._start(number + 1)
                 self._notice("settle", number, by, _done(number, "added", by))
-        finally:
-            self._idle()
         return added
 
     def edit(self, hand: int, text: str, *, by: str | None = None) -> Corrected:
         """Correct hand `hand` (any hand, not only the last), as `mjscore edit` does; every phone
         is told, with the totals that changed.  The next hand's drafts stay when its seats do."""
-        self._changing()
-        try:
+        with self._changing():
             seats = self.evening.play().next
             corrected = self.evening.edit(hand, text, name="<hand>")
             nxt = corrected.evening.next
@@ -789,16 +783,13 @@ class NextHand:
                 self._version = self.evening.version()
                 self._notice("edit", hand, by, _done(hand, "corrected", by) + (f": {moved}" if moved else
                                                                                   ": no total changed"))
-        finally:
-            self._idle()
         return corrected
 
     def undo(self, hand: int, *, by: str | None = None) -> Removed:
         """Take hand `hand` back, if it is the evening's last (`NotTheLastHandError` otherwise:
         two phones taking back the same hand take back one); its lines and penalties come back
         as the drafts of that hand, so nobody types them again."""
-        self._changing()
-        try:
+        with self._changing():
             removed = self.evening.undo(number=hand)
             nxt = removed.evening.next
             assert nxt is not None
@@ -813,8 +804,6 @@ class NextHand:
                                    for p in parts.penalties]
                 self._other = parts.other
                 self._notice("undo", hand, by, _done(hand, "taken back", by))
-        finally:
-            self._idle()
         return removed
 
     # -- inside
@@ -833,14 +822,19 @@ class NextHand:
             self._still_next(hand)
         return played
 
-    def _changing(self) -> None:
-        """The next hand is being changed (added, or a hand taken back): what is sent for it
-        meanwhile is refused (409), until `_idle`."""
+    @contextlib.contextmanager
+    def _changing(self) -> Iterator[None]:
+        """While the block changes the evening (a hand added, corrected or taken back): what is
+        sent for the next hand meanwhile is refused (409)."""
         with self._lock:
             if self._busy:
                 raise HandMovedError(f"hand {self._busy} is being settled or taken back from another phone: "
                                      "try again in a moment", Location("<hand>"))
             self._busy = self._hand
+        try:
+            yield
+        finally:
+            self._idle()
 
     def _idle(self) -> None:
         with self._lock:

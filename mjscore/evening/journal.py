@@ -10,15 +10,16 @@ never left half-written.  The text checked is the text written: a hand is read a
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from mjscore.evening.checkpoint import play_file
 from mjscore.evening.session import SessionResult, play
 from mjscore.io.notation import print_table
-from mjscore.io.sessionfile import player_names, read_session
+from mjscore.io.sessionfile import HandSource, Session, player_names, read_session
 from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, normalise, read_bytes
 from mjscore.io.writing import check_writable, locked, replace, target_of
 from mjscore.model.errors import InputError, Location, MjError, SessionError
@@ -204,10 +205,19 @@ def start_evening(path: str, players: tuple[str, ...], *, start: int | None = No
     return True
 
 
-def remove_last_hand(path: str, *, number: int | None = None) -> Removed:
-    """Take the evening's last hand out of its file; raises MjError when there is none.  With
-    `number`, only if that hand is the last (NotTheLastHandError otherwise, nothing written: two
-    phones taking back the same hand take back one)."""
+def nth_hand(session: Session, number: int, path: str) -> HandSource:
+    """Hand `number` of an evening as its file holds it, for a correction; SessionError when
+    there is none."""
+    if not 1 <= number <= len(session.hands):
+        raise SessionError(f"the evening has {_count_hands(len(session.hands))}: there is no hand {number} to "
+                           "correct", Location(path))
+    return session.hands[number - 1]
+
+
+@contextlib.contextmanager
+def _changing(path: str) -> Iterator[tuple[str, bytes, str]]:
+    """An evening that exists, held for a change: (the file written, its bytes, its text), read
+    under its lock and checked writable before the lock (to say why) and under it (to be sure)."""
     target = target_of(path)
     check_writable(target, path)
     with locked(target, path):
@@ -215,7 +225,14 @@ def remove_last_hand(path: str, *, number: int | None = None) -> Removed:
         if raw is None:
             raise InputError("no such evening file", Location(path))
         check_writable(target, path)
-        text = decode(raw, path)
+        yield target, raw, decode(raw, path)
+
+
+def remove_last_hand(path: str, *, number: int | None = None) -> Removed:
+    """Take the evening's last hand out of its file; raises MjError when there is none.  With
+    `number`, only if that hand is the last (NotTheLastHandError otherwise, nothing written: two
+    phones taking back the same hand take back one)."""
+    with _changing(path) as (target, raw, text):
         body = _without_trailing_separators(text).rstrip("\n")
         # The last hand is found among the last lines, and the header's end from the top: a long
         # evening's lines are not all split and looked at (an undo at 2,000 hands: 8 ms of them).
@@ -252,20 +269,10 @@ def replace_hand(path: str, number: int, hand: str, *, hand_name: str = "<hand>"
     the hand is wrong (its place in what was typed) or when a later hand is impossible after it
     (that hand named)."""
     lines = one_hand(hand, hand_name)
-    target = target_of(path)
-    check_writable(target, path)
-    with locked(target, path):
-        raw = _read_raw(target, path)
-        if raw is None:
-            raise InputError("no such evening file", Location(path))
-        text = decode(raw, path)
+    with _changing(path) as (target, raw, text):
         session = read_session(text, path)
-        hands = session.hands
-        if not 1 <= number <= len(hands):
-            raise SessionError(f"the evening has {_count_hands(len(hands))}: there is no hand {number} to correct",
-                               Location(path))
+        source = nth_hand(session, number, path)
         before = play_file(session, target, every_hand=False).totals
-        source = hands[number - 1]
         file_lines = text.split("\n")
         first = source.line - 1                                   # its first line, from 0
         end = first + (source.text or "").count("\n") + 1          # up to the next `---` (or the end)

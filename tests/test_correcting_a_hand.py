@@ -115,3 +115,9 @@ def test_at_a_terminal_the_hands_own_lines_are_offered_one_by_one(evening):
     assert child.exitstatus == 0
     assert evening.read_text().startswith("players Ann Bob Cid Dee\n---\nE: score 40 win self\nS: score 12\nW: ...\n"
                                           "N: ...\n---\ndealer-wins 1\n")
+
+
+def test_at_sixty_columns_no_line_is_wider(evening):
+    r = runner.invoke(app, ["edit", str(evening), "1", "-e", "E: score 48 win self; S: score 8; W: ...; N: ..."],
+                      env={"COLUMNS": "60"})
+    assert r.exit_code == 0 and max(len(line) for line in r.stdout.splitlines()) <= 60, r.stdout

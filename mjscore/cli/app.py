@@ -768,7 +768,7 @@ def edit(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
       mjscore edit evening.mj 3 -e "E: score 48 win self; S: score 8; W: ...; N: ..."
     """
     import mjscore.api as api
-    from mjscore.cli.render import render_hand, terminal_safe, to_json
+    from mjscore.cli.render import render_hand, report_lines, terminal_safe, to_json
 
     if inline is not None and file is not None:
         raise typer.BadParameter("give a FILE or -e TEXT, not both")
@@ -794,9 +794,9 @@ def edit(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
     changed = d["changed"]
     moved = ("  ".join(f"{n} {c['before']} -> {c['after']}" for n, c in changed.items()) if changed
              else "no total changed")
-    shown = render_hand({**d, "hand": d["hand"]}, output_width())
-    _report_after_change(terminal_safe(f"Corrected hand {number}.\n{shown}\nThe evening's totals that changed: "
-                                       f"{moved}\n"), done)
+    width = output_width()
+    changed_line = "\n".join(report_lines(f"The evening's totals that changed: {moved}", width))
+    _report_after_change(terminal_safe(f"Corrected hand {number}.\n{render_hand(d, width)}\n{changed_line}\n"), done)
 
 
 def _report_after_change(text: str, done: str) -> None:

@@ -36,6 +36,9 @@ from mjscore.evening.entry import Penalty as Penalty
 from mjscore.evening.entry import hand_parts as hand_parts  # for the shells: a hand taken apart (edit, the page)
 from mjscore.evening.session import NextDeal, SessionResult, next_hand, play
 from mjscore.evening.session import hand_title as hand_title  # for the shells: a hand named one way
+from mjscore.evening.words import paid as paid, payment_sentences as payment_sentences  # a hand in words, made once
+from mjscore.evening.words import penalty_sentences as penalty_sentences, said as said
+from mjscore.evening.words import special_sentence as special_sentence
 from mjscore.hand.validate import validate_table
 from mjscore.io.notation import print_table
 from mjscore.io.reader import (

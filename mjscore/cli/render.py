@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from mjscore.model.errors import escaped
 from mjscore.model.plain import encode
 from mjscore.api import hand_title as hand_title  # the hand named once, in the library
+from mjscore.api import paid, payment_sentences, penalty_sentences, special_sentence
 from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
 if TYPE_CHECKING:
@@ -186,7 +187,7 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
     east = f", East double {'on' if s.get('east_double') else 'off'}" if s.get("east_double_applies") else ""
     lines = _words([f"Payments ({s['paying']}, {s.get('payoff') or 'no payoff'}{east}):", "rows pay, columns receive"],
                    width)
-    amount = _paid(s)
+    amount = paid(s)
     heads = [names.get(b, b) for b in SEAT_LETTERS]
     rows: list[list[str | int]] = [[label(a, names)] + [amount.get((a, b), "") if a != b else "." for b in SEAT_LETTERS]
             + [sum(amount.get((a, b), 0) for b in SEAT_LETTERS)] for a in SEAT_LETTERS]
@@ -196,67 +197,18 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
 
 
 def penalty_lines(settlement: dict, who: Any, width: int | None = None) -> list[str]:
-    """Each penalty on a line of its own, so that the payments it is part of are explained:
-    "Penalty: Bob pays Ann 100"; one paid to each other player, "... pays Ann, Cid and Dee 50
-    each"; under add-up, taken off the payer's total.  `who(seat)` names a player."""
-    groups: dict[tuple[str, int], list[str | None]] = {}
-    for pen in settlement.get("penalties", []):
-        groups.setdefault((pen["from"], pen["amount"]), []).append(pen["to"])
-    out = []
-    for (payer, amount), payees in groups.items():
-        if None in payees:
-            text = f"Penalty: {who(payer)} pays {amount}, taken off the total (add-up)"
-        elif len(payees) == 3:
-            a, b, c = (who(p) for p in payees)
-            text = f"Penalty: {who(payer)} pays {a}, {b} and {c} {amount} each"
-        else:
-            text = "; ".join(f"Penalty: {who(payer)} pays {who(p)} {amount}" for p in payees)
-        out.extend(_words(text.split(" "), width, indent="  "))
-    return out
-
-
-def _paid(settlement: dict) -> dict[tuple[str, str], int]:
-    """(payer, payee) -> what one pays the other in all, the payment's reason aside."""
-    paid: dict[tuple[str, str], int] = {}
-    for x in settlement.get("payments", []):
-        paid[x["from"], x["to"]] = paid.get((x["from"], x["to"]), 0) + x["amount"]
-    return paid
+    """Each penalty on a line of its own (the library's words), wrapped to `width`."""
+    return [line for text in penalty_sentences(settlement, who) for line in _words(text.split(" "), width, indent="  ")]
 
 
 def _special_lines(settlement: dict, names: dict[str, str], width: int | None) -> list[str]:
     return [line for x in settlement.get("specials", [])
-            for line in _words(_special_line(x, settlement["paying"], names).split(" "), width)]
-
-
-def _special_line(x: dict, paying: str, names: dict[str, str]) -> str:
-    """The kitty or the extra-hand bonus, on a line of its own: what it was and where it went."""
-    n, unit = x["count"], x["unit"]
-    if x["kind"] == "kitty":
-        what = f"Kitty: {n} deal{'s' if n != 1 else ''} x {unit} from each player"
-    else:
-        what = f"Extra hands: East's {n} extra hand{'s' if n != 1 else ''} in a row x {unit}"
-    if x["to"] is None:
-        return f"{what}; {x.get('why', 'not paid')}"
-    who = label(x["to"], names)
-    if paying == "add-up":
-        return f"{what}: {who}'s total grows by {x['amount']}"
-    return f"{what}: {who} receives {x['amount']} (in the payments above)"
+            for line in _words(special_sentence(x, settlement["paying"], names).split(" "), width)]
 
 
 def payment_lines(result: dict) -> list[str]:
-    """"Ann pays Bob 120": for each two players, what one owes the other once all is counted,
-    largest first."""
-    names = table_names(result)
-    owed = _paid(result.get("settlement") or {})
-    out = []
-    for i, a in enumerate(SEAT_LETTERS):
-        for b in SEAT_LETTERS[i + 1:]:
-            d = owed.get((a, b), 0) - owed.get((b, a), 0)
-            if d:
-                payer, payee = (a, b) if d > 0 else (b, a)
-                who = names.get(payer, SEAT_WORDS[payer])
-                out.append((-abs(d), f"{who} pays {names.get(payee, SEAT_WORDS[payee])} {abs(d)}"))
-    return [text for _, text in sorted(out)]
+    """"Ann pays Bob 120", largest first: the library's words (`said`)."""
+    return payment_sentences(result)
 
 
 def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int | None,

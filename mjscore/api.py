@@ -575,6 +575,38 @@ class Evening:
         except MjError:
             return LineCheck(where, None, None, kept)   # right alone; what it scores waits for the table
 
+    def rules(self) -> dict[str, Any]:
+        """The rules in force (the page's Rules view): the scheme's name, title and description;
+        for a house file, its base and what it changed from it (as `schemes diff BASE FILE`);
+        and every setting of the evening as its header would write it, each marked `given` where
+        the header sets it rather than the scheme.
+
+        >>> import tempfile
+        >>> from pathlib import Path
+        >>> ev = Evening(Path(tempfile.mkdtemp()) / "evening.mj")
+        >>> ev.start(("Ann", "Bob", "Cid", "Dee"), kitty=20)
+        True
+        >>> r = ev.rules()
+        >>> r["scheme"], r["base"], [s for s in r["settings"] if s["word"] in ("paying", "kitty")]
+        ('classical', None, [{'word': 'paying', 'value': 'between-all', 'given': False, 'help': ...}, \
+{'word': 'kitty', 'value': '20', 'given': True, 'help': ...}])
+        """
+        played, header = self._remembered()
+        scheme = load_scheme(named_in(played.scheme, self.path) if played.scheme is not None else None)
+        given = dict(header.options)
+        settings = scheme.settlement.layered(given)
+        rows = [{"word": s.word, "value": "none" if getattr(settings, s.name) is None else s.text(getattr(settings, s.name)),
+                 "given": s.name in given, "help": s.help} for s in SETTINGS]
+        rotation = scheme.rotation.layered(given)
+        rows += [{"word": s.word, "value": "none" if getattr(rotation, s.name) is None else s.text(getattr(rotation, s.name)),
+                  "given": s.name in given, "help": s.help} for s in ROTATION]
+        changes = _views.diff(load_scheme(scheme.base[1]), scheme) if scheme.base else []
+        return {"scheme": scheme.name, "title": scheme.title, "description": scheme.description,
+                "file": None if played.scheme is None else played.scheme,
+                "base": scheme.base[0] if scheme.base else None,
+                "changes": [{"what": what, "base": a, "here": b} for what, a, b in changes],
+                "start": played.start, "settings": rows}
+
     def text(self, *, tiles: str = "text") -> str:
         """The file in canonical form: header, then every hand by the seats it was played at."""
         return print_session(*read_text(self.path), style=tiles)

@@ -38,7 +38,8 @@ def test_add_starts_an_evening_and_answers_by_name(tmp_path):
     played = json.loads(runner.invoke(app, ["session", str(ev), "--format", "json"]).stdout)
     assert played["next"] == {"dealer": "Bob", "round": "E", "hand": 3, "extra_hands": 0, "kitty_deals": 0,
                               "seats": {"E": "Bob", "S": "Cid", "W": "Dee", "N": "Ann"}, "seats_change": False,
-                              "dealer_wins": 0, "text": "Next: Hand 3: Bob deals, East round"}
+                              "dealer_wins": 0, "text": "Next: Hand 3: Bob deals, East round", "moves": None,
+                              "kept": None}
     assert [h["winner"] for h in played["hands"]] == ["E", "S"]
 
 
@@ -50,13 +51,13 @@ def test_add_starts_an_evening_with_a_kitty_and_an_extra_hand_bonus(tmp_path):
     assert ev.read_text().startswith("players Ann Bob Cid Dee\nscheme dmjl\nkitty 50\nkitty-hand no-chow\n"
                                      "extra-hand-bonus 20\n---\n")
     assert "Kitty: 1 deal x 50 from each player: Ann (E) receives 150" in r.stdout
-    assert "Next: Hand 2: Ann deals, East round (extra hand 1)" in r.stdout
+    assert "Next: Hand 2: Ann deals, East round (Ann deals again: East's win keeps the deal, extra hand 1)" in r.stdout
     # East keeps the deal; a chow hand leaves the kitty where it is, the bonus is paid
     r = add(ev, "-e", "Ann: [123p] 456s 333m 789m 99s win 9s from Bob; Bob: ...; Cid: ...; Dee: ...")
     assert r.exit_code == 0, r.output
     assert "the winner's hand does not earn 'no-chow': the kitty stays" in r.stdout
     assert "Extra hands: East's 1 extra hand in a row x 20: Ann (E) receives 60" in r.stdout
-    assert "(extra hand 2; the kitty holds 1 deal's stakes)" in r.stdout
+    assert "(Ann deals again: East's win keeps the deal, extra hand 2; the kitty holds 1 deal's stakes)" in r.stdout
     r = add(ev, "--kitty-hand", "no-such-rule", "-e", "Ann: [111p] 222s 333m FFF 99s win 9s self; Bob: ...; "
             "Cid: ...; Dee: ...")
     assert r.exit_code == 1 and "kitty-hand names no rule of scheme 'dmjl'" in r.output

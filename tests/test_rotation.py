@@ -89,18 +89,19 @@ def test_next_says_when_the_seats_change(tmp_path):
     path = tmp_path / "game.mj"
     path.write_text(game(RESULTS[:6]))             # the East round, played out
     out = runner.invoke(app, ["session", str(path)]).stdout
-    assert ("Next: Hand 7: Dee deals, South round (the players change seats: Dee E, Cid S, Bob W, Ann N)"
+    assert ("Next: Hand 7: Dee deals, South round (new round: Cid and Bob swap chairs, Dee and Ann swap chairs: Dee E, Cid S, Bob W, Ann N)"
             in out)
     nxt = json.loads(runner.invoke(app, ["session", str(path), "--format", "json"]).stdout)["next"]
     assert nxt["seats"] == {"E": "Dee", "S": "Cid", "W": "Bob", "N": "Ann"} and nxt["seats_change"] is True
+    assert nxt["moves"] == "New round: Cid and Bob swap chairs; Dee and Ann swap chairs"     # what the page shows
     out = runner.invoke(app, ["session", str(path), "--seat-change", "none"]).stdout
     assert "Next: Hand 7: Ann deals, South round\n" in out
     # The hand after: the seats stand as changed, and Next says nothing more of them.
     added = runner.invoke(app, ["add", str(path), "-e", "E: score 30 win self; S: score 0; W: score 0; N: score 0"])
     assert "Hand 7: Dee deals, South round." in added.stdout
-    assert "Next: Hand 8: Dee deals, South round (extra hand 1)\n" in added.stdout
+    assert "Next: Hand 8: Dee deals, South round (Dee deals again: East's win keeps the deal, extra hand 1)\n" in added.stdout
     undone = runner.invoke(app, ["undo", str(path)]).stdout
-    assert "Next: Hand 7: Dee deals, South round (the players change seats: Dee E, Cid S, Bob W, Ann N)" in undone
+    assert "Next: Hand 7: Dee deals, South round (new round: Cid and Bob swap chairs, Dee and Ann swap chairs: Dee E, Cid S, Bob W, Ann N)" in undone
 
 
 def test_a_hand_that_names_its_players_is_checked_against_the_changed_seats(tmp_path):
@@ -115,3 +116,12 @@ def test_a_hand_that_names_its_players_is_checked_against_the_changed_seats(tmp_
     bad.write_text(text + named % ("Ann", "Bob", "Cid", "Dee"))      # the seats as they were
     with pytest.raises(mjscore.MjError, match="hand 7 seats Ann at E, but by the rotation Dee sits there"):
         mjscore.play_session(bad)
+
+
+def test_next_says_why_the_dealer_deals_again(tmp_path):
+    """A draw keeps the deal (under bmja), and so does East's win: Next says which."""
+    path = tmp_path / "ev.mj"
+    path.write_text("players Ann Bob Cid Dee\nscheme bmja\n---\ndraw\n")
+    nxt = json.loads(runner.invoke(app, ["session", str(path), "--format", "json"]).stdout)["next"]
+    assert nxt["kept"] == "Ann deals again: the draw keeps the deal" and nxt["moves"] is None
+    assert nxt["text"] == "Next: Hand 2: Ann deals, East round (Ann deals again: the draw keeps the deal, extra hand 1)"

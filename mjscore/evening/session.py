@@ -190,20 +190,44 @@ class NextDeal(NamedTuple):
         return {"dealer": self.dealer, "round": self.round.value, "hand": self.hand,
                 "extra_hands": self.extra_hands, "kitty_deals": self.kitty_deals,
                 "seats": {s.value: n for s, n in zip(SEATS, self.seats)}, "seats_change": self.seats_change,
-                "dealer_wins": self.dealer_wins, "text": self.sentence()}
+                "dealer_wins": self.dealer_wins, "text": self.sentence(), "moves": self.moves(),
+                "kept": self.kept()}
+
+    def swaps(self) -> list[tuple[str, str]]:
+        """The players who exchanged chairs for the round this deal begins (none when nobody
+        moved).  Kajongg's exchange is the one rotation that moves anyone, so the round says who."""
+        if not self.seats_change or len(self.seats) != 4:
+            return []
+        return [(self.seats[a.number - 1], self.seats[b.number - 1])
+                for a, b in _EXCHANGES[SeatChange.KAJONGG][self.round]]
+
+    def moves(self) -> str | None:
+        """Who moves where at a new round, for the table to see before it sits down: `New round:
+        Ann and Dee swap chairs; Bob and Cid swap chairs`; None when nobody moves."""
+        pairs = self.swaps()
+        return "New round: " + "; ".join(f"{a} and {b} swap chairs" for a, b in pairs) if pairs else None
+
+    def kept(self) -> str | None:
+        """Why the dealer deals again: `Dee deals again: the draw keeps the deal` (or East's win);
+        None when the deal passed.  A draw breaks East's run of wins, so a run says a win."""
+        if not self.extra_hands:
+            return None
+        why = "East's win keeps the deal" if self.dealer_wins else "the draw keeps the deal"
+        return f"{self.dealer} deals again: {why}"
 
     def sentence(self) -> str:
         """The next deal in words, made here once for every shell (the command line, the page):
         `Next: Hand 2: Ann deals, East round (extra hand 1; the kitty holds 2 deals' stakes)`."""
         more = []
         if self.extra_hands:
-            more.append(f"extra hand {self.extra_hands}")
+            more.append(f"{self.kept()}, extra hand {self.extra_hands}")
         if self.kitty_deals:
             n = self.kitty_deals
             more.append("the kitty holds 1 deal's stakes" if n == 1 else f"the kitty holds {n} deals' stakes")
         if self.seats_change:
             # A new round under a rotation that changes seats: who sits where from this deal on.
-            more.append("the players change seats: " + ", ".join(f"{n} {s.value}" for s, n in zip(SEATS, self.seats)))
+            pairs = ", ".join(f"{a} and {b} swap chairs" for a, b in self.swaps())
+            more.append(f"new round: {pairs}: " + ", ".join(f"{n} {s.value}" for s, n in zip(SEATS, self.seats)))
         return f"Next: {hand_title(self.hand, self.dealer, self.round.value)}" + (f" ({'; '.join(more)})" if more else "")
 
 

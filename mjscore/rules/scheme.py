@@ -146,6 +146,9 @@ class Scheme:
     # The content of every file it was made from (its `extends:` chain, the shipped payoff
     # tables): what a result scored under it may be remembered by (an evening's checkpoint).
     fingerprint: str = field(default="", compare=False, repr=False)
+    # The scheme a house file extends: its name as the file writes it, and the file it is (what
+    # the file changed from it is shown by the page's Rules view); None for a scheme of its own.
+    base: tuple[str, str] | None = field(default=None, compare=False, repr=False)
 
     def __hash__(self) -> int:
         return hash((self.name, self.file))
@@ -230,7 +233,7 @@ def _fingerprint_now(path: str) -> str | None:
 
 def _plain(data: dict) -> dict:
     """The flat data without what _build adds (it stores rule objects for its own use)."""
-    return {k: v for k, v in data.items() if not k.startswith("_") or k in ("_files", "_sources_read")}
+    return {k: v for k, v in data.items() if not k.startswith("_") or k in ("_files", "_sources_read", "_base")}
 
 
 def _read_bytes(path: Path, given: str | None = None) -> bytes:
@@ -283,8 +286,10 @@ def _flat_data(path: Path, seen: tuple[str, ...], raw: bytes | None = None, give
         return data
     if not isinstance(base_name, str):
         raise SchemeError("'extends' takes a scheme name or path", Location(display), "extends")
-    base = _flat_data(resolve(base_name, path.parent), seen + (key,), given=None)
+    base_path = resolve(base_name, path.parent)
+    base = _flat_data(base_path, seen + (key,), given=None)
     merged = _merge(base, data, display)
+    merged["_base"] = [base_name, str(base_path)]     # the base as the file names it, and where it is
     merged["_source_bytes"] = base["_source_bytes"] + len(raw)
     merged["_sources_read"] = data["_sources_read"] + base["_sources_read"]
     return merged
@@ -395,6 +400,7 @@ def _build(data: dict, path: str) -> Scheme:
     unknown_rules = data.pop("_unknown_rules", [])
     files = data.pop("_files", [path])
     file = files[-1]
+    base = data.pop("_base", None)
     ck = _Checker(file)
     if not isinstance(data.get("scheme"), str):
         # Said before any key is named: a file that is no scheme at all (a table, a password
@@ -459,7 +465,7 @@ def _build(data: dict, path: str) -> Scheme:
         winner_rules=tuple(r for r in rules if r.scope != "loser"),
         loser_rules=tuple(r for r in rules if r.scope != "winner"),
         losers_exhaustive=any(r.scope != "winner" and any(c == "zero_points" for c, _ in r.when) for r in rules),
-        fingerprint=made_of)
+        fingerprint=made_of, base=None if base is None else (str(base[0]), str(base[1])))
 
 
 def _settlement(ck, s, rule_ids) -> tuple[dict[str, object], dict[str, Payoff]]:

@@ -218,7 +218,20 @@ def create_app(evening_path: str, token: str) -> FastAPI:
         hands = table.evening.play().hands
         if not 1 <= number <= len(hands):
             raise HTTPException(404, f"the evening has {len(hands)} hands played")
-        return hands[number - 1].to_dict()
+        return {**hands[number - 1].to_dict(), "said": api.said(hands[number - 1].to_dict())}
+
+    @app.get("/api/hands/{number}/text", summary="Hand N as the evening's file holds it (what a correction starts from)")
+    def hand_text(number: int) -> dict[str, Any]:
+        hands = table.evening.play().hands
+        if not 1 <= number <= len(hands):
+            raise HTTPException(404, f"the evening has {len(hands)} hands played")
+        seats, round_letter, text = table.evening.hand_seating(number)
+        return {"hand": number, "seats": dict(zip("ESWN", seats)), "round": round_letter, "text": text}
+
+    @app.get("/api/rules", summary="The rules in force: the scheme, what a house file changed from its base, "
+                                   "the evening's settings")
+    def rules() -> dict[str, Any]:
+        return table.evening.rules()
 
     @app.post("/api/hands", status_code=201,
               summary="Settle hand N as held (its drafts and penalties), or add a hand's text: what "

@@ -595,11 +595,17 @@ class Evening:
         scheme = load_scheme(named_in(played.scheme, self.path) if played.scheme is not None else None)
         given = dict(header.options)
         settings = scheme.settlement.layered(given)
-        rows = [{"word": s.word, "value": "none" if getattr(settings, s.name) is None else s.text(getattr(settings, s.name)),
-                 "given": s.name in given, "help": s.help} for s in SETTINGS]
         rotation = scheme.rotation.layered(given)
-        rows += [{"word": s.word, "value": "none" if getattr(rotation, s.name) is None else s.text(getattr(rotation, s.name)),
-                  "given": s.name in given, "help": s.help} for s in ROTATION]
+
+        def shown(s: Setting[Any], value: Any) -> str:
+            # A setting that follows another when not given says so ("as east-double").
+            if value is None:
+                return f"as {s.follows.replace('_', '-')}" if s.follows else "none"
+            return s.text(value)
+        rows = [{"word": s.word, "value": shown(s, getattr(settings, s.name)), "given": s.name in given, "help": s.help}
+                for s in SETTINGS]
+        rows += [{"word": s.word, "value": shown(s, getattr(rotation, s.name)), "given": s.name in given, "help": s.help}
+                 for s in ROTATION]
         changes = _views.diff(load_scheme(scheme.base[1]), scheme) if scheme.base else []
         return {"scheme": scheme.name, "title": scheme.title, "description": scheme.description,
                 "file": None if played.scheme is None else played.scheme,

@@ -102,9 +102,14 @@ class Phone:
     def tab(self, name):
         self.page.get_by_role("tab", name=name, exact=True).click()
 
-    def tiles(self, *names):
-        for n in names:
-            self.click(n, "#palette")
+    def tiles(self, *codes):
+        for code in codes:
+            self.page.click(f'#palette [data-tile="{code}"]')
+
+    def keys(self, digits):
+        """A score typed on the page's keypad, a tap a digit."""
+        for d in digits:
+            self.page.click(f'#keypad [data-key="{d}"]')
 
 
 def seen(phone, selector, text, timeout=2500):
@@ -124,23 +129,18 @@ def test_four_players_enter_a_hand_together_and_all_see_the_payments(served, bro
     for p in phones:
         p.shot("1-picked")
     # Ann (East) counts her tiles; the others give their scores, all at once.
-    ann.click("I won")
     ann.click("Self-drawn")
     ann.click("Count my tiles instead")
-    ann.tiles("1 dots", "1 dots", "1 dots")
+    ann.tiles("1p", "1p", "1p")
     for n in range(3):
         ann.page.locator("#hand > .tile").nth(n).click()
     ann.click("Exposed set")                                     # [111p], a pung she claimed
-    ann.tiles("2 bamboo", "2 bamboo", "2 bamboo", "3 characters", "3 characters", "3 characters", "east wind",
-              "east wind", "east wind", "9 bamboo", "9 bamboo")
+    ann.tiles("2s", "2s", "2s", "3m", "3m", "3m", "E", "E", "E", "9s", "9s")
     ann.page.locator("#hand > .tile").last.click()               # the second 9 bamboo: the tile she went out on
     ann.click("Winning tile")
-    bob.click("I lost")
-    bob.page.fill("#score", "8")
-    cid.click("I lost")
-    cid.click("Scored nothing")
-    dee.click("I lost")
-    dee.page.fill("#score", "16")
+    bob.keys("8")
+    cid.click("Nothing")
+    dee.keys("16")
     for p in phones:
         seen(p, "#lines", "Ann (E)")
     seen(ann, "#check", "✓")
@@ -172,17 +172,15 @@ def test_four_players_enter_a_hand_together_and_all_see_the_payments(served, bro
 def test_a_wrong_tile_is_shown_at_its_tile_and_fixed_in_place(served, browser):
     address, *_ = served
     bob = Phone(browser, "Bob", address)
-    bob.click("I lost")
     bob.click("Count my tiles instead")
-    bob.tiles("5 dots", "5 dots", "5 dots", "5 dots", "5 dots", "1 characters", "2 characters", "3 characters",
-              "7 bamboo", "7 bamboo", "7 bamboo", "north wind", "north wind")
+    bob.tiles("5p", "5p", "5p", "5p", "5p", "1m", "2m", "3m", "7s", "7s", "7s", "N", "N")
     seen(bob, "#check", "five 5p")
     fifth = bob.page.locator("#hand > .tile").nth(4)
     assert "err" in (fifth.get_attribute("class") or ""), SHOTS
     bob.shot("wrong-tile")
     fifth.click()
     bob.click("Remove")
-    bob.tiles("north wind")                                       # the tile he meant
+    bob.tiles("N")                                                # the tile he meant
     seen(bob, "#check", "✓")
     assert bob.page.locator("#hand .err").count() == 0
     bob.shot("fixed-tile")
@@ -195,8 +193,7 @@ def test_a_draw_and_undo_reach_every_phone(served, browser):
     for p in (ann, dee):
         seen(p, "#result", "a draw")
     seen(dee, "#deal", "Hand 2")
-    dee.tab("This hand")
-    dee.click("Undo last hand")
+    dee.click("Undo hand 1")                                      # on the same view as the result
     for p in (ann, dee):
         seen(p, "#deal", "Hand 1")
     assert "draw" not in evening.read_text().split("---", 1)[1]
@@ -220,14 +217,14 @@ def evening_hands(evening):
 
 
 def score_line(phone, won, score, how=None):
-    """A player's counted score, as most hands are entered: I won / I lost, how, the score."""
-    phone.click("I won" if won else "I lost")
-    if how:
+    """A player's counted score, as most hands are entered: how I won (a loser taps nothing for
+    it), then the score on the keypad, or Nothing."""
+    if won:
         phone.click(how)
     if score is None:
-        phone.click("Scored nothing")
+        phone.click("Nothing")
     else:
-        phone.page.fill("#score", str(score))
+        phone.keys(str(score))
 
 
 def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typed(served, browser):
@@ -309,8 +306,6 @@ def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typ
 
     # Hand 2: Bob goes out, so the deal passes and everyone moves a seat. Cid types his score in
     # the second after Ann settles: his line is kept for hand 3, under his new seat, and nobody else's.
-    for p in phones:
-        p.tab("This hand")
     score_line(bob, True, 20, "Self-drawn")
     score_line(ann, False, 8)
     for p in (ann, bob):
@@ -335,7 +330,7 @@ def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typ
         seen(p, "#lines", "12 counted", timeout=6000)
     assert ("PUT", "api/drafts/W", 409) in cid.answers and ("PUT", "api/drafts/S", 200) in cid.answers, cid.answers
     # The winner's hand first, then the others in turn from the winner: Bob (S), Cid, Dee, Ann.
-    shown = [t.split(" (")[0] for t in cid.page.locator("#result summary").all_inner_texts()]
+    shown = [t.split(" (")[0] for t in cid.page.locator("#result .whose").all_text_contents()]
     assert shown == ["Bob", "Cid", "Dee", "Ann"], shown
     # A hand is named one way everywhere: the result's title and its "Next:" as the command line names them.
     result = cid.page.locator("#result").inner_text()
@@ -348,8 +343,6 @@ def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typ
     cid.shot("e3-carried")
 
     # Two phones take hand 2 back at once: one hand goes, and every phone is told who took it back.
-    for p in (ann, dee):
-        p.tab("This hand")
     ann.page.evaluate("() => document.getElementById('undo').click()")
     dee.page.evaluate("() => document.getElementById('undo').click()")
     for p in phones:

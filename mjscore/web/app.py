@@ -218,7 +218,9 @@ def create_app(evening_path: str, token: str) -> FastAPI:
         hands = table.evening.play().hands
         if not 1 <= number <= len(hands):
             raise HTTPException(404, f"the evening has {len(hands)} hands played")
-        return {**hands[number - 1].to_dict(), "said": api.said(hands[number - 1].to_dict())}
+        hand = hands[number - 1].to_dict()
+        # What the page says of it, in the library's words (as the command line says them).
+        return {**hand, "title": api.hand_title(hand["hand"], hand["dealer"], hand["round"]), "said": api.said(hand)}
 
     @app.get("/api/hands/{number}/text", summary="Hand N as the evening's file holds it (what a correction starts from)")
     def hand_text(number: int) -> dict[str, Any]:

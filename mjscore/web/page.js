@@ -1,7 +1,8 @@
 // The table page: each player enters their own line of the hand; the server checks each line as
 // it changes, adds the hand to the evening's file when it is settled, and every phone shows the
-// result.  Plain script, no library, nothing from any other host.  Text always goes in as text
-// (textContent), never as markup.
+// result above the next hand's entry.  Plain script, no library, nothing from any other host.
+// Text always goes in as text (textContent), never as markup; every sentence about a hand
+// (who pays whom, penalties, the next deal) is the library's, shown as it comes.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -14,16 +15,20 @@ const HONOUR = { E: ["E", "wind", "east wind"], S: ["S", "wind", "south wind"], 
                  N: ["N", "wind", "north wind"], C: ["R", "dragon", "red dragon"], F: ["G", "dragon", "green dragon"],
                  P: ["Wh", "dragon", "white dragon"] };
 const ORDER = "ESWNCFP";
+const SHAPES = ["circle", "square", "triangle", "diamond"];    // a marker each: colour is not needed to tell them apart
 
 const S = {
-  status: null, version: "", me: localStorage.getItem("mj_me"), seat: null, tab: "hand", hands: -1,
-  outcome: null, from: null, mode: "score", score: "", nothing: false,
+  status: null, version: "", me: localStorage.getItem("mj_me"), seat: null, tab: "table", hands: -1,
+  from: null,           // how I won: "self", a player's name, or null (I lost)
+  mode: "score", score: "", nothing: false,
   items: [],            // my tiles: {code} loose, or {group: kind, codes: [...]}
   sel: new Set(), win: null, flags: new Set(), tokens: [], sent: "", timer: 0,
-  scoreItem: { err: false },     // the score field, as a word of the line
+  scoreItem: { err: false },     // the score, as a word of the line
   accepted: null,       // the line the server took for this hand, as {hand, text}
+  restoredFor: 0,       // the hand whose held line this phone has looked at (a reload finds it again)
   retry: 0, retryTimer: 0,       // a line not taken yet: how many tries, and the next one
   lastAnswer: Date.now(), notices: new Map(),    // notice id -> when it was first shown
+  evening: null,        // the last /api/evening, for the Hands and Standings views
 };
 const TIMEOUT = 8000;            // a request without an answer by then has failed
 const NOTICE_MS = 12000;         // a notice ("Hand 8 was taken back by Ann") stays this long, at least
@@ -74,6 +79,7 @@ async function changed() {
   }
   const seats = (st.next && st.next.seats) || {};
   S.seat = SEATS.find((s) => seats[s] === S.me) || null;
+  const evening = S.hands !== st.hands || S.hands < 0;
   if (S.hands >= 0 && st.hands !== S.hands) {
     // A new next hand. A line typed here and not taken for the old one is kept, and sent for
     // this one (under the player's seat now); one the server took is done with.
@@ -81,9 +87,20 @@ async function changed() {
     const taken = S.accepted && S.accepted.text === typed;
     if (!typed || taken) resetMine(); else { S.sent = ""; clearTimeout(S.retryTimer); S.retry = 0; lineChanged(); }
     S.accepted = null;
-    if (st.hands > 0) { await showHand(st.hands); if (st.hands > S.hands) choose("last"); }
-    else { $("result").replaceChildren(hint("No hand has been played yet.")); }
-  } else if (S.hands < 0 && st.hands > 0) { await showHand(st.hands); }
+  }
+  if (S.seat && st.hand !== S.restoredFor) {
+    // The line the server holds for me (typed before a reload, or brought back with a hand
+    // taken back) comes back to my entry, so nobody types it again.
+    S.restoredFor = st.hand;
+    const d = st.drafts[S.seat];
+    if (d && !lineText() && restore(d.text)) { S.sent = lineText(); S.accepted = { hand: st.hand, text: S.sent }; showCheck(d); }
+  }
+  if (evening) {
+    S.hands = st.hands;
+    if (st.hands > 0) await showHand(st.hands); else { $("result").hidden = true; $("result").replaceChildren(); }
+    S.evening = null;
+    if (S.tab !== "table") await showTab();
+  }
   S.hands = st.hands;
   render();
 }
@@ -105,23 +122,29 @@ function render() {
   const st = S.status;
   if (!st) return;
   const n = st.next;
-  $("deal").textContent = n ? handTitle(n.hand, n.dealer, n.round) : "mjscore";
+  $("deal").textContent = n ? handTitle(n) : "mjscore";
   if (!S.me) { showPick(); return; }
   $("pick").hidden = true;
   $("tabs").hidden = false;
   $("who").hidden = false;
   $("who").textContent = S.me === "-" ? "watching" : `${S.me}${S.seat ? " · " + SEAT_WORDS[S.seat] : ""}`;
-  for (const b of document.querySelectorAll("[data-tab]")) b.setAttribute("aria-selected", String(b.dataset.tab === S.tab));
+  $("who").setAttribute("aria-label", `${$("who").textContent}: not you? Choose again`);
+  for (const b of document.querySelectorAll("[data-tab]")) {
+    b.setAttribute("aria-selected", String(b.dataset.tab === S.tab));
+    b.tabIndex = b.dataset.tab === S.tab ? 0 : -1;
+  }
   for (const p of document.querySelectorAll("[data-panel]")) p.hidden = p.dataset.panel !== S.tab;
+  $("moves").hidden = !(n && n.moves);
+  $("moves").textContent = n && n.moves ? n.moves : "";
   $("mine").hidden = !S.seat;
   $("mine-title").textContent = S.seat ? `Your hand — you are ${SEAT_WORDS[S.seat]}` : "";
   renderMine();
   renderTable();
 }
 
-function handTitle(hand, dealer, round) {
-  // A hand named one way everywhere, as the command line names it: "Hand 2: Ann deals, East round".
-  return `Hand ${hand}: ${dealer} deals, ${SEAT_WORDS[round]} round`;
+function handTitle(n) {
+  // The next deal as the library names it ("Next: Hand 2: Ann deals, East round"), without "Next: ".
+  return (n.text || "").replace(/^Next: /, "").replace(/ \(.*\)$/, "");
 }
 
 function showPick() {
@@ -132,18 +155,23 @@ function showPick() {
   box.replaceChildren(...S.status.players.map((name) => button(name, () => { setMe(name); })));
 }
 
-function setMe(name) { S.me = name; localStorage.setItem("mj_me", name); S.version = ""; resetMine(); poll(); }
+function setMe(name) { S.me = name; localStorage.setItem("mj_me", name); S.version = ""; S.restoredFor = 0; resetMine(); poll(); }
 
-function choose(tab) { S.tab = tab; render(); if (tab === "standings") showStandings(); }
+async function choose(tab) { S.tab = tab; render(); await showTab(); }
+
+async function showTab() {
+  if (S.tab === "hands") await showHands();
+  else if (S.tab === "standings") await showStandings();
+  else if (S.tab === "rules") await showRules();
+}
 
 // -- my line -----------------------------------------------------------------------------------
 
 function resetMine() {
-  Object.assign(S, { outcome: null, from: null, mode: "score", score: "", nothing: false, items: [], sel: new Set(),
+  Object.assign(S, { from: null, mode: "score", score: "", nothing: false, items: [], sel: new Set(),
                      win: null, flags: new Set(), tokens: [], sent: "", retry: 0 });
   clearTimeout(S.retryTimer);
   $("pending").hidden = true;
-  $("score").value = "";
   $("check").textContent = "";
   $("line").textContent = "";
   $("submit-error").textContent = "";
@@ -152,44 +180,60 @@ function resetMine() {
 
 function renderMine() {
   if (!S.seat) return;
-  for (const b of document.querySelectorAll("[data-outcome]")) b.setAttribute("aria-pressed", String(b.dataset.outcome === S.outcome));
   const others = SEATS.filter((s) => s !== S.seat).map((s) => S.status.next.seats[s]);
-  const how = $("won-how");
-  how.hidden = S.outcome !== "won";
-  how.replaceChildren(
-    pressed(button("Self-drawn", () => { S.from = "self"; lineChanged(); }), S.from === "self"),
-    ...others.map((name) => pressed(button(`from ${name}`, () => { S.from = name; lineChanged(); }), S.from === name)));
-  $("by-score").hidden = !S.outcome || S.mode !== "score";
-  $("nothing").hidden = S.outcome !== "lost";
-  $("nothing").setAttribute("aria-pressed", String(S.nothing));
-  $("count-tiles").hidden = !S.outcome || S.mode !== "score";
+  // One tap says I won and how: self-drawn, or on whose discard.  No tap at all: I lost.
+  $("won-how").replaceChildren(
+    pressed(button("Self-drawn", () => { S.from = S.from === "self" ? null : "self"; S.nothing = false; lineChanged(); }), S.from === "self"),
+    ...others.map((name) => pressed(button(`from ${name}`, () => { S.from = S.from === name ? null : name; S.nothing = false; lineChanged(); }), S.from === name)));
+  $("by-score").hidden = S.mode !== "score";
+  $("count-tiles").hidden = S.mode !== "score";
+  $("score").textContent = S.nothing ? "nothing" : S.score || "–";
+  const nothing = $("keypad").querySelector("[data-key=nothing]");
+  if (nothing) { nothing.hidden = !!S.from; nothing.setAttribute("aria-pressed", String(S.nothing)); }
   $("tiles").hidden = S.mode !== "tiles";
   if (S.mode === "tiles") renderTiles();
 }
 
+function key(k) {
+  // A digit, "back" or "nothing" from the keypad (or the keyboard).
+  if (k === "back") S.score = S.score.slice(0, -1);
+  else if (k === "nothing") { S.nothing = !S.nothing; S.score = ""; }
+  else if (S.score.length < 6) { S.score = (S.score + k).replace(/^0+(?=\d)/, ""); S.nothing = false; }
+  lineChanged();
+}
+
 function lineText() {
-  // The line, and each of its words with the element it stands for (to show an error at its tile).
+  // The line, and each of its words with the elements it stands for (to show an error at its tiles).
   const words = [];
-  const add = (text, item) => words.push({ text, item });
+  const add = (text, items) => words.push({ text, items });
   if (S.mode === "score") {
-    if (S.outcome === "lost" && (S.nothing || S.score === "")) { if (S.nothing) add("...", null); }
-    else if (S.score !== "") add(`score ${S.score}`, S.scoreItem);
+    if (S.nothing && !S.from) add("...", []);
+    else if (S.score !== "") add(`score ${S.score}`, [S.scoreItem]);
   } else {
-    for (const it of S.items) {
-      if (it.group) add(bracket(it.group, runText(it.codes)), it);
-    }
-    for (const it of S.items) {
-      if (!it.group) add(it.code, it);
-    }
+    for (const it of S.items) if (it.group) add(bracket(it.group, runText(it.codes)), [it]);
+    for (const run of concealedRuns(S.items.filter((it) => !it.group))) add(runText(run.map((it) => it.code)), run);
   }
-  if (S.outcome === "won" && words.length && S.from && (S.mode === "score" || S.win)) {
+  if (S.from && words.length && (S.mode === "score" || S.win)) {
     const tile = S.mode === "tiles" ? ` ${S.win.code}` : "";
-    add(`win${tile} ${S.from === "self" ? "self" : "from " + S.from}`, null);
-    if (S.mode === "tiles") for (const [f] of FLAGS) if (S.flags.has(f)) add(f, null);
+    add(`win${tile} ${S.from === "self" ? "self" : "from " + S.from}`, []);
+    if (S.mode === "tiles") for (const [f] of FLAGS) if (S.flags.has(f)) add(f, []);
   }
   let col = 1;
   S.tokens = words.map((w) => { const t = { ...w, from: col, to: col + w.text.length - 1 }; col += w.text.length + 1; return t; });
   return words.map((w) => w.text).join(" ");
+}
+
+function concealedRuns(loose) {
+  // The concealed tiles as `mjscore show` writes them: one run a suit in order (123456s), each
+  // honour's tiles together (EEE), each bonus tile alone.
+  const sorted = [...loose].sort((a, b) => tileOrder(a.code, b.code));
+  const runs = [];
+  for (const it of sorted) {
+    const last = runs[runs.length - 1];
+    const kind = (c) => /^[1-9][mps]$/.test(c) ? c[1] : /^[1-4][fy]$/.test(c) ? `bonus${c}` : c;
+    if (last && kind(last[0].code) === kind(it.code)) last.push(it); else runs.push([it]);
+  }
+  return runs;
 }
 
 function bracket(kind, run) { return { exposed: `[${run}]`, declared: `(${run})`, claimed: `<${run}>` }[kind]; }
@@ -206,6 +250,54 @@ function runText(codes) {
   return out + (digits ? digits + suit : "");
 }
 
+function codesOf(run) {
+  // A run of the notation as tiles: "123m" -> 1m 2m 3m, "EEE" -> E E E, "1f" -> 1f; null if the
+  // page cannot show it (another spelling: the line stays as the server holds it).
+  const out = [];
+  let digits = "";
+  for (const ch of run) {
+    if (/[1-9]/.test(ch)) digits += ch;
+    else if (/[mpsfy]/.test(ch) && digits) { for (const d of digits) out.push(d + ch); digits = ""; }
+    else if (ORDER.includes(ch) && !digits) out.push(ch);
+    else return null;
+  }
+  return digits ? null : out;
+}
+
+function restore(text) {
+  // My entry as the line held for me says it: a score, nothing, or tiles with the win clause.
+  const words = (text || "").trim().split(/\s+/);
+  const at = words.indexOf("win");
+  const head = at < 0 ? words : words.slice(0, at), tail = at < 0 ? [] : words.slice(at + 1);
+  let from = null, winTile = null;
+  const flags = new Set();
+  if (at >= 0) {
+    if (tail[0] && tail[0] !== "self" && tail[0] !== "from") winTile = tail.shift();
+    if (tail[0] === "self") { from = "self"; tail.shift(); }
+    else if (tail[0] === "from" && tail[1]) { from = S.status.next.seats[tail[1]] || tail[1]; tail.splice(0, 2); }
+    else return false;
+    for (const f of tail) { if (!FLAGS.some(([x]) => x === f)) return false; flags.add(f); }
+    if (from !== "self" && !Object.values(S.status.next.seats).includes(from)) return false;
+  }
+  if (head.length === 1 && head[0] === "..." && !from) { Object.assign(S, { mode: "score", nothing: true }); return true; }
+  if (head.length === 2 && head[0] === "score" && /^\d{1,6}$/.test(head[1])) {
+    Object.assign(S, { mode: "score", score: head[1], from }); return true;
+  }
+  const items = [];
+  for (const w of head) {
+    const m = /^([[(<])(.*)([\])>])$/.exec(w);
+    const codes = codesOf(m ? m[2] : w);
+    if (!codes || !codes.length) return false;
+    if (m) items.push({ group: { "[": "exposed", "(": "declared", "<": "claimed" }[m[1]], codes });
+    else for (const code of codes) items.push({ code });
+  }
+  if (!items.length) return false;
+  let win = null;
+  if (winTile) { win = [...items].reverse().find((it) => !it.group && it.code === winTile) || null; if (!win) return false; }
+  Object.assign(S, { mode: "tiles", items, from, win, flags });
+  return true;
+}
+
 function lineChanged() {
   const text = lineText();
   $("line").textContent = text ? `${S.seat}: ${text}` : "";
@@ -220,10 +312,10 @@ async function sendLine(text) {
   for (const it of [...S.items, S.scoreItem]) it.err = false;
   markErrors();
   const check = $("check");
-  if (S.outcome === "won" && text && (!S.from || (S.mode === "tiles" && !S.win))) {
-    // A winner's line goes to be checked once it says how the hand was won.
+  if (S.from && text && S.mode === "tiles" && !S.win) {
+    // A winner's tiles go to be checked once they say which tile went out.
     check.className = "check";
-    check.textContent = !S.from ? "Self-drawn, or from whom?" : "Tap the tile you went out on, then “Winning tile”.";
+    check.textContent = "Tap the tile you went out on, then “Winning tile”.";
     S.sent = "";
     return;
   }
@@ -250,6 +342,12 @@ async function sendLine(text) {
   S.retry = 0;
   $("pending").hidden = true;
   S.accepted = { hand, text };
+  showCheck(data);
+  S.version = ""; poll();
+}
+
+function showCheck(data) {
+  const check = $("check");
   if (data.ok) {
     check.className = "check ok";
     check.textContent = `✓ ${figures(data.player)}`;
@@ -257,10 +355,9 @@ async function sendLine(text) {
     check.className = "check bad";
     check.textContent = `✗ ${data.error.message}`;
     const t = S.tokens.find((w) => data.error.column >= w.from && data.error.column <= w.to);
-    if (t && t.item) t.item.err = true;
+    if (t) for (const it of t.items) it.err = true;
     markErrors();
   }
-  S.version = ""; poll();
 }
 
 function later(text) {
@@ -302,17 +399,19 @@ function draftText(d) {
 // -- the tiles ---------------------------------------------------------------------------------
 
 function tile(code, onTap) {
+  // A tile button: its notation in data-tile, its name beginning with what it shows ("1 char,
+  // characters"), so a voice command that says what is seen finds it.
   const el = document.createElement("button");
   el.type = "button";
+  el.dataset.tile = code;
   let rank, under, name, cls;
-  if (/^[1-9][mps]$/.test(code)) { rank = code[0]; under = SUIT[code[1]][0]; name = `${code[0]} ${SUIT[code[1]][1]}`; cls = code[1]; }
-  else if (/^[1-4][fy]$/.test(code)) { rank = code[0]; under = code[1] === "f" ? "flower" : "season";
-    name = `${under} ${code[0]}`; cls = code[1]; }
+  if (/^[1-9][mps]$/.test(code)) { rank = code[0]; under = SUIT[code[1]][0]; name = SUIT[code[1]][1]; cls = code[1]; }
+  else if (/^[1-4][fy]$/.test(code)) { rank = code[0]; under = code[1] === "f" ? "flower" : "season"; name = under; cls = code[1]; }
   else { [rank, under, name] = HONOUR[code]; cls = `z ${code}`; }
   el.className = `tile ${cls}`;
-  el.setAttribute("aria-label", name);
+  el.setAttribute("aria-label", name === under ? `${rank} ${under}` : `${rank} ${under}, ${name}`);
   const r = document.createElement("span"); r.className = "r"; r.textContent = rank;
-  const u = document.createElement("span"); u.className = "u"; u.textContent = under; u.setAttribute("aria-hidden", "true");
+  const u = document.createElement("span"); u.className = "u"; u.textContent = under;
   el.append(r, u);
   if (onTap) el.addEventListener("click", onTap);
   return el;
@@ -322,8 +421,7 @@ function buildPalette() {
   const box = $("palette");
   const all = [];
   for (const s of "mps") for (let r = 1; r <= 9; r++) all.push(`${r}${s}`);
-  const rows = [all.slice(0, 9), all.slice(9, 18), all.slice(18, 27), [...ORDER], ["1f", "2f", "3f", "4f", "1y", "2y", "3y", "4y"]];
-  for (const row of rows) for (const code of row) box.append(tile(code, () => addTile(code)));
+  for (const code of [...all, ...ORDER, "1f", "2f", "3f", "4f", "1y", "2y", "3y", "4y"]) box.append(tile(code, () => addTile(code)));
 }
 
 function addTile(code) { S.items.push({ code }); lineChanged(); }
@@ -335,21 +433,22 @@ function renderTiles() {
     if (it.group) {
       const g = document.createElement("span");
       g.className = `group ${it.group}`;
+      g.setAttribute("role", "group");
       g.setAttribute("aria-label", `${it.group} set`);
-      for (const c of it.codes) g.append(tile(c, () => select(n)));
+      for (const c of it.codes) g.append(pressed(tile(c, () => select(n)), S.sel.has(n)));
       if (S.sel.has(n)) g.classList.add("sel");
       if (it.err) g.classList.add("err");
       it.el = g; hand.append(g);
     } else {
-      const t = tile(it.code, () => select(n));
+      const t = pressed(tile(it.code, () => select(n)), S.sel.has(n));
       if (S.sel.has(n)) t.classList.add("sel");
-      if (S.win === it) t.classList.add("won");
+      if (S.win === it) { t.classList.add("won"); t.setAttribute("aria-label", `${t.getAttribute("aria-label")}, the winning tile`); }
       if (it.err) t.classList.add("err");
       it.el = t; hand.append(t);
     }
   });
   const flags = $("flags");
-  flags.hidden = S.outcome !== "won";
+  flags.hidden = !S.from;
   flags.replaceChildren(...FLAGS.map(([f, label]) => pressed(button(label, () => {
     if (S.flags.has(f)) S.flags.delete(f); else S.flags.add(f);
     lineChanged(); }), S.flags.has(f))));
@@ -368,9 +467,8 @@ function groupSelected(kind) {
 }
 
 function tileOrder(a, b) {
-  const key = (c) => /^[1-9][mps]$/.test(c) ? "mps".indexOf(c[1]) * 10 + +c[0] : /^[1-4][fy]$/.test(c) ? 200 + c : 100 + ORDER.indexOf(c);
-  const x = key(a), y = key(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+  const rank = (c) => /^[1-9][mps]$/.test(c) ? "mps".indexOf(c[1]) * 10 + +c[0] : /^[1-4][fy]$/.test(c) ? 200 + "fy".indexOf(c[1]) * 10 + +c[0] : 100 + ORDER.indexOf(c);
+  return rank(a) - rank(b);
 }
 
 function act(what) {
@@ -413,6 +511,8 @@ function renderTable() {
     return li;
   }));
   $("submit").disabled = !ready() || !!st.error;
+  $("undo").textContent = st.hands ? `Undo hand ${st.hands}` : "Undo last hand";
+  $("undo").disabled = !st.hands;
 }
 
 async function removePenalty(i) {
@@ -445,28 +545,48 @@ async function submit(draw) {
   err.textContent = `${e.seat && S.status.next ? S.status.next.seats[e.seat] + ": " : ""}${e.message}`;
 }
 
-// -- results -----------------------------------------------------------------------------------
+// -- a hand's result ---------------------------------------------------------------------------
 
-async function showHand(n) {
-  const { status, data } = await call("GET", `/api/hands/${n}`);
-  if (status !== 200) return;
-  const box = $("result");
+function para(cls, text) { const p = document.createElement("p"); p.className = cls; p.textContent = text; return p; }
+
+function handResult(data, title) {
+  // A settled hand: its title, who pays whom and each penalty on its own line (the library's
+  // sentences), each net and total, then each player's breakdown, the winner first.
   const names = data.names;
-  const title = document.createElement("h2");
-  title.textContent = `${handTitle(data.hand, data.dealer, data.round)} — ${outcome(data)}`;
-  const parts = [title];
-  // The winner's hand first, then the others in turn from the winner, as the table scores them.
+  const parts = [];
+  const h = document.createElement(title ? "h2" : "h3");
+  h.textContent = `${data.title} — ${outcome(data)}`;
+  if (title !== false) parts.push(h);
+  const s = data.settlement, said = data.said || { payments: [], penalties: [], specials: [] };
+  if (s) {
+    const pays = said.payments.length ? said.payments : s.paying === "add-up" ? ["Add-up: nobody pays; the scores are added to the totals."] : ["Nobody pays."];
+    for (const line of pays) parts.push(para("pays", line));
+    for (const line of said.penalties) parts.push(para("penalty-line", line));
+    for (const line of said.specials) parts.push(para("small", line));
+    const score = Object.fromEntries(data.players.map((p) => [p.seat, p.score]));
+    parts.push(figuresTable(["player", "score", "net", "total"], SEATS.map((seat) => [`${names[seat]} (${seat})`, score[seat],
+      signed(s.net[seat] || 0), data.totals[names[seat]]]), [1, 2, 3]));
+  } else {
+    parts.push(hint(`No payments: ${data.settlement_error}`));
+  }
+  // Each score's breakdown, folded away under one line: the winner's first, then the others in
+  // turn from the winner, as the table scores them.
   const start = data.winner ? SEATS.indexOf(data.winner) : 0;
   const inTurn = [...data.players].sort((a, b) => (SEATS.indexOf(a.seat) - start + 4) % 4 - (SEATS.indexOf(b.seat) - start + 4) % 4);
+  const det = document.createElement("details");
+  det.className = "breakdown";
+  const sum = document.createElement("summary");
+  sum.textContent = "How each score was made";
+  det.append(sum);
   for (const p of inTurn) {
-    const det = document.createElement("details");
-    const sum = document.createElement("summary");
-    sum.textContent = `${names[p.seat]} (${p.seat})${p.winner ? " — winner" : ""}: ${p.score}`;
+    const who = document.createElement("p");
+    who.className = "whose";
+    who.textContent = `${names[p.seat]} (${p.seat})${p.winner ? " — winner" : ""}: ${figures(p)}`;
     const ul = document.createElement("ul"); ul.className = "items";
     if (p.completed && data.win) {
       // A set written concealed, shown exposed: the discard completed it.
-      const li = document.createElement("li");
       const robbed = (data.win.flags || []).includes("robbed");
+      const li = document.createElement("li");
       li.textContent = `${p.completed}: the ${data.win.tile} ${robbed ? "robbed from" : "from"} ${names[data.win.from]}${robbed ? "'s kong" : ""} completed it`;
       ul.append(li);
     }
@@ -476,61 +596,223 @@ async function showHand(n) {
       li.textContent = `${i.text}${i.applies_to ? " " + i.applies_to : ""}: ${v}`;
       ul.append(li);
     }
-    const total = document.createElement("p"); total.className = "small"; total.textContent = figures(p);
-    det.append(sum, ul, total);
-    parts.push(det);
+    det.append(who, ul);
   }
-  const s = data.settlement;
-  if (s) {
-    for (const line of payLines(s.payments, names)) { const p = document.createElement("p"); p.className = "pays"; p.textContent = line; parts.push(p); }
-    for (const x of s.specials || []) { const p = document.createElement("p"); p.className = "small"; p.textContent = special(x, names); parts.push(p); }
-    parts.push(figuresTable(["player", "net", "total"], SEATS.map((seat) => [names[seat], signed(s.net[seat] || 0), data.totals[names[seat]]]), [1, 2]));
-  } else {
-    parts.push(hint(`No payments: ${data.settlement_error}`));
-  }
+  parts.push(det);
+  return parts;
+}
+
+async function showHand(n) {
+  // The hand just settled, at the top of the Table view, with the next deal in the library's words.
+  const { status, data } = await call("GET", `/api/hands/${n}`);
+  if (status !== 200) return;
+  const box = $("result");
+  const parts = handResult(data, true);
   const nx = S.status && S.status.next;
-  if (nx) parts.push(hint(nx.text));         // the library's words, as the command line shows them
+  if (nx) parts.splice(parts.findIndex((el) => el.tagName === "TABLE") + 1, 0, hint(nx.text));
   box.replaceChildren(...parts);
+  box.hidden = false;
 }
 
 function outcome(h) {
   if (h.draw) return "a draw";
   if (!h.winner) return "no winner";
-  const from = h.win && h.win.from ? `on ${h.names[h.win.from]}'s discard` : "self-drawn";
+  const robbed = h.win && (h.win.flags || []).includes("robbed");
+  const from = h.win && h.win.from ? (robbed ? `robbed from ${h.names[h.win.from]}'s kong` : `on ${h.names[h.win.from]}'s discard`) : "self-drawn";
   return `${h.names[h.winner]} wins ${from}`;
 }
 
-function payLines(payments, names) {
-  // For each two players, what one owes the other once all is counted: "Ann pays Bob 120".
-  const owed = {};
-  for (const p of payments) owed[p.from + p.to] = (owed[p.from + p.to] || 0) + p.amount;
-  const out = [];
-  SEATS.forEach((a, i) => SEATS.slice(i + 1).forEach((b) => {
-    const d = (owed[a + b] || 0) - (owed[b + a] || 0);
-    if (d) out.push([Math.abs(d), d > 0 ? `${names[a]} pays ${names[b]} ${d}` : `${names[b]} pays ${names[a]} ${-d}`]);
-  }));
-  out.sort((x, y) => y[0] - x[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));   // as the command line orders them
-  return out.length ? out.map((x) => x[1]) : ["Nobody pays."];
+// -- the evening's hands, and correcting one ---------------------------------------------------
+
+async function evening() {
+  if (!S.evening) {
+    const { status, data } = await call("GET", "/api/evening");
+    if (status !== 200) return null;
+    S.evening = data;
+  }
+  return S.evening;
 }
 
-function special(x, names) {
-  const what = x.kind === "kitty" ? `Kitty: ${x.count} deal${x.count === 1 ? "" : "s"} × ${x.unit}` : `Extra hands: ${x.count} × ${x.unit}`;
-  return x.to ? `${what}: ${names[x.to]} receives ${x.amount}` : `${what}; ${x.why || "not paid"}`;
+async function showHands() {
+  const data = await evening();
+  if (!data) return;
+  $("hands-title").textContent = `The evening's hands: ${data.hands.length}`;
+  const list = $("hands");
+  if (!data.hands.length) { list.replaceChildren(hint("No hand has been played yet.")); return; }
+  list.replaceChildren(...[...data.hands].reverse().map((h) => {
+    const li = document.createElement("li");
+    const det = document.createElement("details");
+    det.dataset.hand = h.hand;
+    const sum = document.createElement("summary");
+    const what = document.createElement("span");
+    const head = document.createElement("span"); head.textContent = `Hand ${h.hand} · ${h.dealer} dealt · ${outcome(h)}`;
+    const nets = document.createElement("span"); nets.className = "nets";
+    const net = (h.settlement && h.settlement.net) || {};
+    nets.textContent = SEATS.map((seat) => `${h.names[seat]} ${signed(net[seat] || 0)}`).join(" · ");
+    what.append(head, nets);
+    sum.append(what);
+    const body = document.createElement("div");
+    det.append(sum, body);
+    det.addEventListener("toggle", () => { if (det.open && !body.childElementCount) openHand(h.hand, body); });
+    li.append(det);
+    return li;
+  }));
 }
+
+async function openHand(n, body) {
+  const { status, data } = await call("GET", `/api/hands/${n}`);
+  if (status !== 200) { body.replaceChildren(hint(`Hand ${n} could not be read: try again.`)); return; }
+  const fix = button(`Correct hand ${n}`, () => correctForm(n, body, fix));
+  body.replaceChildren(...handResult(data, false), fix);
+}
+
+async function correctForm(n, body, opener) {
+  // The hand's text as the file holds it, to change and save: the hands after it are played
+  // again, and every phone is told which totals changed.
+  const { status, data } = await call("GET", `/api/hands/${n}/text`);
+  if (status !== 200) return;
+  const form = document.createElement("form");
+  form.className = "correct";
+  const label = document.createElement("label");
+  label.textContent = `Hand ${n} as the evening's file holds it (seats as at that hand: ${SEATS.map((s) => `${s} ${data.seats[s]}`).join(", ")})`;
+  const area = document.createElement("textarea");
+  area.rows = Math.min(10, data.text.split("\n").length + 1);
+  area.value = data.text;
+  area.id = `correct-${n}`;
+  label.htmlFor = area.id;
+  label.style.display = "block";
+  const said = para("check", "");
+  said.setAttribute("role", "status");
+  const save = document.createElement("button"); save.type = "submit"; save.className = "go"; save.textContent = "Save the correction";
+  const cancel = button("Cancel", () => { form.remove(); opener.hidden = false; });
+  const row = document.createElement("div"); row.className = "row wrap"; row.append(save, cancel);
+  form.append(label, area, row, said);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const r = await call("PUT", `/api/hands/${n}`, { text: area.value, by: S.me });
+    if (r.status === 200) {
+      const moved = Object.entries(r.data.changed).map(([who, c]) => `${who} ${c.before} → ${c.after}`);
+      said.className = "check ok";
+      said.textContent = `Hand ${n} corrected${moved.length ? ": " + moved.join(", ") : "; no total changed"}.`;
+      S.evening = null; S.version = ""; await poll(); await showHands();
+      return;
+    }
+    said.className = "check bad";
+    said.textContent = r.data && r.data.error ? r.data.error.message : `Hand ${n} was not corrected (no answer): save again.`;
+  });
+  opener.hidden = true;
+  body.append(form);
+  area.focus();
+}
+
+// -- standings ---------------------------------------------------------------------------------
 
 async function showStandings() {
-  const { status, data } = await call("GET", "/api/evening");
-  if (status !== 200) return;
+  const data = await evening();
+  if (!data) return;
   const parts = [];
   const h = document.createElement("h2"); h.textContent = `Standings after ${data.hands.length} hand${data.hands.length === 1 ? "" : "s"}`;
-  parts.push(h, figuresTable(["place", "player", "total", "won or lost"],
-    data.standings.map((s, i) => [i + 1, s.name, s.total, signed(s.total - data.start)]), [0, 2, 3]));
+  parts.push(h);
+  if (data.hands.length) parts.push(chart(data));
+  parts.push(figuresTable(["place", "player", "total", "won or lost"],
+    data.standings.map((s, i) => [i + 1, s.name, withMoney(s.total, s.money), withMoney(signed(s.total - data.start), s.money_won)]), [0, 2, 3]));
   const settle = document.createElement("h2"); settle.textContent = "Settle-up";
   parts.push(settle);
   if (data.settle_up === null) parts.push(hint(data.settle_up_note));
   else if (!data.settle_up.length) parts.push(hint("Nobody owes anything."));
-  else for (const t of data.settle_up) { const p = document.createElement("p"); p.className = "pays"; p.textContent = `${t.from} pays ${t.to} ${t.amount}`; parts.push(p); }
+  else for (const t of data.settle_up) parts.push(para("pays", withMoney(`${t.from} pays ${t.to} ${t.amount}`, t.money)));
+  if (data.next) parts.push(hint(data.next.text));
   $("standings").replaceChildren(...parts);
+}
+
+function withMoney(text, money) { return money ? `${text} (${money})` : `${text}`; }
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs) { const el = document.createElementNS(SVG, tag); for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v)); return el; }
+
+function marker(shape, x, y, r) {
+  if (shape === "circle") return svg("circle", { cx: x, cy: y, r });
+  if (shape === "square") return svg("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r });
+  if (shape === "triangle") return svg("polygon", { points: `${x},${y - r * 1.2} ${x - r * 1.1},${y + r * .8} ${x + r * 1.1},${y + r * .8}` });
+  return svg("polygon", { points: `${x},${y - r * 1.3} ${x + r * 1.3},${y} ${x},${y + r * 1.3} ${x - r * 1.3},${y}` });
+}
+
+function chart(data) {
+  // The running totals, drawn here: a line, a marker shape and a name for each player (as the
+  // terminal chart has them), so no colour is needed to tell the players apart.
+  const players = data.players;
+  const series = players.map((name) => [data.start, ...data.hands.map((h) => h.totals[name])]);
+  const all = series.flat();
+  let lo = Math.min(...all), hi = Math.max(...all);
+  if (lo === hi) { lo -= 100; hi += 100; }
+  const W = 360, H = 220, left = 44, right = 58, top = 12, bottom = 26, inset = 8;
+  const n = series[0].length - 1;
+  const x = (i) => left + inset + (n ? (i * (W - left - right - inset)) / n : 0);
+  const y = (v) => top + ((hi - v) * (H - top - bottom)) / (hi - lo);
+  const box = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img" });
+  const words = players.map((name, k) => `${name} (${SHAPES[k]}) ${series[k][n]}`).join(", ");
+  box.setAttribute("aria-label", `Running totals after each hand: ${words}`);
+  const title = svg("title", {}); title.textContent = `Running totals: ${words}`;
+  box.append(title);
+  const step = niceStep(hi - lo);
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
+    box.append(svg("line", { x1: left, x2: W - right, y1: y(v), y2: y(v), class: "grid" }));
+    const t = svg("text", { x: left - 4, y: y(v) + 4, "text-anchor": "end" }); t.textContent = String(v); box.append(t);
+  }
+  box.append(svg("line", { x1: left, x2: W - right, y1: H - bottom, y2: H - bottom, class: "axis" }));
+  const ticks = Math.max(1, Math.ceil(n / 8));
+  for (let i = 0; i <= n; i += ticks) { const t = svg("text", { x: x(i), y: H - 8, "text-anchor": "middle" }); t.textContent = String(i); box.append(t); }
+  const colours = ["var(--m)", "var(--p)", "var(--s)", "var(--h)"];
+  const dashes = ["", "6 3", "2 3", "8 3 2 3"];
+  const ends = [];
+  series.forEach((values, k) => {
+    const g = svg("g", { fill: colours[k], stroke: colours[k] });
+    g.append(svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), fill: "none", "stroke-width": 2,
+                               "stroke-dasharray": dashes[k] }));
+    const every = Math.max(1, Math.ceil(n / 12));
+    values.forEach((v, i) => { if (i % every === 0 || i === n) g.append(marker(SHAPES[k], x(i), y(v), 3.5)); });
+    box.append(g);
+    ends.push({ k, y: y(values[n]) });
+  });
+  // Each name at the end of its line, moved apart where two lines end close together.
+  ends.sort((a, b) => a.y - b.y);
+  for (let i = 1; i < ends.length; i++) if (ends[i].y - ends[i - 1].y < 14) ends[i].y = ends[i - 1].y + 14;
+  for (const e of ends) {
+    const t = svg("text", { x: W - right + 6, y: e.y + 4 }); t.textContent = players[e.k]; box.append(t);
+  }
+  return box;
+}
+
+function niceStep(span) {
+  const raw = span / 5, mag = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * mag >= raw) return m * mag;
+  return 10 * mag;
+}
+
+// -- the rules in force ------------------------------------------------------------------------
+
+async function showRules() {
+  const { status, data } = await call("GET", "/api/rules");
+  if (status !== 200) return;
+  const parts = [];
+  const h = document.createElement("h2"); h.textContent = `Scheme: ${data.title} (${data.scheme})`;
+  parts.push(h, para("small", data.description));
+  if (data.base) {
+    const b = document.createElement("h3"); b.textContent = `What ${data.file || data.scheme} changes from ${data.base}`;
+    parts.push(b);
+    if (!data.changes.length) parts.push(hint("Nothing: it scores as its base does."));
+    else parts.push(figuresTable(["what", data.base, "here"], data.changes.map((c) => [c.what, c.base, c.here]), []));
+  }
+  const t = document.createElement("h3"); t.textContent = "The evening's settings";
+  parts.push(t, para("small", `Each player starts with ${data.start}. Marked ★: set by the evening's header; the others are the scheme's.`));
+  const dl = document.createElement("dl"); dl.className = "settings";
+  for (const s of data.settings) {
+    const dt = document.createElement("dt"); dt.textContent = s.word; dt.title = s.help;
+    const dd = document.createElement("dd"); dd.textContent = `${s.value}${s.given ? " ★" : ""}`;
+    dl.append(dt, dd);
+  }
+  parts.push(dl);
+  $("rules").replaceChildren(...parts);
 }
 
 // -- small helpers -----------------------------------------------------------------------------
@@ -543,7 +825,7 @@ function figuresTable(heads, rows, numbers) {
   // A small table; the columns in `numbers` are figures, set to the right.
   const t = document.createElement("table"); t.className = "figures";
   const tr = document.createElement("tr");
-  heads.forEach((h, i) => { const th = document.createElement("th"); th.textContent = h; if (numbers.includes(i)) th.className = "n"; tr.append(th); });
+  heads.forEach((h, i) => { const th = document.createElement("th"); th.scope = "col"; th.textContent = h; if (numbers.includes(i)) th.className = "n"; tr.append(th); });
   t.append(tr);
   for (const row of rows) {
     const r = document.createElement("tr");
@@ -557,10 +839,22 @@ function figuresTable(heads, rows, numbers) {
 
 function wire() {
   for (const b of document.querySelectorAll("[data-tab]")) b.addEventListener("click", () => choose(b.dataset.tab));
-  for (const b of document.querySelectorAll("[data-outcome]")) b.addEventListener("click", () => {
-    S.outcome = b.dataset.outcome; S.from = S.outcome === "won" ? S.from : null; S.nothing = false; lineChanged(); });
-  $("score").addEventListener("input", () => { S.score = $("score").value.replace(/[^0-9]/g, ""); S.nothing = false; lineChanged(); });
-  $("nothing").addEventListener("click", () => { S.nothing = !S.nothing; S.score = ""; $("score").value = ""; lineChanged(); });
+  const pad = $("keypad");
+  for (const k of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "nothing", "0", "back"]) {
+    const b = button(k === "nothing" ? "Nothing" : k === "back" ? "⌫" : k, () => key(k));
+    b.dataset.key = k;
+    if (k === "nothing") { b.className = "word"; b.setAttribute("aria-pressed", "false"); }
+    if (k === "back") b.setAttribute("aria-label", "Delete a digit");
+    pad.append(b);
+  }
+  document.addEventListener("keydown", (ev) => {
+    // Digits typed on a keyboard go to the score too, unless a field of its own has the focus.
+    const t = ev.target;
+    if (S.tab !== "table" || !S.seat || S.mode !== "score" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (t && /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName)) return;
+    if (/^[0-9]$/.test(ev.key)) { key(ev.key); ev.preventDefault(); }
+    else if (ev.key === "Backspace") { key("back"); ev.preventDefault(); }
+  });
   $("count-tiles").addEventListener("click", () => { S.mode = "tiles"; lineChanged(); });
   $("by-count").addEventListener("click", () => { S.mode = "score"; lineChanged(); });
   for (const b of document.querySelectorAll("[data-group]")) b.addEventListener("click", () => groupSelected(b.dataset.group));

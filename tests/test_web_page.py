@@ -32,12 +32,11 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 SHOTS = Path(tempfile.mkdtemp(prefix="mjscore-page-"))
 
 
-@pytest.fixture
-def served(tmp_path):
-    """`mjscore serve` on a free port of 127.0.0.1: (address with token, base, token, evening)."""
-    evening = tmp_path / "ev.mj"
-    proc = subprocess.Popen([sys.executable, "-m", "mjscore", "serve", str(evening), "--players", *PLAYERS,
-                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def serving(evening, *given):
+    """`mjscore serve EVENING` on a free port of 127.0.0.1, as a generator: yields (address with
+    token, base, token, evening), then stops the server and checks that it stopped cleanly."""
+    proc = subprocess.Popen([sys.executable, "-m", "mjscore", "serve", str(evening), *given, "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     m = re.match(r"Open (http://127\.0\.0\.1:\d+)/\?token=([\w-]+)", line)
     assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
@@ -45,6 +44,24 @@ def served(tmp_path):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0 and "Stopped." in out and "Traceback" not in err, (out, err)
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A new evening of the four PLAYERS, served."""
+    yield from serving(tmp_path / "ev.mj", "--players", *PLAYERS)
+
+
+# Three hands played, the first with a penalty: what the views that show an evening are tried on.
+PLAYED = ("players Ann Bob Cid Dee\n---\npenalty Dee 100\nE: score 40 win self\nS: score 8\nW: ...\nN: ...\n---\n"
+          "dealer-wins 1\nE: score 20 win self\nS: ...\nW: ...\nN: ...\n---\ndraw\n")
+
+
+@pytest.fixture
+def served_evening(tmp_path):
+    evening = tmp_path / "ev.mj"
+    evening.write_text(PLAYED)
+    yield from serving(evening)
 
 
 @pytest.fixture
@@ -60,9 +77,13 @@ def browser():
 class Phone:
     """One player's phone: a browser context of its own, every request it makes written down."""
 
-    def __init__(self, browser, name, address, cookies=(), via=None):
+    def __init__(self, browser, name, address, cookies=(), via=None, size=PHONE, dark=False, audited=False):
         self.name = name
-        self.context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+        self.taps = 0                        # taps and digits, as a player would count them
+        # An audited phone lets the test put axe-core into the page past its Content-Security-Policy
+        # (script-src 'self'), which the page's own script needs nothing beyond.
+        self.context = browser.new_context(viewport=size, device_scale_factor=1, bypass_csp=audited,
+                                           color_scheme="dark" if dark else "light")
         if cookies:
             self.context.add_cookies(list(cookies))
         if via is not None:
@@ -98,6 +119,7 @@ class Phone:
 
     def click(self, name, within=None):
         (self.page.locator(within) if within else self.page).get_by_role("button", name=name, exact=True).click()
+        self.taps += 1
 
     def tab(self, name):
         self.page.get_by_role("tab", name=name, exact=True).click()
@@ -110,6 +132,7 @@ class Phone:
         """A score typed on the page's keypad, a tap a digit."""
         for d in digits:
             self.page.click(f'#keypad [data-key="{d}"]')
+            self.taps += 1
 
 
 def seen(phone, selector, text, timeout=2500):
@@ -386,3 +409,223 @@ def api(base, token, method, path, body=None):
         data=None if body is None else json.dumps(body).encode())
     with urllib.request.urlopen(request, timeout=10) as r:
         return r.read().decode()
+
+
+# -- a page players like (issue: fewer taps, made for a thumb and an eye, the evening's hands) --
+
+AXE = Path(__file__).resolve().parent.parent / ".ci" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_faults(phone):
+    """axe-core's serious and critical violations on the page as it is now (the npm package
+    .ci/run installs, injected from its file: nothing loaded from elsewhere)."""
+    if not AXE.is_file():
+        if os.environ.get("MJSCORE_REQUIRE_BROWSER"):
+            raise AssertionError(f"axe-core is not installed at {AXE} (.ci/run installs it)")
+        pytest.skip("axe-core is not installed (npm install --prefix .ci/axe)")
+    if not phone.page.evaluate("() => typeof axe !== 'undefined'"):
+        phone.page.add_script_tag(path=str(AXE))
+    return phone.page.evaluate("""async () => {
+        const r = await axe.run(document, { resultTypes: ["violations"] });
+        return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+                .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
+    }""")
+
+
+def small_controls(phone):
+    """Every control on show smaller than 44x44 CSS px (a checkbox counts by its label), and every
+    control or text whose caption runs past its edge."""
+    return phone.page.evaluate("""() => {
+        const out = [];
+        const shown = (el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden";
+        for (const el of document.querySelectorAll("button, select, input, textarea, summary, label.tick")) {
+            if (!shown(el) || (el.type === "checkbox")) continue;
+            const r = el.getBoundingClientRect();
+            if (r.width < 43.5 || r.height < 43.5) out.push(`${el.tagName} ${el.id || el.textContent.trim().slice(0, 20)} ${r.width.toFixed(0)}x${r.height.toFixed(0)}`);
+            if (el.scrollWidth > el.clientWidth + 1) out.push(`${el.tagName} ${el.textContent.trim().slice(0, 20)}: caption overflows`);
+        }
+        if (document.documentElement.scrollWidth > window.innerWidth) out.push(`page ${document.documentElement.scrollWidth}px wide`);
+        return out;
+    }""")
+
+
+def test_the_counted_hand_takes_ten_taps_and_the_result_shows_above_the_next_entry(served, browser):
+    address, base, token, evening = served
+    phones = [Phone(browser, name, address) for name in PLAYERS]
+    ann, bob, cid, dee = phones
+    for hand in (1, 2):
+        # Each player's counted score, the winner's one tap saying how: at most 10 taps and digits
+        # on the four phones together (13-14 before: I won / I lost, and a tab back each hand).
+        ann.click("Self-drawn") if hand == 1 else ann.click("from Bob")
+        ann.keys("40")
+        bob.keys("12")
+        cid.keys("8")
+        dee.keys("24")
+        for p in phones:
+            seen(p, "#lines", "24 counted")
+        dee.page.wait_for_function("() => !document.getElementById('submit').disabled", timeout=4000)
+        dee.click("Settle the hand")
+        assert sum(p.taps for p in phones) <= 10, [p.taps for p in phones]
+        for p in phones:
+            seen(p, "#result", f"Hand {hand}: Ann deals")
+            # ... and the next hand's entry is on the same view, nothing tapped to come back.
+            assert p.page.locator("#mine").is_visible() and p.page.locator("#result").is_visible()
+            p.taps = 0
+        ann.shot(f"taps-{hand}")
+    assert len(evening_hands(evening)) == 2 and "E: score 40 win from Bob" in evening_hands(evening)[1]
+
+
+def test_a_reload_mid_hand_brings_back_the_players_own_line(served, browser):
+    address, *_ = served
+    bob, cid = Phone(browser, "Bob", address), Phone(browser, "Cid", address)
+    bob.keys("16")
+    cid.click("Self-drawn")
+    cid.click("Count my tiles instead")
+    cid.tiles("1p", "2p", "3p", "4m", "5m", "6m", "7s", "8s", "9s", "C", "C", "C", "5s", "5s")
+    cid.page.locator("#hand > .tile").last.click()
+    cid.click("Winning tile")
+    seen(cid, "#check", "✓")
+    seen(bob, "#lines", "16 counted")
+    # The concealed tiles are written as `mjscore show` writes them: one run a suit, an honour's together.
+    assert cid.page.locator("#line").inner_text() == "W: 456m 123p 55789s CCC win 5s self", cid.page.locator("#line").inner_text()
+    for p in (bob, cid):
+        p.page.reload()
+        p.page.wait_for_selector("#mine:not([hidden])")
+    seen(bob, "#score", "16")
+    seen(bob, "#line", "S: score 16")
+    seen(cid, "#line", "W: 456m 123p 55789s CCC win 5s self")
+    assert cid.page.locator("#hand .tile.won").count() == 1
+    assert cid.page.get_by_role("button", name="Self-drawn", exact=True).get_attribute("aria-pressed") == "true"
+    cid.shot("reloaded")
+
+
+@pytest.mark.parametrize("size,dark", [(PHONE, False), (PHONE, True), ({"width": 320, "height": 640}, False),
+                                       ({"width": 320, "height": 640}, True)],
+                         ids=["390-light", "390-dark", "320-light", "320-dark"])
+def test_every_view_is_made_for_a_thumb_and_an_eye(served_evening, browser, size, dark):
+    address, base, token, evening = served_evening
+    ann = Phone(browser, "Ann", address, size=size, dark=dark, audited=True)
+    step = f"{size['width']}-{'dark' if dark else 'light'}"
+    seen(ann, "#result", "Hand 3")
+    page = ann.page
+    if dark:
+        # The room is dark: so is the page (its background well below mid-grey).
+        bg = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        assert sum(int(x) for x in re.findall(r"\d+", bg)[:3]) < 150, bg
+    faults = {}
+
+    def look(view):
+        assert page.evaluate("() => document.querySelectorAll('h1').length") == 1
+        faults[view] = axe_faults(ann) + small_controls(ann)
+        ann.shot(f"view-{step}-{view}")
+
+    look("table")                                       # the result of hand 3 above hand 4's entry
+    # The breakdown shows that it opens: its triangle turns.
+    summary = page.locator("#result details.breakdown > summary")
+    turned = "(el) => getComputedStyle(el, '::before').transform"
+    closed = summary.evaluate(turned)
+    summary.click()
+    assert summary.evaluate(turned) != closed
+    look("result-open")
+    ann.click("Count my tiles instead")
+    tiles = page.locator("#palette .tile")
+    assert tiles.count() == 42
+    for i in range(tiles.count()):
+        t = tiles.nth(i)
+        name, shown = t.get_attribute("aria-label"), " ".join(t.inner_text().split())
+        assert t.get_attribute("data-tile") and name.startswith(shown), (t.get_attribute("data-tile"), name, shown)
+    # The palette stays where it is while the hand grows to fourteen tiles and wraps.
+    where = "() => { const r = document.querySelector('#palette [data-tile=\"5s\"]').getBoundingClientRect(); return [r.left, r.top + window.scrollY]; }"
+    before = page.evaluate(where)
+    ann.tiles("1p", "2p", "3p", "4m", "5m", "6m", "7s", "8s", "9s", "C", "C", "C", "5s", "5s")
+    assert page.evaluate(where) == before
+    look("tiles")
+    for view in ("Hands", "Standings", "Rules"):
+        ann.tab(view)
+        seen(ann, {"Hands": "#hands", "Standings": "#standings", "Rules": "#rules"}[view],
+             {"Hands": "Hand 1", "Standings": "Settle-up", "Rules": "paying"}[view])
+        if view == "Hands":
+            page.locator("#hands details[data-hand='1'] > summary").click()
+            seen(ann, "#hands", "Penalty: Dee pays Ann, Bob and Cid 100 each")
+        look(view.lower())
+    # A phone's larger text (150 %) makes the page larger, and nothing runs past its edge.
+    ann.tab("Table")
+    height = page.locator("#keypad [data-key='5']").bounding_box()["height"] if page.locator("#keypad").is_visible() else None
+    page.evaluate("() => { document.documentElement.style.fontSize = '150%'; }")
+    faults["zoom"] = small_controls(ann)
+    ann.shot(f"view-{step}-zoom")
+    if height:
+        assert page.locator("#keypad [data-key='5']").bounding_box()["height"] > height * 1.3
+    assert not any(faults.values()), (faults, SHOTS)
+
+
+def test_the_settlement_says_penalties_on_lines_of_their_own(served, browser):
+    address, base, token, evening = served
+    ann = Phone(browser, "Ann", address)
+    api(base, token, "POST", "/api/hands", {"text": "penalty Dee 100\nE: score 40 win self\nS: score 8\nW: ...\nN: ...",
+                                            "by": "Bob"})
+    seen(ann, "#result", "Penalty: Dee pays Ann, Bob and Cid 100 each")
+    lines = ann.page.locator("#result .penalty-line").all_text_contents()
+    assert lines == ["Penalty: Dee pays Ann, Bob and Cid 100 each"], lines
+
+
+def test_any_hand_is_corrected_from_the_hands_view_and_every_phone_is_told(served_evening, browser):
+    address, base, token, evening = served_evening
+    ann, bob = Phone(browser, "Ann", address), Phone(browser, "Bob", address)
+    ann.tab("Hands")
+    seen(ann, "#hands", "Hand 3")
+    items = ann.page.locator("#hands > li summary").all_inner_texts()
+    assert [t.split(" ·")[0] for t in items] == ["Hand 3", "Hand 2", "Hand 1"], items
+    assert "Ann +" in items[2] and "Dee -" in items[2], items       # each player's net
+    ann.page.locator("#hands details[data-hand='1'] > summary").click()
+    ann.click("Correct hand 1")
+    area = ann.page.locator("#correct-1")
+    assert area.input_value().startswith("penalty Dee 100\nE: score 40 win self")
+    # A correction that makes a later hand impossible: refused, naming it; the file unchanged.
+    area.fill("S: score 40 win self\nE: ...\nW: ...\nN: ...")
+    ann.click("Save the correction")
+    seen(ann, "#hands", "hand 2 would not be possible")
+    assert evening.read_text() == PLAYED
+    area.fill(area.input_value().replace("S: score 40 win self", "S: score 40 win self").replace(
+        "S: score 40 win self\nE: ...", "E: score 48 win self\nS: ...").replace("W: ...\nN: ...", "W: ...\nN: ...")
+        if False else "penalty Dee 100\nE: score 48 win self\nS: score 8\nW: ...\nN: ...")
+    ann.click("Save the correction")
+    for p in (ann, bob):
+        seen(p, "#notice", "Hand 1 was corrected by Ann: Ann ", timeout=4000)
+    assert "E: score 48 win self" in evening.read_text()
+    bob.shot("corrected")
+    ann.shot("corrected")
+
+
+def test_the_standings_are_drawn_with_a_marker_and_a_name_for_each_player(served_evening, browser):
+    address, *_ = served_evening
+    cid = Phone(browser, "Cid", address)
+    cid.tab("Standings")
+    seen(cid, "#standings", "Settle-up")
+    chart = cid.page.locator("#standings svg.chart")
+    assert chart.count() == 1 and chart.locator("polyline").count() == 4
+    names = chart.locator("text").all_text_contents()
+    assert all(n in names for n in PLAYERS), names
+    shapes = {tag: chart.locator(tag).count() for tag in ("circle", "rect", "polygon")}
+    assert shapes["circle"] == 4 and shapes["rect"] == 4 and shapes["polygon"] == 8, shapes   # 4 points a player
+    assert "Running totals" in (chart.get_attribute("aria-label") or "")
+    cid.shot("standings-chart")
+
+
+def test_the_rules_view_shows_the_scheme_a_house_file_changed_and_the_settings(tmp_path, browser):
+    house = tmp_path / "club.yaml"
+    house.write_text("scheme: our-club\nextends: classical\nlimit: 500\n")
+    evening = tmp_path / "ev.mj"
+    evening.write_text(f"players Ann Bob Cid Dee\nscheme {house.name}\nkitty 20\n---\n")
+    gen = serving(evening)
+    address, *_ = next(gen)
+    try:
+        dee = Phone(browser, "Dee", address)
+        dee.tab("Rules")
+        seen(dee, "#rules", "changes from classical")
+        text = dee.page.locator("#rules").inner_text()
+        assert "limit" in text and "1000" in text and "500" in text, text
+        assert re.search(r"kitty\s+20 ★", text) and re.search(r"paying\s+between-all\n", text), text
+        dee.shot("rules")
+    finally:
+        next(gen, None)

@@ -93,7 +93,12 @@ async function changed() {
     // taken back) comes back to my entry, so nobody types it again.
     S.restoredFor = st.hand;
     const d = st.drafts[S.seat];
-    if (d && !lineText() && restore(d.text)) { S.sent = lineText(); S.accepted = { hand: st.hand, text: S.sent }; showCheck(d); }
+    if (d && !lineText() && restore(d.text)) {
+      S.sent = lineText();
+      S.accepted = { hand: st.hand, text: S.sent };
+      $("line").textContent = `${S.seat}: ${S.sent}`;
+      showCheck(d);
+    }
   }
   if (evening) {
     S.hands = st.hands;
@@ -412,7 +417,7 @@ function tile(code, onTap) {
   el.setAttribute("aria-label", name === under ? `${rank} ${under}` : `${rank} ${under}, ${name}`);
   const r = document.createElement("span"); r.className = "r"; r.textContent = rank;
   const u = document.createElement("span"); u.className = "u"; u.textContent = under;
-  el.append(r, u);
+  el.append(r, " ", u);            // the space makes its text "1 char", as its name begins
   if (onTap) el.addEventListener("click", onTap);
   return el;
 }
@@ -564,7 +569,7 @@ function handResult(data, title) {
     for (const line of said.penalties) parts.push(para("penalty-line", line));
     for (const line of said.specials) parts.push(para("small", line));
     const score = Object.fromEntries(data.players.map((p) => [p.seat, p.score]));
-    parts.push(figuresTable(["player", "score", "net", "total"], SEATS.map((seat) => [`${names[seat]} (${seat})`, score[seat],
+    parts.push(figuresTable(["player", "score", "net", "total"], SEATS.map((seat) => [`${names[seat]} (${seat})`, score[seat] ?? "–",
       signed(s.net[seat] || 0), data.totals[names[seat]]]), [1, 2, 3]));
   } else {
     parts.push(hint(`No payments: ${data.settlement_error}`));
@@ -598,7 +603,7 @@ function handResult(data, title) {
     }
     det.append(who, ul);
   }
-  parts.push(det);
+  if (inTurn.length) parts.push(det);          // a draw has no scores to break down
   return parts;
 }
 

@@ -629,3 +629,21 @@ def test_the_rules_view_shows_the_scheme_a_house_file_changed_and_the_settings(t
         dee.shot("rules")
     finally:
         next(gen, None)
+
+
+def test_at_a_new_round_the_entry_says_who_moves_where(tmp_path, browser):
+    # DMJL: the players change seats when the South round begins (Kajongg's exchange).
+    hand = "S: score 20 win self\nE: ...\nW: ...\nN: ...\n"
+    evening = tmp_path / "ev.mj"
+    evening.write_text("players Ann Bob Cid Dee\nscheme dmjl\n---\n" + "---\n".join([hand] * 4))
+    gen = serving(evening)
+    address, *_ = next(gen)
+    try:
+        ann = Phone(browser, "Ann", address)
+        seen(ann, "#moves", "New round: ")
+        moves = ann.page.locator("#moves").inner_text()
+        assert re.fullmatch(r"New round: \w+ and \w+ swap chairs; \w+ and \w+ swap chairs", moves), moves
+        assert "swap chairs" in ann.page.locator("#result").inner_text()       # Next: says it too
+        ann.shot("new-round")
+    finally:
+        next(gen, None)

@@ -129,7 +129,7 @@ def settings_options(*groups: tuple[Setting[Any], ...]) -> Callable[[Callable[..
         params = [p for p in sig.parameters.values() if p.name != "settings"]
         for x in declared:
             option = typer.Option(None, *x.flags, help=x.help, metavar=x.metavar, min=x.minimum, max=x.maximum,
-                                  show_default=False)
+                                  show_default=False, parser=_value_parser(x))
             params.append(inspect.Parameter(x.name, inspect.Parameter.KEYWORD_ONLY, default=option,
                                             annotation=Optional[x.kind]))
 
@@ -141,6 +141,23 @@ def settings_options(*groups: tuple[Setting[Any], ...]) -> Callable[[Callable[..
         run.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]  # read by Typer
         return run
     return decorate
+
+
+def _value_parser(x: Setting[Any]) -> Callable[[str], Any] | None:
+    """How a flag's text becomes the setting's value, where Typer does not know its kind (a
+    stake, `--stake "0.05 EUR"`): read as a header reads it, a wrong one a bad flag (exit 2)."""
+    if x.kind in (bool, int, str) or issubclass(x.kind, Enum):
+        return None
+
+    def parse(text: str) -> Any:
+        if not isinstance(text, str):
+            return text                          # the value already made (Typer passes a default through)
+        try:
+            return x.parse(text, Location(f"--{x.word}"))
+        except MjError as e:
+            said = e.message.removeprefix(f"'{x.word}' ")
+            raise typer.BadParameter(f"the {x.word.replace('-', ' ')} {said}" if said != e.message else said) from None
+    return parse
 
 
 def source(file: Optional[str], inline: Optional[str], stdin_when_piped: bool = False) -> Any:

@@ -23,7 +23,7 @@ from mjscore.io.notation import parse_table
 from mjscore.io.sessionfile import Session, SessionHeader
 from mjscore.model.errors import MjError, NoWinnerError, SchemeError, SessionError, excerpt
 
-from mjscore.model.settings import ROTATION, SETTINGS, Paying, Rotation, SeatChange, ordered
+from mjscore.model.settings import EVENING, ROTATION, SETTINGS, Paying, Rotation, SeatChange, ordered
 from mjscore.model.table import COUNTERS, Table, name_key
 from mjscore.model.tiles import SEAT_WORDS, SEATS, Wind
 from mjscore.pipeline import EMPTY, TableResult, evaluate, named_in
@@ -365,6 +365,7 @@ def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, An
         prevailing = SEATS[seating.round % 4]
         try:
             hand = source.read({name: s.value for s, name in by_seat.items()})
+            _check_own_settings(hand, number)
             _check_against_rotation(hand, number, prevailing, seating, names)
             table = _with_session_values(hand, h, prevailing, seating, tuple(by_seat[s] for s in SEATS))
             result = evaluate(table, scheme, given, explain)
@@ -397,6 +398,16 @@ def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, An
         seating.kitty_deals = kitty.count if kitty is not None and kitty.to is None else 0
         _rotate(seating, table, _rotation(result.scheme, h, given))
         yield number, source.line, played
+
+
+def _check_own_settings(hand: Table, number: int) -> None:
+    """A hand may give its own settings, but not one of the whole evening's (the stake): the
+    evening's money is its points' at one stake."""
+    own = [k for k, _ in hand.options if k in EVENING]
+    if own:
+        word = own[0].replace("_", "-")
+        raise SessionError(f"hand {number} gives its own {word}: the {word} is the whole evening's, given in the "
+                           f"session's header (or --{word}), not in a hand's", hand.where, word)
 
 
 def _settling(paid: dict[str, int], added: list[int], played: int) -> tuple[tuple[Transfer, ...] | None, str | None]:

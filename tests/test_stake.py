@@ -213,7 +213,109 @@ def test_the_settle_ups_money_adds_up_to_each_players_won_or_lost(balance, per_p
         assert abs(money - stake.money(by_name[name])) <= slack, (name, transfers)
 
 
-# -- one stake an evening -------------------------------------------------------------------
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("ESWN"), st.lists(st.integers(0, 300), min_size=4, max_size=4)),
+                min_size=1, max_size=6),
+       st.decimals(Decimal("0.0001"), Decimal(5), places=4))
+def test_an_evenings_money_is_its_points_at_the_stake(hands, per_point):
+    """Whatever the evening: each standing's money is its won or lost at the stake, each
+    transfer's its amount's, each hand's seat's its net's; every one a string of the decimal."""
+    stake = Stake(per_point)
+    text = "players Ann Bob Cid Dee\n" + "".join(
+        "---\n" + "\n".join(f"{seat}: score {s}" + (" win self" if seat == winner else "")
+                            for seat, s in zip("ESWN", scores)) + "\n" for winner, scores in hands)
+    played = mjscore.play_session(text, stake=str(stake)).to_dict()
+    assert played["stake"] == {"per_point": str(stake), "currency": None}
+    for s in played["standings"]:
+        assert s["money"] == played["money"][s["name"]] == stake.money_text(s["total"] - played["start"])
+    for t in played["settle_up"]:
+        assert t["money"] == stake.money_text(t["amount"])
+    for hand in played["hands"]:
+        settlement = hand["settlement"]
+        assert settlement["money"] == {seat: stake.money_text(net) for seat, net in settlement["net"].items()}
+
+
+# -- the command line --------------------------------------------------------------------------
+
+def lines(text):
+    return text.splitlines()
+
+
+def test_session_shows_the_standings_and_the_settle_up_in_money():
+    r = runner.invoke(app, ["session", str(SESSION), "--stake", "0.05 EUR"])
+    assert r.exit_code == 0, r.stderr
+    out = lines(r.stdout)
+    at = out.index("Final standings")
+    assert out[at:at + 7] == ["Final standings",
+                              "  place  player      total        won or lost",
+                              "-------  --------  -------  -----------------",
+                              "      1  Ann          2898  +898 (EUR +44.90)",
+                              "      2  Dee          2100   +100 (EUR +5.00)",
+                              "      3  Cid          1818   -182 (EUR -9.10)",
+                              "      4  Bob          1184  -816 (EUR -40.80)"]
+    settle = out.index("Settle-up (3 transfers):")
+    assert out[settle + 1:settle + 4] == SETTLED_IN_EUR
+    # The hands' lines are points only, as without a stake.
+    plain = runner.invoke(app, ["session", str(SESSION)]).stdout
+    assert lines(plain)[:at] == out[:at]
+
+
+def test_without_a_currency_the_money_stands_alone():
+    r = runner.invoke(app, ["session", str(SESSION), "--stake", "0.05"])
+    assert "  Bob pays Ann 816 (40.80)" in lines(r.stdout)
+    assert "      1  Ann          2898  +898 (+44.90)" in lines(r.stdout)
+
+
+def test_a_stake_in_the_sessions_header_is_the_same_as_the_flag(tmp_path):
+    text = SESSION.read_text()
+    evening = tmp_path / "evening.mj"
+    evening.write_text(text.replace("start 2000\n", "start 2000\nstake 0.05 EUR\n"))
+    by_header = runner.invoke(app, ["session", str(evening)])
+    by_flag = runner.invoke(app, ["session", str(SESSION), "--stake", "0.05 EUR"])
+    assert by_header.exit_code == 0, by_header.stderr
+    assert by_header.stdout.replace(str(evening), "X") == by_flag.stdout.replace(str(SESSION), "X")
+    again = runner.invoke(app, ["session", str(evening)])       # read back from the evening's checkpoint
+    assert again.stdout == by_header.stdout
+    # The flag wins over the header, as for every setting.
+    dollars = runner.invoke(app, ["session", str(evening), "--stake", "0.10 USD"]).stdout
+    assert "  Bob pays Ann 816 (USD 81.60)" in lines(dollars)
+
+
+@pytest.mark.parametrize("line,stake", [("stake: 0.05 EUR", EUR), ("stake: 0.05", Stake(Decimal("0.05"))),
+                                        ("stake: 1", Stake(Decimal(1)))])
+def test_a_yaml_sessions_stake_is_read_as_the_decimal_it_was_written_as(tmp_path, line, stake):
+    yaml_text = (ROOT / "sample_hands" / "evening-session.yaml").read_text()
+    evening = tmp_path / "evening.yaml"
+    evening.write_text(yaml_text.replace("start: 2000\n", f"start: 2000\n{line}\n"))
+    played = mjscore.play_session(evening)
+    assert played.stake == stake
+    assert played.to_dict()["settle_up"][0]["money"] == stake.money_text(816)
+
+
+def test_a_wrong_stake_in_a_yaml_session_names_its_line_and_column(tmp_path):
+    evening = tmp_path / "evening.yaml"
+    evening.write_text("players: [Ann, Bob, Cid, Dee]\nstake: 0.05 eur\nhands:\n  - draw\n")
+    with pytest.raises(mjscore.MjError) as e:
+        mjscore.play_session(evening)
+    assert (e.value.location.line, e.value.location.column) == (2, 8)
+    assert "'stake' takes a currency of three capital letters" in e.value.message
+
+
+def test_a_stake_in_a_schemes_settlement_is_the_evenings_unless_the_header_says_otherwise(tmp_path):
+    house = tmp_path / "house.yaml"
+    house.write_text("scheme: house\nextends: classical\nsettlement: {stake: 0.05}\n")
+    evening = tmp_path / "evening.mj"
+    evening.write_text(SESSION.read_text().replace("scheme classical", "scheme house.yaml"))
+    played = mjscore.play_session(evening)
+    assert played.stake == Stake(Decimal("0.05"))
+    assert played.to_dict()["settle_up"][0] == {"from": "Bob", "to": "Ann", "amount": 816, "money": "40.80"}
+    evening.write_text(evening.read_text().replace("start 2000\n", "start 2000\nstake 1 GBP\n"))
+    assert mjscore.play_session(evening).to_dict()["stake"] == {"per_point": "1", "currency": "GBP"}
+    wrong = tmp_path / "wrong.yaml"          # (a scheme file is read once a process: a file of its own)
+    wrong.write_text("scheme: house\nextends: classical\nsettlement: {stake: 0.05 eur}\n")
+    with pytest.raises(mjscore.SchemeError, match="settlement.stake: takes a currency of three capital letters"):
+        mjscore.load_scheme(wrong)
+
 
 def test_a_hand_may_not_give_its_own_stake(tmp_path):
     evening = tmp_path / "evening.mj"
@@ -223,6 +325,32 @@ def test_a_hand_may_not_give_its_own_stake(tmp_path):
     assert r.exit_code == 1
     assert (f"{evening}:9:1: error: hand 2 gives its own stake: the stake is the whole evening's, given in the "
             "session's header (or --stake), not in a hand's") in r.stderr
+
+
+def test_add_writes_the_stake_into_a_new_evenings_header_and_shows_each_won_or_lost_in_money(tmp_path):
+    evening = tmp_path / "evening.mj"
+    r = runner.invoke(app, ["add", str(evening), "--players", "Ann", "Bob", "Cid", "Dee", "--stake", "0.05 EUR",
+                            "-e", "E: score 40 win self; S: score 8; W: score 0; N: score 12"])
+    assert r.exit_code == 0, r.stderr
+    assert evening.read_text().startswith("players Ann Bob Cid Dee\nstake 0.05 EUR\n---\n")
+    out = lines(r.stdout)
+    assert out[-4:] == ["Net:  Ann +240  Bob -76  Cid -100  Dee -64",
+                        "Totals:  Ann 2240  Bob 1924  Cid 1900  Dee 1936",
+                        "Won or lost:  Ann +240 (EUR +12.00)  Bob -76 (EUR -3.80)  Cid -100 (EUR -5.00)  Dee -64 "
+                        "(EUR -3.20)",
+                        "Next: Hand 2: Ann deals, East round (extra hand 1)"]
+    r = runner.invoke(app, ["add", str(evening), "-e", "E: score 0; S: score 8; W: score 20 win from E; N: score 12",
+                            "--format", "json"])
+    added = json.loads(r.stdout)
+    assert added["stake"] == {"per_point": "0.05", "currency": "EUR"}
+    assert added["money"] == {"Ann": "8.00", "Bob": "-4.20", "Cid": "-1.00", "Dee": "-2.80"}
+    assert added["standings"][0] == {"name": "Ann", "total": 2160, "money": "8.00"}
+    assert added["settle_up"][0] == {"from": "Bob", "to": "Ann", "amount": 84, "money": "4.20"}
+    assert added["hand"]["settlement"]["stake"] == {"per_point": "0.05", "currency": "EUR"}
+    assert added["hand"]["settlement"]["money"] == {"E": "-4.00", "S": "-0.40", "W": "4.00", "N": "0.40"}
+    r = runner.invoke(app, ["undo", str(evening)])
+    assert "      1  Ann          2240  +240 (EUR +12.00)" in lines(r.stdout)
+    assert "  Cid pays Ann 100 (EUR 5.00)" in lines(r.stdout)
 
 
 def test_a_later_hand_cannot_change_the_evenings_stake(tmp_path):
@@ -235,10 +363,90 @@ def test_a_later_hand_cannot_change_the_evenings_stake(tmp_path):
     assert evening.read_text() == before
 
 
-def test_a_wrong_stake_in_a_yaml_session_names_its_line_and_column(tmp_path):
-    evening = tmp_path / "evening.yaml"
-    evening.write_text("players: [Ann, Bob, Cid, Dee]\nstake: 0.05 eur\nhands:\n  - draw\n")
-    with pytest.raises(mjscore.MjError) as e:
-        mjscore.play_session(evening)
-    assert (e.value.location.line, e.value.location.column) == (2, 8)
-    assert "'stake' takes a currency of three capital letters" in e.value.message
+def test_serve_and_the_api_start_an_evening_with_its_stake(tmp_path):
+    assert "--stake" in runner.invoke(app, ["serve", "--help"], env={"COLUMNS": "200"}).stdout
+    evening = mjscore.Evening(tmp_path / "evening.mj")
+    assert evening.start(("Ann", "Bob", "Cid", "Dee"), stake="0.05 EUR")
+    assert (tmp_path / "evening.mj").read_text() == "players Ann Bob Cid Dee\nstake 0.05 EUR\n---\n"
+    assert evening.play().stake == EUR
+
+
+def test_batch_gives_a_sessions_end_in_money():
+    r = runner.invoke(app, ["batch", str(SESSION), "--stake", "0.05 EUR"])
+    assert r.exit_code == 0, r.stderr
+    end = json.loads(r.stdout.splitlines()[-1])
+    assert end["stake"] == {"per_point": "0.05", "currency": "EUR"}
+    assert end["money"] == {"Ann": "44.90", "Bob": "-40.80", "Cid": "-9.10", "Dee": "5.00"}
+    assert [s["money"] for s in end["standings"]] == ["44.90", "5.00", "-9.10", "-40.80"]
+    assert [(t["amount"], t["money"]) for t in end["settle_up"]] == [(816, "40.80"), (100, "5.00"), (82, "4.10")]
+    r = runner.invoke(app, ["batch", str(SESSION), "--stake", "0.05 EUR", "--format", "csv"])
+    rows = [row for row in csv.DictReader(io.StringIO(r.stdout)) if row["hand"] == "end"]
+    assert {row["name"]: (row["net"], row["settle_up"]) for row in rows} == {
+        "Ann": ("898", "receives 816 (EUR 40.80) from Bob; receives 82 (EUR 4.10) from Cid; in all +898 (EUR +44.90)"),
+        "Bob": ("-816", "pays Ann 816 (EUR 40.80); in all -816 (EUR -40.80)"),
+        "Cid": ("-182", "pays Dee 100 (EUR 5.00); pays Ann 82 (EUR 4.10); in all -182 (EUR -9.10)"),
+        "Dee": ("100", "receives 100 (EUR 5.00) from Cid; in all +100 (EUR +5.00)")}
+
+
+def test_batch_in_workers_gives_the_same_money(tmp_path):
+    # Enough tables for the workers to take them (evening.batch.CHUNK), the session among them.
+    tables = tmp_path / "tables.mj"
+    tables.write_text("---\n".join([HAND.replace("; ", "\n") + "\n"] * 70))
+    one = runner.invoke(app, ["batch", str(tables), str(SESSION), "--stake", "0.05 EUR", "-j", "1"]).stdout
+    two = runner.invoke(app, ["batch", str(tables), str(SESSION), "--stake", "0.05 EUR", "-j", "2"]).stdout
+    assert one == two and '"money": {"E": "12.00", "S": "-3.20", "W": "-4.40", "N": "-4.40"}' in one
+
+
+def test_score_shows_each_net_in_money():
+    r = runner.invoke(app, ["score", "-e", HAND, "--stake", "0.125"])
+    assert r.exit_code == 0, r.stderr
+    assert lines(r.stdout)[-1] == ("Net in money:  East +240 (+30.00)  South -64 (-8.00)  West -88 (-11.00)  "
+                                   "North -88 (-11.00)")
+    r = runner.invoke(app, ["score", "-e", HAND, "--stake", "0.125", "-f", "json"])
+    settlement = json.loads(r.stdout)["settlement"]
+    assert settlement["stake"] == {"per_point": "0.125", "currency": None}
+    assert settlement["money"] == {"E": "30.00", "S": "-8.00", "W": "-11.00", "N": "-11.00"}
+
+
+@pytest.mark.parametrize("command", [["session", str(SESSION)], ["session", str(SESSION), "-f", "json"],
+                                     ["batch", str(SESSION)], ["score", "-e", HAND, "-f", "json"]])
+def test_without_a_stake_there_is_no_money_anywhere(command):
+    out = runner.invoke(app, command).stdout
+    assert '"money"' not in out and '"stake"' not in out and "(EUR" not in out
+
+
+# -- the API and the page's JSON ---------------------------------------------------------------
+
+def test_the_api_gives_the_money_as_strings_of_decimals():
+    played = mjscore.play_session(SESSION, stake="0.05 EUR")
+    assert played.stake == EUR
+    d = played.to_dict()
+    assert d["stake"] == {"per_point": "0.05", "currency": "EUR"}
+    assert d["settle_up"] == [{"from": "Bob", "to": "Ann", "amount": 816, "money": "40.80"},
+                              {"from": "Cid", "to": "Dee", "amount": 100, "money": "5.00"},
+                              {"from": "Cid", "to": "Ann", "amount": 82, "money": "4.10"}]
+    assert d["hands"][0]["settlement"]["money"] == {"E": "36.00", "S": "-11.80", "W": "-10.60", "N": "-13.60"}
+    assert mjscore.play_session(SESSION, stake=EUR).to_dict() == d
+    assert "stake" not in mjscore.play_session(SESSION).to_dict()
+
+
+TOKEN = "t" * 32
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+def test_the_pages_evening_and_standings_carry_the_money(tmp_path):
+    path = tmp_path / "ev.mj"
+    path.write_text(SESSION.read_text().replace("start 2000\n", "start 2000\nstake 0.05 EUR\n"))
+    client = TestClient(create_app(str(path), TOKEN), base_url="http://127.0.0.1")
+    standings = client.get("/api/standings", headers=AUTH).json()
+    assert standings["stake"] == {"per_point": "0.05", "currency": "EUR"}
+    assert standings["money"] == {"Ann": "44.90", "Bob": "-40.80", "Cid": "-9.10", "Dee": "5.00"}
+    assert standings["standings"][-1] == {"name": "Bob", "total": 1184, "money": "-40.80"}
+    assert standings["settle_up"][0] == {"from": "Bob", "to": "Ann", "amount": 816, "money": "40.80"}
+    evening = client.get("/api/evening", headers=AUTH).json()
+    assert {k: evening[k] for k in ("stake", "money", "standings", "settle_up")} == \
+        {k: standings[k] for k in ("stake", "money", "standings", "settle_up")}
+    assert evening["hands"][2]["settlement"]["money"] == {"E": "-14.00", "S": "12.00", "W": "6.60", "N": "-4.60"}
+    score = client.post("/api/score", headers={**AUTH, "Content-Type": "application/json"},
+                        json={"text": HAND, "settings": {"stake": "0.05 EUR"}}).json()
+    assert score["settlement"]["money"]["E"] == "12.00"

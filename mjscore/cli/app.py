@@ -516,12 +516,14 @@ def session(
         if format is Format.json:
             typer.echo(to_json(one))
         else:
-            from mjscore.cli.render import emphasis_safe, hand_title, render_text
+            from mjscore.cli.render import emphasis_safe, hand_title, render_text, won_or_lost_line
 
             totals = "  ".join(f"{n} {t}" for n, t in one["totals"].items())
             text = render_text(one, "markdown" if format is Format.markdown else "table", output_width())
             head = f"{hand_title(hand, one['dealer'], one['round'])}\n\n"
-            tail = f"\nTotals after it: {totals}\n"
+            stake = played.stake.as_dict() if played.stake is not None else None
+            won = won_or_lost_line(one["totals"], played.start, stake, output_width(), "Won or lost after it:")
+            tail = f"\nTotals after it: {totals}\n" + "".join(f"{line}\n" for line in won)
             if format is Format.markdown:
                 head, tail = emphasis_safe(head), emphasis_safe(tail)
             sys.stdout.write(terminal_safe(f"{head}{text}{tail}"))
@@ -611,7 +613,8 @@ def add(
     if format is ChangeFormat.json:
         _report_after_change(to_json(added.to_dict()) + "\n", f"the hand was added to {evening}")
         return
-    text = render_hand(added.to_dict(), output_width())        # the hand added, not the whole evening again
+    # The hand added, not the whole evening again (its start: what each player won or lost).
+    text = render_hand({**added.to_dict(), "start": added.evening.start}, output_width())
     if added.created:
         scheme_note = f"; scheme {added.scheme} (read from the evening's folder)" if added.scheme else ""
         text = f"Started {evening}: {', '.join(added.evening.players)}{scheme_note}\n{text}"
@@ -807,7 +810,7 @@ def edit(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
     if format is ChangeFormat.json:
         _report_after_change(to_json(corrected.to_dict()) + "\n", done)
         return
-    d = corrected.to_dict()
+    d = {**corrected.to_dict(), "start": corrected.evening.start}
     changed = d["changed"]
     moved = ("  ".join(f"{n} {c['before']} -> {c['after']}" for n, c in changed.items()) if changed
              else "no total changed")

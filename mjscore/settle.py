@@ -85,7 +85,8 @@ class Settlement(NamedTuple):
 
     def to_json(self) -> str:
         """Its plain object as JSON text (`model.plain`), written from the figures: how the table
-        paid, the payments, the penalties among them, each seat's gain, the special payments."""
+        paid, the payments, the penalties among them, each seat's gain, the special payments,
+        and with a stake, the stake and each seat's gain in money."""
         s = self.settings
         payments = [p.to_json() for p in self.payments]
         out = ['{"paying": ', plain.string(s.paying.value),
@@ -101,6 +102,11 @@ class Settlement(NamedTuple):
                '], "net": {', ", ".join([f"{_SEAT_JSON[w]}: {self.net[w]}" for w in SEATS if w in self.net]), "}"]
         if self.specials:
             out += [', "specials": [', ", ".join([x.to_json() for x in self.specials]), "]"]
+        if s.stake is not None:
+            # The stake the table played for, and each seat's gain in money (strings of decimals).
+            out += [', "stake": ', plain.encode(s.stake.as_dict()), ', "money": {',
+                    ", ".join([f"{_SEAT_JSON[w]}: {plain.string(s.stake.money_text(self.net[w]))}"
+                               for w in SEATS if w in self.net]), "}"]
         out.append("}")
         return "".join(out)
 

@@ -1,7 +1,10 @@
 """Hypothesis strategies for tables (shared by the property tests)."""
 
+from decimal import Decimal
+
 from hypothesis import strategies as st
 
+from mjscore.model.money import Stake
 from mjscore.model.settings import SETTINGS, Setting
 from mjscore.model.table import Form, Meld, Penalty, PlayerHand, Table, Win, WinFlag
 from mjscore.model.tiles import KINDS, TILES, Wind
@@ -75,4 +78,7 @@ def setting_values(x: Setting):
     if x.kind is int:
         low = x.minimum or 0
         return st.integers(low, min(x.maximum or 1000, low + 1000))
+    if x.kind is Stake:
+        return st.builds(Stake, st.decimals(Decimal("0.0001"), Decimal(100), places=4),
+                         st.none() | st.from_regex(r"[A-Z]{3}", fullmatch=True))
     return st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True)

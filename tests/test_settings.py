@@ -3,6 +3,7 @@ the header reader and printer, the scheme's checks, the command line and the API
 
 import inspect
 import json
+from decimal import Decimal
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 import mjscore
 from mjscore.cli import app
 from mjscore.io.notation import parse_table, print_table
+from mjscore.model.money import Stake
 from mjscore.model.settings import ROTATION, SETTINGS, Paying, Rotation, Settings, layered
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +44,8 @@ def test_the_losers_double_follows_east_double_unless_given_itself():
 
 @pytest.mark.parametrize("setting", SETTINGS, ids=lambda s: s.name)
 def test_every_table_setting_reads_and_prints_as_a_header(setting):
-    value = {bool: True, int: (setting.minimum or 0) + 3, str: "some-name"}.get(setting.kind) or list(setting.kind)[-1]
+    value = {bool: True, int: (setting.minimum or 0) + 3, str: "some-name",
+             Stake: Stake(Decimal("0.05"), "EUR")}.get(setting.kind) or list(setting.kind)[-1]
     text = f"{setting.word} {setting.text(value)}\nE: score 10 win self\n"
     table = parse_table(text)
     assert dict(table.options) == {setting.name: value}

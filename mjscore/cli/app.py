@@ -129,7 +129,7 @@ def settings_options(*groups: tuple[Setting[Any], ...]) -> Callable[[Callable[..
         params = [p for p in sig.parameters.values() if p.name != "settings"]
         for x in declared:
             option = typer.Option(None, *x.flags, help=x.help, metavar=x.metavar, min=x.minimum, max=x.maximum,
-                                  show_default=False)
+                                  show_default=False, parser=_value_parser(x))
             params.append(inspect.Parameter(x.name, inspect.Parameter.KEYWORD_ONLY, default=option,
                                             annotation=Optional[x.kind]))
 
@@ -141,6 +141,23 @@ def settings_options(*groups: tuple[Setting[Any], ...]) -> Callable[[Callable[..
         run.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]  # read by Typer
         return run
     return decorate
+
+
+def _value_parser(x: Setting[Any]) -> Callable[[str], Any] | None:
+    """How a flag's text becomes the setting's value, where Typer does not know its kind (a
+    stake, `--stake "0.05 EUR"`): read as a header reads it, a wrong one a bad flag (exit 2)."""
+    if x.kind in (bool, int, str) or issubclass(x.kind, Enum):
+        return None
+
+    def parse(text: str) -> Any:
+        if not isinstance(text, str):
+            return text                          # the value already made (Typer passes a default through)
+        try:
+            return x.parse(text, Location(f"--{x.word}"))
+        except MjError as e:
+            said = e.message.removeprefix(f"'{x.word}' ")
+            raise typer.BadParameter(f"the {x.word.replace('-', ' ')} {said}" if said != e.message else said) from None
+    return parse
 
 
 def source(file: Optional[str], inline: Optional[str], stdin_when_piped: bool = False) -> Any:
@@ -499,12 +516,14 @@ def session(
         if format is Format.json:
             typer.echo(to_json(one))
         else:
-            from mjscore.cli.render import emphasis_safe, hand_title, render_text
+            from mjscore.cli.render import emphasis_safe, hand_title, render_text, won_or_lost_line
 
             totals = "  ".join(f"{n} {t}" for n, t in one["totals"].items())
             text = render_text(one, "markdown" if format is Format.markdown else "table", output_width())
             head = f"{hand_title(hand, one['dealer'], one['round'])}\n\n"
-            tail = f"\nTotals after it: {totals}\n"
+            stake = played.stake.as_dict() if played.stake is not None else None
+            won = won_or_lost_line(one["totals"], played.start, stake, output_width(), "Won or lost after it:")
+            tail = f"\nTotals after it: {totals}\n" + "".join(f"{line}\n" for line in won)
             if format is Format.markdown:
                 head, tail = emphasis_safe(head), emphasis_safe(tail)
             sys.stdout.write(terminal_safe(f"{head}{text}{tail}"))
@@ -594,7 +613,8 @@ def add(
     if format is ChangeFormat.json:
         _report_after_change(to_json(added.to_dict()) + "\n", f"the hand was added to {evening}")
         return
-    text = render_hand(added.to_dict(), output_width())        # the hand added, not the whole evening again
+    # The hand added, not the whole evening again (its start: what each player won or lost).
+    text = render_hand({**added.to_dict(), "start": added.evening.start}, output_width())
     if added.created:
         scheme_note = f"; scheme {added.scheme} (read from the evening's folder)" if added.scheme else ""
         text = f"Started {evening}: {', '.join(added.evening.players)}{scheme_note}\n{text}"
@@ -790,7 +810,7 @@ def edit(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
     if format is ChangeFormat.json:
         _report_after_change(to_json(corrected.to_dict()) + "\n", done)
         return
-    d = corrected.to_dict()
+    d = {**corrected.to_dict(), "start": corrected.evening.start}
     changed = d["changed"]
     moved = ("  ".join(f"{n} {c['before']} -> {c['after']}" for n, c in changed.items()) if changed
              else "no total changed")

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from mjscore.model.errors import escaped
+from mjscore.model.money import Stake, with_money
 from mjscore.model.plain import encode
 from mjscore.api import hand_title as hand_title  # the hand named once, in the library
 from mjscore.api import paid, payment_sentences, penalty_sentences, special_sentence
@@ -124,6 +125,7 @@ def render_text(result: dict, fmt: str = "table", width: int | None = None) -> s
     out.append(fit(summary, ["player", "won", "points", "doubles", "limit", "score"], grid, width, wrap=(0, 4)))
     out.append("")
     out.extend(settlement_text(result, grid, width))
+    out.extend(money_lines(result, width))
     text = "\n".join(out).rstrip() + "\n"
     return emphasis_safe(text) if fmt == "markdown" else text
 
@@ -194,6 +196,29 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
     rows.append(["net", *[f"{net.get(b, 0):+d}" for b in SEAT_LETTERS], ""])
     lines.append(fit(rows, ["pays \\ receives"] + heads + ["in all"], grid, width, wrap=(0, 1, 2, 3, 4)))
     return lines + penalty_lines(s, lambda seat: label(seat, names), width) + specials
+
+
+def money_lines(result: dict, width: int | None = None) -> list[str]:
+    """With a stake, each seat's gain in money (the library's figures: `settlement.money`):
+    "Net in money: East (Ann) +240 (EUR +12.00)  South (Bob) -76 (EUR -3.80) ..."."""
+    s = result.get("settlement") or {}
+    if "money" not in s:
+        return []
+    names, currency = table_names(result), s["stake"]["currency"]
+    return _words(["Net in money:"] + [f"{label(seat, names)} {with_money(s['net'][seat], money, currency, True)}"
+                                       for seat, money in s["money"].items()], width, sep="  ", indent="    ")
+
+
+def won_or_lost_line(totals: dict[str, int], start: int, stake: dict[str, Any] | None, width: int | None,
+                     head: str = "Won or lost:") -> list[str]:
+    """With a stake, each player's won or lost (her total less her start) and its money, as the
+    settle-up would pay it: "Won or lost:  Ann +240 (EUR +12.00)  Bob -76 (EUR -3.80) ..."; none
+    without one."""
+    if stake is None:
+        return []
+    money = Stake.from_plain(stake)
+    return _words([head] + [f"{n} {money.shown(t - start, signed=True)}" for n, t in totals.items()], width, sep="  ",
+                  indent="    ")
 
 
 def penalty_lines(settlement: dict, who: Any, width: int | None = None) -> list[str]:
@@ -388,9 +413,16 @@ def session_end_rows(end: dict, file: str = "", line: int = 0) -> list[dict]:
     """A session's end in a batch's CSV: a row for every player, with her final total, what she
     won or lost, and her part of the settle-up ("pays Ann 816", "receives 816 from Bob")."""
     parts: dict[str, list[str]] = {n: [] for n in end["players"]}
+    stake = Stake.from_plain(end["stake"]) if end.get("stake") else None
     for t in end.get("settle_up") or []:
-        parts[t["from"]].append(f"pays {t['to']} {t['amount']}")
-        parts[t["to"]].append(f"receives {t['amount']} from {t['from']}")
+        amount = _amount(t, stake)
+        parts[t["from"]].append(f"pays {t['to']} {amount}")
+        parts[t["to"]].append(f"receives {amount} from {t['from']}")
+    if stake is not None:
+        # The money of what each won or lost, beside her part of the settle-up: the CSV's
+        # columns stay numbers, as without a stake.
+        for n in end["players"]:
+            parts[n].append(f"in all {stake.shown(end['totals'][n] - end['start'], signed=True)}")
     why = end.get("settle_up_note", "") if end.get("settle_up") is None else ""
     if end.get("errors"):
         why = (f"the totals stop before hand {end['next']['hand'] if end.get('next') else '?'}: "
@@ -541,14 +573,29 @@ def render_session(result: dict, fmt: str = "table", width: int | None = None) -
     return emphasis_safe(text) if fmt == "markdown" else text
 
 
+def _amount(transfer: dict, stake: Stake | None) -> str:
+    """A transfer's amount, with its money beside it when the evening has a stake: `596 (EUR 29.80)`."""
+    if stake is None or "money" not in transfer:
+        return str(transfer["amount"])
+    return with_money(transfer["amount"], transfer["money"], stake.currency)
+
+
+def _won_or_lost(standing: dict, start: int, currency: str | None) -> str:
+    won = standing["total"] - start
+    return with_money(won, standing["money"], currency, signed=True) if "money" in standing else f"{won:+d}"
+
+
 def _closing(result: dict, grid: str, width: int | None, title: str = "Final standings") -> list[str]:
-    """The standings, the settle-up and the next deal."""
+    """The standings, the settle-up and the next deal; with a stake, their money beside them."""
     from tabulate import tabulate
 
+    stake = Stake.from_plain(result["stake"]) if result.get("stake") else None
+    currency = stake.currency if stake is not None else None
     out = [title]
-    out.append(tabulate([[i + 1, s["name"], s["total"], f"{s['total'] - result['start']:+d}"]
+    out.append(tabulate([[i + 1, s["name"], s["total"], _won_or_lost(s, result["start"], currency)]
                          for i, s in enumerate(result["standings"])],
-                        headers=["place", "player", "total", "won or lost"], tablefmt=grid))
+                        headers=["place", "player", "total", "won or lost"], tablefmt=grid,
+                        colalign=None if stake is None else ("right", "left", "right", "right")))
     out.append("")
     if result.get("settle_up") is None:
         out.append(f"Settle-up: {result.get('settle_up_note', 'none')}")
@@ -557,7 +604,7 @@ def _closing(result: dict, grid: str, width: int | None, title: str = "Final sta
             out.append("Settle-up: nobody owes anything.")
         else:
             out.append(f"Settle-up ({len(result['settle_up'])} transfers):")
-            out.extend(f"  {t['from']} pays {t['to']} {t['amount']}" for t in result["settle_up"])
+            out.extend(f"  {t['from']} pays {t['to']} {_amount(t, stake)}" for t in result["settle_up"])
         if result.get("settle_up_note"):
             # An evening that mixes paying methods: which hands the settle-up leaves out.
             note = result["settle_up_note"]
@@ -586,7 +633,8 @@ def plural(n: int, word: str) -> str:
 
 def render_hand(result: dict, width: int | None = None) -> str:
     """One hand of an evening, as the table wants it at once: the scores, who pays whom by name,
-    each net, the running totals, and who deals next (`result`: what `add --format json` prints)."""
+    each net, the running totals (with a stake and the evening's `start`, their won or lost in money
+    too), and who deals next (`result`: what `add --format json` prints)."""
     hand = result["hand"]
     names = hand["names"]
     out = _words((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
@@ -613,6 +661,8 @@ def render_hand(result: dict, width: int | None = None) -> str:
     out.append("")
     out.extend(_words(["Net:"] + [f"{names[s]} {net.get(s, 0):+d}" for s in SEAT_LETTERS], width, sep="  ", indent="     "))
     out.extend(_words(["Totals:"] + [f"{n} {t}" for n, t in hand["totals"].items()], width, sep="  ", indent="        "))
+    if "start" in result:
+        out.extend(won_or_lost_line(hand["totals"], result["start"], result.get("stake"), width))
     nxt = result.get("next")
     if nxt:
         out.extend(_words(next_line(nxt).split(" "), width, indent="      "))

@@ -23,7 +23,7 @@ from mjscore.io.sessionfile import HandSource, Session, player_names, read_sessi
 from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, normalise, read_bytes
 from mjscore.io.writing import check_writable, locked, replace, target_of
 from mjscore.model.errors import InputError, Location, MjError, SessionError
-from mjscore.model.settings import SETTINGS, header_lines
+from mjscore.model.settings import EVENING, SETTINGS, header_lines
 from mjscore.pipeline import EMPTY, named_in
 from mjscore.rules.scheme import is_shipped_name, load_scheme
 
@@ -124,7 +124,7 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
     A file that does not exist yet is made, its header naming `players` (and `start`, `scheme`
     and the `settings` given, model.settings; a scheme file's path is written as the evening will
     read it, from the evening's folder); for an existing file, the table's settings become the
-    hand's own headers (the evening's, such as the rotation, stay the header's to change).
+    hand's own headers (the evening's, such as the rotation and the stake, stay the header's to change).
     Raises MjError, and writes nothing, when the hand or the evening is wrong, or when another
     writer holds the evening for more than a few seconds.  With `number`, the hand must be that
     hand of the evening (HandTakenError when another writer has just added it: two phones
@@ -148,7 +148,7 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
             if start is not None or scheme:
                 raise SessionError("the evening's header already stands: --start and --scheme are for a new file "
                                    "(edit the header to change them)", Location(path))
-            evening_only = [k for k in options if k not in _TABLE_SETTINGS]
+            evening_only = [k for k in options if k not in _TABLE_SETTINGS or k in EVENING]
             if evening_only:
                 raise SessionError(f"the evening's header already stands: --{evening_only[0].replace('_', '-')} "
                                    "is for a new file (edit the header to change it)", Location(path))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -23,7 +24,8 @@ from mjscore.io.notation import parse_table
 from mjscore.io.sessionfile import Session, SessionHeader
 from mjscore.model.errors import MjError, NoWinnerError, SchemeError, SessionError, excerpt
 
-from mjscore.model.settings import ROTATION, SETTINGS, Paying, Rotation, SeatChange, ordered
+from mjscore.model.money import Stake
+from mjscore.model.settings import EVENING, ROTATION, SETTINGS, Paying, Rotation, SeatChange, ordered
 from mjscore.model.table import COUNTERS, Table, name_key
 from mjscore.model.tiles import SEAT_WORDS, SEATS, Wind
 from mjscore.pipeline import EMPTY, TableResult, evaluate, named_in
@@ -83,8 +85,12 @@ class Transfer(NamedTuple):
     payee: str
     amount: int
 
-    def as_dict(self) -> dict[str, object]:
-        return {"from": self.payer, "to": self.payee, "amount": self.amount}
+    def as_dict(self, stake: Stake | None = None) -> dict[str, object]:
+        """Its plain object; with the evening's stake, its money too (`"money": "29.80"`)."""
+        d: dict[str, object] = {"from": self.payer, "to": self.payee, "amount": self.amount}
+        if stake is not None:
+            d["money"] = stake.money_text(self.amount)
+        return d
 
 
 @dataclass(frozen=True)
@@ -255,6 +261,7 @@ class SessionResult:
     errors: tuple[MjError, ...] = ()         # bad hands (with keep_going): the totals stop at the first
     settle_up_note: str | None = None        # how an evening with added-up hands settles
     scheme: str | None = None                # the scheme the session's header names (None: the default)
+    stake: Stake | None = None               # what a point is worth in money (None: points only)
 
     @property
     def standings(self) -> list[tuple[str, int]]:
@@ -267,12 +274,26 @@ class SessionResult:
         return {"players": list(self.players), "start": self.start, "hands": [h.to_dict() for h in self.hands],
                 **self.summary()}
 
+    def won_or_lost(self, name: str) -> int:
+        """A player's total less what she started with: what the settle-up pays her (or she pays)."""
+        return self.totals[name] - self.start
+
     def summary(self) -> dict[str, Any]:
         """The evening as it stands, its hands aside: the totals, the standings, the settle-up,
-        who deals next (what `add` and `undo` show with the hand they changed)."""
-        out: dict[str, Any] = {"totals": dict(self.totals),
-                               "standings": [{"name": n, "total": t} for n, t in self.standings]}
-        out["settle_up"] = [t.as_dict() for t in self.settle_up] if self.settle_up is not None else None
+        who deals next (what `add` and `undo` show with the hand they changed).  With a stake,
+        the stake, and the money of each player's won or lost and of each transfer."""
+        stake = self.stake
+        out: dict[str, Any] = {}
+        if stake is not None:
+            out["stake"] = stake.as_dict()
+        out["totals"] = dict(self.totals)
+        if stake is None:
+            out["standings"] = [{"name": n, "total": t} for n, t in self.standings]
+        else:
+            out["money"] = {n: stake.money_text(self.won_or_lost(n)) for n in self.totals}
+            out["standings"] = [{"name": n, "total": t, "money": stake.money_text(self.won_or_lost(n))}
+                                for n, t in self.standings]
+        out["settle_up"] = [t.as_dict(stake) for t in self.settle_up] if self.settle_up is not None else None
         if self.settle_up_note is not None:
             out["settle_up_note"] = self.settle_up_note
         if self.next is not None:
@@ -309,6 +330,7 @@ class EveningState:
         self.errors: list[MjError] = []
         self.paid = {n: 0 for n in header.names}     # what the hands that paid moved, by name
         self.added: list[int] = []                   # the hands that were added up (add-up)
+        self.stake: Stake | None = None              # the evening's (`evening_stake`), once it is played
 
     def result(self) -> SessionResult:
         h, names, seating, totals = self.header, self.header.names, self.seating, self.totals
@@ -317,7 +339,7 @@ class EveningState:
                           seating.extra_hands, seating.kitty_deals, tuple(names[seating.player_at(s)] for s in SEATS),
                           seating.seats_changed, seating.dealer_wins)
         return SessionResult(tuple(names), h.start, self.played, dict(totals), transfers, coming,
-                             tuple(self.errors), note, h.scheme)
+                             tuple(self.errors), note, h.scheme, self.stake)
 
     def snapshot(self) -> dict[str, Any]:
         """What the evening carries into its next hand, as plain data (the checkpoint's record):
@@ -373,14 +395,16 @@ def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, An
     it cannot be known: those give None, or their own error."""
     state = state or EveningState(session.header)
     h, seating, totals = state.header, state.seating, state.totals
+    evening_scheme: Scheme | None = None
     if scheme is None and h.scheme is not None:
         # The header's scheme, read once: one it cannot be read is the header's error, at its
         # `scheme` line, not every hand's.
         try:
-            load_scheme(named_in(h.scheme, h.where.file))
+            evening_scheme = load_scheme(named_in(h.scheme, h.where.file))
         except SchemeError as e:
             raise SchemeError(f"scheme '{excerpt(h.scheme)}': {e.message}", h.scheme_where if h.scheme_where.line
                               else h.where, h.scheme) from None
+    state.stake = evening_stake(h, scheme, given, evening_scheme)
     names = h.names
     counted = len(state.played)             # hands counted before (a state restored from a checkpoint)
     # From the first hand not counted: the counted ones are not walked (a 2,000-hand evening's add).
@@ -389,6 +413,7 @@ def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, An
         prevailing = SEATS[seating.round % 4]
         try:
             hand = source.read({name: s.value for s, name in by_seat.items()})
+            _check_own_settings(hand, number)
             _check_against_rotation(hand, number, prevailing, seating, names)
             table = _with_session_values(hand, h, prevailing, seating, tuple(by_seat[s] for s in SEATS))
             result = evaluate(table, scheme, given, explain)
@@ -421,6 +446,33 @@ def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, An
         seating.kitty_deals = kitty.count if kitty is not None and kitty.to is None else 0
         _rotate(seating, table, _rotation(result.scheme, h, given))
         yield number, source.line, played
+
+
+def evening_stake(h: SessionHeader, scheme: str | None = None, given: Mapping[str, Any] = EMPTY,
+                  evening_scheme: Scheme | None = None) -> Stake | None:
+    """The evening's stake: what the caller gives, over the session's header, over the evening's
+    scheme (the one named, else the header's, else the default: `evening_scheme` when it is read
+    already).  A scheme that cannot be read gives none here: its hands say what is wrong with it."""
+    for layer in (given, dict(h.options)):
+        if layer.get("stake") is not None:
+            return typing.cast(Stake, layer["stake"])
+    try:
+        if evening_scheme is None:
+            evening_scheme = load_scheme(scheme if scheme is not None
+                                         else named_in(h.scheme, h.where.file) if h.scheme is not None else None)
+    except MjError:
+        return None
+    return evening_scheme.settlement.stake
+
+
+def _check_own_settings(hand: Table, number: int) -> None:
+    """A hand may give its own settings, but not one of the whole evening's (the stake): the
+    evening's money is its points' at one stake."""
+    own = [k for k, _ in hand.options if k in EVENING]
+    if own:
+        word = own[0].replace("_", "-")
+        raise SessionError(f"hand {number} gives its own {word}: the {word} is the whole evening's, given in the "
+                           f"session's header (or --{word}), not in a hand's", hand.where, word)
 
 
 def _settling(paid: dict[str, int], added: list[int], played: int) -> tuple[tuple[Transfer, ...] | None, str | None]:

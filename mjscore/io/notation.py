@@ -411,14 +411,16 @@ def _parse_penalty(head: Token, args) -> Penalty:
 
 
 def parse_setting(head: Token, args, settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS):
-    """A setting's header line (`east-double off`): its one value, read as the setting says."""
+    """A setting's header line (`east-double off`, `stake 0.05 EUR`): its value, one word (a
+    stake's two), read as the setting says."""
     word = head.text
-    if len(args) != 1:
-        at = args[1] if len(args) > 1 else head
-        raise NotationError(f"'{word}' takes one value", at.where, at.text)
-    v = args[0]
+    declared = settings[word]
+    if not args or len(args) > declared.words:
+        at = args[declared.words] if len(args) > declared.words else head
+        takes = "one value" if declared.words == 1 else declared.describe()
+        raise NotationError(f"'{word}' takes {takes}", at.where, at.text)
     try:
-        return settings[word].parse(v.text, v.where)
+        return declared.parse_words([(v.text, v.where) for v in args])
     except SettingError as e:
         raise NotationError(e.message, e.location, e.token) from None
 

@@ -8,7 +8,9 @@ derived from these declarations, so a setting is added by adding a field here:
   `--no-east-double` for a switch) are the field's name with `-` for `_`;
 - its key in a scheme file is the field's name, under `settlement:` or `rotation:`;
 - the readers of headers, the scheme's checks, the command line's options and the keyword
-  arguments of `mjscore.score` all take it from `SETTINGS` (and `ROTATION`).
+  arguments of `mjscore.score` all take it from `SETTINGS` (and `ROTATION`);
+- a setting of the whole `evening` (the stake) is given by an evening's header or the command
+  line, never by one hand's own header.
 
 The layers, from the first that counts to the last: the command line (or the API's keyword
 arguments), the table's header, the session's header, the scheme.  `Settings.layered` is the
@@ -23,13 +25,17 @@ one place that decides which value wins.
 """
 
 import dataclasses
+import re
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from mjscore.model.errors import Location, MjError, excerpt
+from mjscore.model.money import BadStake, Stake
 
 
 class Paying(str, Enum):
@@ -66,14 +72,16 @@ class _Declared(NamedTuple):
     minimum: int | None = None
     maximum: int | None = None
     follows: str | None = None
+    evening: bool = False
 
 
 def setting(default: Any, help: str, *, metavar: str | None = None, minimum: int | None = None,
-            maximum: int | None = None, follows: str | None = None) -> Any:
+            maximum: int | None = None, follows: str | None = None, evening: bool = False) -> Any:
     """A field of `Settings` or `Rotation`: its default, and what the help says of it.  A
     setting that `follows` another takes its value from it (None) unless it is given itself at
-    the same place as the other or a higher one (see `layered`)."""
-    return field(default=default, metadata={"setting": _Declared(help, metavar, minimum, maximum, follows)})
+    the same place as the other or a higher one (see `layered`).  A setting of the whole
+    `evening` is given once for all its hands: by its header or the command line, not a hand's."""
+    return field(default=default, metadata={"setting": _Declared(help, metavar, minimum, maximum, follows, evening)})
 
 
 @dataclass(frozen=True)
@@ -116,6 +124,11 @@ class Settings:
     extra_hand_bonus: int = setting(
         0, "The winner is paid N for each of East's extra hands in a row (deals East kept); 0: none.",
         metavar="N", minimum=0, maximum=MAX_AMOUNT)
+    # One stake for the whole evening: the settle-up's money is its points' at that stake.
+    stake: Stake | None = setting(
+        None, "What a point is worth in money, with a currency if you like (0.05, or '0.05 EUR'): each "
+              "settle-up and each player's won or lost also shows its money, to the cent, a half cent up "
+              "('Bob pays Cid 596 (EUR 29.80)'); default: points only.", metavar="AMOUNT [CURRENCY]", evening=True)
 
     @property
     def east_doubles_between_losers(self) -> bool:
@@ -189,6 +202,7 @@ class Setting(NamedTuple, Generic[V]):
     maximum: int | None
     section: str                        # settlement | rotation: the scheme key it stands under
     follows: str | None = None          # the setting whose value it takes unless given itself (`layered`)
+    evening: bool = False               # given for a whole evening, never by one hand's own header
 
     @property
     def word(self) -> str:
@@ -201,6 +215,11 @@ class Setting(NamedTuple, Generic[V]):
         if self.kind is bool:
             return (f"--{self.word}/--no-{self.word}",)
         return (f"--{self.word}",)
+
+    @property
+    def words(self) -> int:
+        """How many words its value may take in a header: one, or a stake's two (`0.05 EUR`)."""
+        return 2 if self.kind is Stake else 1
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -216,6 +235,8 @@ class Setting(NamedTuple, Generic[V]):
             low = self.minimum if self.minimum is not None else 0
             top = self.maximum if self.maximum is not None else MAX_AMOUNT
             return f"a whole number of {low} or more, at most {top:,}"
+        if self.kind is Stake:
+            return "an amount a point, with a currency if you like (0.05, or 0.05 EUR)"
         return "a name"
 
     def parse(self, text: str, where: Location) -> V:
@@ -235,7 +256,23 @@ class Setting(NamedTuple, Generic[V]):
             if len(text) > 10:
                 raise SettingError(f"'{self.word}': {excerpt(text)} is too large", where, text)
             return self._in_range(int(text), f"'{self.word}'", where, text)
+        if self.kind is Stake:
+            # Each word where it stands in the text, so that an error points at the wrong one.
+            words = [(m.group(), where._replace(column=where.column + m.start()) if where.column else where)
+                     for m in re.finditer(r"\S+", text)]
+            return self.parse_words(words or [(text, where)])
         return typing.cast(V, text)
+
+    def parse_words(self, words: Sequence[tuple[str, Location]]) -> V:
+        """The value of a header's words, each with where it stands (a stake's `0.05 EUR` is
+        two); a SettingError names the word at fault."""
+        if self.kind is not Stake:
+            return self.parse(*words[0])
+        try:
+            return typing.cast(V, Stake.from_words([text for text, _ in words]))
+        except BadStake as e:
+            text, where = words[min(e.word, len(words) - 1)]
+            raise SettingError(f"'{self.word}' {e.message}", where, text) from None
 
     def check(self, value: object, what: str, where: Location = Location()) -> V:
         """A value from a scheme file or a keyword argument, checked for type and range; `what`
@@ -256,6 +293,8 @@ class Setting(NamedTuple, Generic[V]):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise SettingError(f"{what}: takes {self.describe()}, not {excerpt(value)}", where, what)
             return self._in_range(value, f"{what}:", where, what)
+        if self.kind is Stake:
+            return typing.cast(V, _stake(value, what, where))
         if not isinstance(value, str) or not value:
             raise SettingError(f"{what}: takes text, not {excerpt(value)}", where, what)
         return typing.cast(V, value)
@@ -277,6 +316,20 @@ class Setting(NamedTuple, Generic[V]):
         return str(value)
 
 
+def _stake(value: object, what: str, where: Location) -> Stake:
+    """A stake from a scheme file or a keyword argument: a Stake, its text (`"0.05 EUR"`), or an
+    amount (a YAML number is read as the decimal it was written as: 0.05, not the float)."""
+    if isinstance(value, Stake):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (str, int, float, Decimal)):
+        raise SettingError(f"{what}: takes an amount a point (0.05, or '0.05 EUR'), not {excerpt(value)}", where, what)
+    try:
+        return Stake.read(repr(value) if isinstance(value, float) else f"{value:f}" if isinstance(value, Decimal)
+                          else str(value))
+    except BadStake as e:
+        raise SettingError(f"{what}: {e.message}", where, what) from None
+
+
 ON_OFF = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 
 
@@ -290,7 +343,7 @@ def _declared(cls: type, section: str) -> tuple[Setting[Any], ...]:
         args = typing.get_args(hint)
         kind = next((a for a in args if a is not type(None)), hint) if args else hint
         out.append(Setting(f.name, kind, type(None) in args, f.default, meta.help, meta.metavar,
-                           meta.minimum, meta.maximum, section, meta.follows))
+                           meta.minimum, meta.maximum, section, meta.follows, meta.evening))
     return tuple(out)
 
 
@@ -302,6 +355,7 @@ _FOLLOWS: dict[type, dict[str, str]] = {kind: {s.name: s.follows for s in group 
                                         for kind, group in ((Settings, SETTINGS), (Rotation, ROTATION))}
 BY_WORD: dict[str, Setting[Any]] = {s.word: s for s in SETTINGS + ROTATION}
 BY_NAME: dict[str, Setting[Any]] = {s.name: s for s in SETTINGS + ROTATION}
+EVENING: frozenset[str] = frozenset(s.name for s in SETTINGS + ROTATION if s.evening)   # never one hand's own
 
 
 def header_lines(values: Mapping[str, Any]) -> str:

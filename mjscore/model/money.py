@@ -1,0 +1,140 @@
+"""Money: the stake (what a point is worth), and money as every shell shows it, declared once.
+
+A stake (`stake 0.05 EUR`, `--stake "0.05 EUR"`) turns the points an evening settles into money:
+each settle-up and each player's won-or-lost is shown with its money beside it, `596 (EUR 29.80)`.
+Money is worked out in decimals, never in binary floats (0.05 is no float), and rounded to the
+cent with a half going away from zero, so that a half cent goes up and a loss mirrors the gain
+it pays: 0.05 x 597 is 29.85, and -597 is -29.85.
+
+    >>> stake = Stake.read("0.05 EUR")
+    >>> stake.money(597), stake.shown(596), stake.shown(-596, signed=True)
+    (Decimal('29.85'), '596 (EUR 29.80)', '-596 (EUR -29.80)')
+    >>> Stake.read("0.333").shown(3), str(Stake.read("0.125 GBP")), Stake.read("0.125").money_text(3)
+    ('3 (1.00)', '0.125 GBP', '0.38')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
+
+MAX_PLACES = 4                          # a stake finer than a hundredth of a cent is no stake anyone plays
+MAX_PER_POINT = Decimal(10_000)         # the most a point may be worth (a currency's smallest units too)
+CENT = Decimal("0.01")
+# Money's own arithmetic, whatever the caller's decimal context says: room for any total of any
+# evening (no figure of mjscore comes near 10**15 points) times the largest stake, exactly.
+_MONEY = Context(prec=60, rounding=ROUND_HALF_UP)
+_AMOUNT = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,12})?")
+_CURRENCY = re.compile(r"[A-Z]{3}")
+EXAMPLE = "0.05, or 0.05 EUR"
+CURRENCIES = "a currency of three capital letters (EUR, USD, GBP)"
+
+
+class BadStake(ValueError):
+    """A stake written wrong: what is wrong (a clause that follows the setting's name: `takes
+    ...`), and which of its words (0: the amount, 1: the currency, 2: one too many)."""
+
+    def __init__(self, message: str, word: int = 0):
+        super().__init__(message)
+        self.message = message
+        self.word = word
+
+
+@dataclass(frozen=True)
+class Stake:
+    """The money a point is worth, and the currency it is counted in (3 capital letters, as
+    ISO 4217 writes them: EUR, USD, GBP; None: the money is shown without one)."""
+
+    per_point: Decimal
+    currency: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.per_point, Decimal) or not self.per_point.is_finite():
+            raise BadStake(f"takes an amount a point ({EXAMPLE}), not {self.per_point!r}")
+        if self.per_point <= 0:
+            raise BadStake(f"takes an amount above 0 ({EXAMPLE}), not {_plain(self.per_point)}")
+        if self.per_point > MAX_PER_POINT:
+            raise BadStake(f"takes at most {MAX_PER_POINT:,} a point, not {_plain(self.per_point)}")
+        exponent = self.per_point.normalize().as_tuple().exponent
+        if isinstance(exponent, int) and -exponent > MAX_PLACES:
+            raise BadStake(f"takes at most {MAX_PLACES} decimal places, not {_plain(self.per_point)}")
+        code = self.currency
+        if code is not None and (not isinstance(code, str) or not _CURRENCY.fullmatch(code)):
+            hint = f" (capitals: {code.upper()})" if isinstance(code, str) and _CURRENCY.fullmatch(code.upper()) else ""
+            raise BadStake(f"takes {CURRENCIES}, not '{_cut(str(code))}'{hint}", 1)
+
+    @classmethod
+    def from_words(cls, words: Sequence[str]) -> Stake:
+        """The stake a header or a flag writes, word by word: the amount a point, then the
+        currency if any (`0.05`, `0.05 EUR`).  A BadStake says what is wrong, and at which word."""
+        if not words or not words[0]:
+            raise BadStake(f"takes an amount a point ({EXAMPLE})")
+        if len(words) > 2:
+            raise BadStake(f"takes an amount a point and a currency, nothing more ({EXAMPLE}), not '{_cut(words[2])}'",
+                           2)
+        amount = words[0]
+        if not _AMOUNT.fullmatch(amount):
+            if amount.startswith("-") and _AMOUNT.fullmatch(amount[1:]):
+                raise BadStake(f"takes an amount above 0 ({EXAMPLE}), not {_cut(amount)}")
+            pointed = amount.replace(",", ".", 1)
+            if _AMOUNT.fullmatch(pointed):
+                raise BadStake(f"takes its amount with a decimal point ({pointed}), not '{_cut(amount)}'")
+            raise BadStake(f"takes an amount a point ({EXAMPLE}), not '{_cut(amount)}'")
+        try:
+            per_point = Decimal(amount).normalize(_MONEY)
+        except InvalidOperation:                # pragma: no cover - the pattern admits only decimals
+            raise BadStake(f"takes an amount a point ({EXAMPLE}), not '{_cut(amount)}'") from None
+        return cls(per_point, words[1] if len(words) == 2 else None)     # checked as it is made
+
+    @classmethod
+    def read(cls, text: str) -> Stake:
+        """The stake as one text (`"0.05 EUR"`: a flag's value, a YAML key's)."""
+        return cls.from_words(text.split())
+
+    @classmethod
+    def from_plain(cls, plain: Mapping[str, object]) -> Stake:
+        """The stake back from its plain form (`as_dict`), as a shell reads it from a result."""
+        return cls(Decimal(str(plain["per_point"])), None if plain.get("currency") is None else str(plain["currency"]))
+
+    def money(self, points: int) -> Decimal:
+        """What `points` are worth, to the cent, a half going away from zero (never -0.00)."""
+        cents = _MONEY.multiply(self.per_point, Decimal(points)).quantize(CENT, context=_MONEY)
+        return cents.copy_abs() if cents.is_zero() else cents
+
+    def money_text(self, points: int) -> str:
+        """The money of `points` as the plain form writes it: `"29.80"`, `"-29.80"` (a string of
+        the decimal, never a float)."""
+        return f"{self.money(points):f}"
+
+    def shown(self, points: int, signed: bool = False) -> str:
+        """Points with their money beside them: `596 (EUR 29.80)`; `signed`, as a gain or a loss:
+        `+596 (EUR +29.80)`, `-596 (EUR -29.80)`."""
+        return with_money(points, self.money_text(points), self.currency, signed)
+
+    def as_dict(self) -> dict[str, str | None]:
+        """The plain form: `{"per_point": "0.05", "currency": "EUR"}` (currency None without one)."""
+        return {"per_point": _plain(self.per_point), "currency": self.currency}
+
+    def __str__(self) -> str:
+        """As a header writes it: `0.05 EUR`, `0.05`."""
+        return _plain(self.per_point) + (f" {self.currency}" if self.currency else "")
+
+
+def with_money(points: int, money: str, currency: str | None = None, signed: bool = False) -> str:
+    """Points and their money (as `Stake.money_text` writes it) as every shell shows them:
+    `596 (EUR 29.80)`, `596 (29.80)` without a currency; `signed`: `+596 (EUR +29.80)`."""
+    if signed and not money.startswith("-"):
+        money = "+" + money
+    figure = f"{points:+d}" if signed else str(points)
+    return f"{figure} ({currency} {money})" if currency else f"{figure} ({money})"
+
+
+def _plain(d: Decimal) -> str:
+    """A decimal as it was meant: 0.05, 10, 0.125 (never 1E+1, nor 0.050)."""
+    return f"{d.normalize(_MONEY):f}"
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 24 else text[:21] + "..."

@@ -647,3 +647,22 @@ def test_at_a_new_round_the_entry_says_who_moves_where(tmp_path, browser):
         ann.shot("new-round")
     finally:
         next(gen, None)
+
+
+def test_with_a_stake_the_standings_and_settle_up_show_money(tmp_path, browser):
+    evening = tmp_path / "ev.mj"
+    evening.write_text("players Ann Bob Cid Dee\nstake 0.05 EUR\n---\nE: score 40 win self\nS: score 8\nW: ...\nN: ...\n")
+    gen = serving(evening)
+    address, *_ = next(gen)
+    try:
+        bob = Phone(browser, "Bob", address)
+        bob.tab("Standings")
+        seen(bob, "#standings", "Settle-up")
+        pays = bob.page.locator("#standings .pays").all_text_contents()
+        assert pays and all(re.fullmatch(r"\w+ pays \w+ \d+ \(EUR \d+\.\d\d\)", p) for p in pays), pays
+        assert "+240 (EUR +12.00)" in bob.page.locator("#standings").inner_text()
+        bob.tab("Rules")
+        seen(bob, "#rules", "0.05 EUR")
+        bob.shot("stake")
+    finally:
+        next(gen, None)

@@ -719,18 +719,26 @@ async function showStandings() {
   const h = document.createElement("h2"); h.textContent = `Standings after ${data.hands.length} hand${data.hands.length === 1 ? "" : "s"}`;
   parts.push(h);
   if (data.hands.length) parts.push(chart(data));
+  const stake = data.stake || null;
   parts.push(figuresTable(["place", "player", "total", "won or lost"],
-    data.standings.map((s, i) => [i + 1, s.name, withMoney(s.total, s.money), withMoney(signed(s.total - data.start), s.money_won)]), [0, 2, 3]));
+    data.standings.map((s, i) => [i + 1, s.name, s.total, withMoney(signed(s.total - data.start), s.money, stake, true)]), [0, 2, 3]));
   const settle = document.createElement("h2"); settle.textContent = "Settle-up";
   parts.push(settle);
+  if (stake) parts.push(para("small", `A point is ${stake.currency ? stake.currency + " " : ""}${stake.per_point}.`));
   if (data.settle_up === null) parts.push(hint(data.settle_up_note));
   else if (!data.settle_up.length) parts.push(hint("Nobody owes anything."));
-  else for (const t of data.settle_up) parts.push(para("pays", withMoney(`${t.from} pays ${t.to} ${t.amount}`, t.money)));
+  else for (const t of data.settle_up) parts.push(para("pays", `${t.from} pays ${t.to} ${withMoney(t.amount, t.money, stake)}`));
   if (data.next) parts.push(hint(data.next.text));
   $("standings").replaceChildren(...parts);
 }
 
-function withMoney(text, money) { return money ? `${text} (${money})` : `${text}`; }
+function withMoney(points, money, stake, sign) {
+  // Points and their money as the library writes them (model.money.with_money): "596 (EUR 29.80)",
+  // "+898 (EUR +44.90)"; the points alone without a stake.
+  if (money === undefined || money === null || !stake) return String(points);
+  const m = sign && !String(money).startsWith("-") ? `+${money}` : money;
+  return `${points} (${stake.currency ? stake.currency + " " : ""}${m})`;
+}
 
 const SVG = "http://www.w3.org/2000/svg";
 function svg(tag, attrs) { const el = document.createElementNS(SVG, tag); for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v)); return el; }

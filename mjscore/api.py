@@ -729,12 +729,16 @@ class NextHand:
             self._changes += 1
         return checked
 
-    def drop_lines(self, *, hand: int) -> None:
-        """Drop every seat's line of hand `hand` (its penalties stay)."""
+    def drop_lines(self, *, hand: int, seat: str | None = None) -> None:
+        """Drop every seat's line of hand `hand` (its penalties stay), or only `seat`'s (a player
+        who cleared what they typed: their line is withdrawn, not left in)."""
         self._played_for(hand)
         with self._lock:
             self._still_next(hand)
-            self._lines = {}
+            if seat is None:
+                self._lines = {}
+            else:
+                self._lines.pop(seat, None)
             self._changes += 1
 
     def put_penalties(self, hand: int, penalties: Sequence[Penalty | Mapping[str, Any]], *,

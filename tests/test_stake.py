@@ -338,7 +338,7 @@ def test_add_writes_the_stake_into_a_new_evenings_header_and_shows_each_won_or_l
                         "Totals:  Ann 2240  Bob 1924  Cid 1900  Dee 1936",
                         "Won or lost:  Ann +240 (EUR +12.00)  Bob -76 (EUR -3.80)  Cid -100 (EUR -5.00)  Dee -64 "
                         "(EUR -3.20)",
-                        "Next: Hand 2: Ann deals, East round (extra hand 1)"]
+                        "Next: Hand 2: Ann deals, East round (Ann deals again: East's win keeps the deal, extra hand 1)"]
     r = runner.invoke(app, ["add", str(evening), "-e", "E: score 0; S: score 8; W: score 20 win from E; N: score 12",
                             "--format", "json"])
     added = json.loads(r.stdout)

@@ -212,7 +212,9 @@ def test_the_standings_and_the_last_hand_are_what_session_says(client, evening):
     standings = client.get("/api/standings", headers=AUTH).json()
     assert standings == {"players": whole["players"], "start": whole["start"], "hands": 2,
                          **{k: v for k, v in whole.items() if k not in ("players", "start", "hands")}}
-    assert client.get("/api/hands/2", headers=AUTH).json() == whole["hands"][1]
+    shown = client.get("/api/hands/2", headers=AUTH).json()
+    assert shown.pop("said") == mjscore.api.said(whole["hands"][1]) and shown.pop("title").startswith("Hand 2: ")
+    assert shown == whole["hands"][1]
 
 
 def test_the_last_hand_is_had_from_the_checkpoints_last_record(evening, monkeypatch):

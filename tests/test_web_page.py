@@ -129,7 +129,7 @@ class Phone:
             self.page.click(f'#palette [data-tile="{code}"]')
 
     def keys(self, digits):
-        """A score typed on the page's keypad, a tap a digit."""
+        """A score typed on the page's keypad, a tap a digit (or "back", "nothing")."""
         for d in digits:
             self.page.click(f'#keypad [data-key="{d}"]')
             self.taps += 1
@@ -476,7 +476,7 @@ def test_the_counted_hand_takes_ten_taps_and_the_result_shows_above_the_next_ent
 
 
 def test_a_reload_mid_hand_brings_back_the_players_own_line(served, browser):
-    address, *_ = served
+    address, base, token, evening = served
     bob, cid = Phone(browser, "Bob", address), Phone(browser, "Cid", address)
     bob.keys("16")
     cid.click("Self-drawn")
@@ -497,6 +497,11 @@ def test_a_reload_mid_hand_brings_back_the_players_own_line(served, browser):
     assert cid.page.locator("#hand .tile.won").count() == 1
     assert cid.page.get_by_role("button", name="Self-drawn", exact=True).get_attribute("aria-pressed") == "true"
     cid.shot("reloaded")
+    # Bob clears his score: his line is withdrawn from the table, not left in.
+    bob.keys(["back", "back"])
+    for p in (bob, cid):
+        seen(p, "#lines li:nth-child(2)", "not in yet")          # South: Bob
+    assert "S" not in json.loads(api(base, token, "GET", "/api/status"))["drafts"]
 
 
 @pytest.mark.parametrize("size,dark", [(PHONE, False), (PHONE, True), ({"width": 320, "height": 640}, False),
@@ -519,14 +524,7 @@ def test_every_view_is_made_for_a_thumb_and_an_eye(served_evening, browser, size
         faults[view] = axe_faults(ann) + small_controls(ann)
         ann.shot(f"view-{step}-{view}")
 
-    look("table")                                       # the result of hand 3 above hand 4's entry
-    # The breakdown shows that it opens: its triangle turns.
-    summary = page.locator("#result details.breakdown > summary")
-    turned = "(el) => getComputedStyle(el, '::before').transform"
-    closed = summary.evaluate(turned)
-    summary.click()
-    assert summary.evaluate(turned) != closed
-    look("result-open")
+    look("table")                                       # the result of hand 3 (a draw) above hand 4's entry
     ann.click("Count my tiles instead")
     tiles = page.locator("#palette .tile")
     assert tiles.count() == 42
@@ -547,6 +545,12 @@ def test_every_view_is_made_for_a_thumb_and_an_eye(served_evening, browser, size
         if view == "Hands":
             page.locator("#hands details[data-hand='1'] > summary").click()
             seen(ann, "#hands", "Penalty: Dee pays Ann, Bob and Cid 100 each")
+            # The breakdown shows that it opens: its triangle turns.
+            summary = page.locator("#hands details[data-hand='1'] details.breakdown > summary")
+            turned = "(el) => getComputedStyle(el, '::before').transform"
+            closed = summary.evaluate(turned)
+            summary.click()
+            assert summary.evaluate(turned) != closed
         look(view.lower())
     # A phone's larger text (150 %) makes the page larger, and nothing runs past its edge.
     ann.tab("Table")
@@ -586,13 +590,16 @@ def test_any_hand_is_corrected_from_the_hands_view_and_every_phone_is_told(serve
     ann.click("Save the correction")
     seen(ann, "#hands", "hand 2 would not be possible")
     assert evening.read_text() == PLAYED
-    area.fill(area.input_value().replace("S: score 40 win self", "S: score 40 win self").replace(
-        "S: score 40 win self\nE: ...", "E: score 48 win self\nS: ...").replace("W: ...\nN: ...", "W: ...\nN: ...")
-        if False else "penalty Dee 100\nE: score 48 win self\nS: score 8\nW: ...\nN: ...")
+    area.fill("penalty Dee 100\nE: score 48 win self\nS: score 8\nW: ...\nN: ...")
     ann.click("Save the correction")
     for p in (ann, bob):
         seen(p, "#notice", "Hand 1 was corrected by Ann: Ann ", timeout=4000)
     assert "E: score 48 win self" in evening.read_text()
+    # Every phone's result of the last hand and its views show the totals as they are now.
+    now = json.loads(api(base, token, "GET", "/api/standings"))["totals"]
+    for p in (ann, bob):
+        seen(p, "#result", str(now["Ann"]))
+    seen(ann, "#hands", "Ann +")
     bob.shot("corrected")
     ann.shot("corrected")
 

@@ -278,6 +278,13 @@ def create_app(evening_path: str, token: str) -> FastAPI:
         table.drop_lines(hand=hand)
         return {"drafts": {}}
 
+    @app.delete("/api/drafts/{seat}", summary="Withdraw one seat's line of hand N (the player cleared it)")
+    def drop_draft(seat: str, hand: int = Query(ge=1, le=10 ** 6)) -> dict[str, Any]:
+        if seat not in WIND_BY_LETTER:
+            raise HTTPException(404, "a seat is E, S, W or N")
+        table.drop_lines(hand=hand, seat=seat)
+        return {"seat": seat, "draft": None}
+
     @app.put("/api/penalties", summary="The penalties of hand N, replacing those held")
     def put_penalties(body: PenaltiesIn) -> dict[str, Any]:
         given = [{"from": p.payer, "amount": p.amount, "to": p.payee, "by": p.by} for p in body.penalties]

@@ -29,6 +29,7 @@ const S = {
   retry: 0, retryTimer: 0,       // a line not taken yet: how many tries, and the next one
   lastAnswer: Date.now(), notices: new Map(),    // notice id -> when it was first shown
   evening: null,        // the last /api/evening, for the Hands and Standings views
+  file: "",             // the evening file's version the views were drawn from
 };
 const TIMEOUT = 8000;            // a request without an answer by then has failed
 const NOTICE_MS = 12000;         // a notice ("Hand 8 was taken back by Ann") stays this long, at least
@@ -79,7 +80,9 @@ async function changed() {
   }
   const seats = (st.next && st.next.seats) || {};
   S.seat = SEATS.find((s) => seats[s] === S.me) || null;
-  const evening = S.hands !== st.hands || S.hands < 0;
+  const file = st.version.slice(0, st.version.lastIndexOf("."));
+  const evening = S.hands !== st.hands || S.hands < 0 || file !== S.file;    // a hand corrected changes the file only
+  S.file = file;
   if (S.hands >= 0 && st.hands !== S.hands) {
     // A new next hand. A line typed here and not taken for the old one is kept, and sent for
     // this one (under the player's seat now); one the server took is done with.
@@ -194,7 +197,11 @@ function renderMine() {
   $("count-tiles").hidden = S.mode !== "score";
   $("score").textContent = S.nothing ? "nothing" : S.score || "–";
   const nothing = $("keypad").querySelector("[data-key=nothing]");
-  if (nothing) { nothing.hidden = !!S.from; nothing.setAttribute("aria-pressed", String(S.nothing)); }
+  if (nothing) {
+    // Out of reach for a winner, but kept in its place: 0 and ⌫ never move under a thumb.
+    nothing.style.visibility = S.from ? "hidden" : "";
+    nothing.setAttribute("aria-pressed", String(S.nothing));
+  }
   $("tiles").hidden = S.mode !== "tiles";
   if (S.mode === "tiles") renderTiles();
 }
@@ -324,9 +331,14 @@ async function sendLine(text) {
     S.sent = "";
     return;
   }
-  if (!text) { check.textContent = ""; return; }
   const hand = S.status.hand;
-  const { status, data } = await call("PUT", `/api/drafts/${S.seat}`, { text, hand, by: S.me });
+  if (!text) {
+    // Cleared: the line held for me is withdrawn, so no other phone settles with it.
+    check.textContent = "";
+    if (S.status.drafts[S.seat]) { await call("DELETE", `/api/drafts/${S.seat}?hand=${hand}`); S.accepted = null; S.version = ""; poll(); }
+    return;
+  }
+  const { status, data } = await call("PUT", `/api/drafts/${S.seat}`, { text, hand, by: me() });
   if (text !== S.sent) return;                     // typed on since: the newer line is on its way
   if (status === 409) {
     // The hand moved on while this was typed (settled or taken back): not kept there. Shown,
@@ -355,12 +367,15 @@ function showCheck(data) {
   const check = $("check");
   if (data.ok) {
     check.className = "check ok";
-    check.textContent = `✓ ${figures(data.player)}`;
+    const limit = S.status.limit, typed = S.mode === "score" ? Number(S.score) : 0;
+    // The library caps a counted score at the limit: a score above it is most likely a slip.
+    check.textContent = `✓ ${figures(data.player)}${limit && typed > limit ? ` (${typed} is more than the limit, ${limit}: a slip?)` : ""}`;
   } else {
     check.className = "check bad";
     check.textContent = `✗ ${data.error.message}`;
+    // An error marks tiles only where it names them (not "Cid holds 14 tiles", said of the line).
     const t = S.tokens.find((w) => data.error.column >= w.from && data.error.column <= w.to);
-    if (t) for (const it of t.items) it.err = true;
+    if (t && data.error.token && t.text.includes(data.error.token)) for (const it of t.items) it.err = true;
     markErrors();
   }
 }
@@ -386,6 +401,7 @@ function figures(p) {
   if (p.limit) return `${p.limit}: ${p.score}`;
   if (!p.points && !p.doubles && !p.score) return "nothing";
   const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (!p.doubles && p.points === p.score) return count(p.points, "point");
   return p.doubles ? `${count(p.points, "point")}, ${count(p.doubles, "double")}: ${p.score}` : `${count(p.points, "point")}: ${p.score}`;
 }
 
@@ -516,13 +532,16 @@ function renderTable() {
     return li;
   }));
   $("submit").disabled = !ready() || !!st.error;
+  // Someone just watching sees the table; the players settle it.
+  for (const id of ["submit", "draw", "penalty", "undo"]) $(id).hidden = S.me === "-";
+  $("others-nothing").parentElement.hidden = S.me === "-";
   $("undo").textContent = st.hands ? `Undo hand ${st.hands}` : "Undo last hand";
   $("undo").disabled = !st.hands;
 }
 
 async function removePenalty(i) {
   const kept = S.status.penalties.filter((_, k) => k !== i);
-  const { status, data } = await call("PUT", "/api/penalties", { hand: S.status.hand, penalties: kept, by: S.me });
+  const { status, data } = await call("PUT", "/api/penalties", { hand: S.status.hand, penalties: kept, by: me() });
   $("pen-error").textContent = status === 200 ? "" : (data && data.error ? data.error.message : "the penalty could not be removed: try again");
   S.version = ""; await poll();
 }
@@ -541,7 +560,7 @@ async function submit(draw) {
   const hand = S.status.hand;
   const err = $("submit-error");
   err.textContent = "";
-  const body = { hand, by: S.me, draw: !!draw, others_nothing: !draw && $("others-nothing").checked };
+  const body = { hand, by: me(), draw: !!draw, others_nothing: !draw && $("others-nothing").checked };
   const { status, data } = await call("POST", "/api/hands", body);
   if (status === 201) { S.version = ""; await poll(); return; }
   if (status === 409) { err.textContent = data && data.error ? data.error.message : `hand ${hand} is settled already`; S.version = ""; await poll(); return; }
@@ -566,6 +585,7 @@ function handResult(data, title) {
   if (s) {
     const pays = said.payments.length ? said.payments : s.paying === "add-up" ? ["Add-up: nobody pays; the scores are added to the totals."] : ["Nobody pays."];
     for (const line of pays) parts.push(para("pays", line));
+    if (said.penalties.length && said.payments.length) parts.push(para("small", "The payments above include:"));
     for (const line of said.penalties) parts.push(para("penalty-line", line));
     for (const line of said.specials) parts.push(para("small", line));
     const score = Object.fromEntries(data.players.map((p) => [p.seat, p.score]));
@@ -694,7 +714,7 @@ async function correctForm(n, body, opener) {
   form.append(label, area, row, said);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const r = await call("PUT", `/api/hands/${n}`, { text: area.value, by: S.me });
+    const r = await call("PUT", `/api/hands/${n}`, { text: area.value, by: me() });
     if (r.status === 200) {
       const moved = Object.entries(r.data.changed).map(([who, c]) => `${who} ${c.before} → ${c.after}`);
       said.className = "check ok";
@@ -758,7 +778,7 @@ function chart(data) {
   const all = series.flat();
   let lo = Math.min(...all), hi = Math.max(...all);
   if (lo === hi) { lo -= 100; hi += 100; }
-  const W = 360, H = 220, left = 44, right = 58, top = 12, bottom = 26, inset = 8;
+  const W = 360, H = 220, left = 58, right = 64, top = 12, bottom = 26, inset = 8;
   const n = series[0].length - 1;
   const x = (i) => left + inset + (n ? (i * (W - left - right - inset)) / n : 0);
   const y = (v) => top + ((hi - v) * (H - top - bottom)) / (hi - lo);
@@ -775,7 +795,7 @@ function chart(data) {
   box.append(svg("line", { x1: left, x2: W - right, y1: H - bottom, y2: H - bottom, class: "axis" }));
   const ticks = Math.max(1, Math.ceil(n / 8));
   for (let i = 0; i <= n; i += ticks) { const t = svg("text", { x: x(i), y: H - 8, "text-anchor": "middle" }); t.textContent = String(i); box.append(t); }
-  const colours = ["var(--m)", "var(--p)", "var(--s)", "var(--h)"];
+  const colours = ["var(--c1)", "var(--c2)", "var(--c3)", "var(--c4)"];
   const dashes = ["", "6 3", "2 3", "8 3 2 3"];
   const ends = [];
   series.forEach((values, k) => {
@@ -830,6 +850,7 @@ async function showRules() {
 
 // -- small helpers -----------------------------------------------------------------------------
 
+function me() { return S.me && S.me !== "-" ? S.me : null; }    // who a change is said to be by (a watcher: nobody named)
 function button(text, onClick) { const b = document.createElement("button"); b.type = "button"; b.textContent = text; b.addEventListener("click", onClick); return b; }
 function pressed(b, on) { b.setAttribute("aria-pressed", String(!!on)); return b; }
 function hint(text) { const p = document.createElement("p"); p.className = "hint"; p.textContent = text; return p; }
@@ -888,7 +909,7 @@ function wire() {
   $("undo").addEventListener("click", async () => {
     const last = S.status.hands;
     if (!last || !confirm(`Take hand ${last} back out of the evening?`)) return;
-    const { status, data } = await call("DELETE", `/api/hands/last?hand=${last}&by=${encodeURIComponent(S.me || "")}`);
+    const { status, data } = await call("DELETE", `/api/hands/last?hand=${last}&by=${encodeURIComponent(me() || "")}`);
     $("submit-error").textContent = status === 200 ? "" : data && data.error ? data.error.message : `Hand ${last} was not taken back (no answer): try again.`;
     S.version = ""; await poll(); });
   $("penalty").addEventListener("click", () => {
@@ -903,6 +924,7 @@ function wire() {
     if (!form.hidden) $("pen-amount").focus(); });
   $("penalty-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    $("pen-error").textContent = "";
     const typed = $("pen-amount").value.trim();
     if (!/^[1-9][0-9]{0,8}$/.test(typed)) { $("pen-error").textContent = "A penalty is a whole number from 1 up."; return; }
     const amount = Number(typed);
@@ -910,7 +932,7 @@ function wire() {
     if (limit && amount > limit && !confirm(`${amount} is more than the limit (${limit}). Enter it all the same?`)) return;
     const payer = $("pen-payer").value, payee = $("pen-payee").value || null;
     if (payer === payee) { $("pen-error").textContent = "A player does not pay a penalty to themselves."; return; }
-    const { status, data } = await call("POST", "/api/penalties", { hand: S.status.hand, from: payer, amount, to: payee, by: S.me });
+    const { status, data } = await call("POST", "/api/penalties", { hand: S.status.hand, from: payer, amount, to: payee, by: me() });
     if (status !== 200) { $("pen-error").textContent = data && data.error ? data.error.message : "The penalty was not entered (no answer): press Add again."; return; }
     $("pen-amount").value = "";
     $("pen-error").textContent = "";

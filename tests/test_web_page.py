@@ -558,6 +558,12 @@ def test_every_view_is_made_for_a_thumb_and_an_eye(served_evening, browser, size
     page.evaluate("() => { document.documentElement.style.fontSize = '150%'; }")
     faults["zoom"] = small_controls(ann)
     ann.shot(f"view-{step}-zoom")
+    for view in ("Hands", "Standings", "Rules"):
+        ann.tab(view)
+        page.wait_for_timeout(300)
+        faults[f"zoom-{view}"] = small_controls(ann)
+        ann.shot(f"view-{step}-zoom-{view}")
+    ann.tab("Table")
     if height:
         assert page.locator("#keypad [data-key='5']").bounding_box()["height"] > height * 1.3
     assert not any(faults.values()), (faults, SHOTS)

@@ -634,7 +634,7 @@ async function showHand(n) {
   const box = $("result");
   const parts = handResult(data, true);
   const nx = S.status && S.status.next;
-  if (nx) parts.splice(parts.findIndex((el) => el.tagName === "TABLE") + 1, 0, hint(nx.text));
+  if (nx) parts.splice(parts.findIndex((el) => el.classList.contains("scroll")) + 1, 0, hint(nx.text));
   box.replaceChildren(...parts);
   box.hidden = false;
 }
@@ -740,8 +740,8 @@ async function showStandings() {
   parts.push(h);
   if (data.hands.length) parts.push(chart(data));
   const stake = data.stake || null;
-  parts.push(figuresTable(["place", "player", "total", "won or lost"],
-    data.standings.map((s, i) => [i + 1, s.name, s.total, withMoney(signed(s.total - data.start), s.money, stake, true)]), [0, 2, 3]));
+  parts.push(figuresTable(["player", "total", "won or lost"],
+    data.standings.map((s, i) => [`${i + 1}. ${s.name}`, s.total, withMoney(signed(s.total - data.start), s.money, stake, true)]), [1, 2]));
   const settle = document.createElement("h2"); settle.textContent = "Settle-up";
   parts.push(settle);
   if (stake) parts.push(para("small", `A point is ${stake.currency ? stake.currency + " " : ""}${stake.per_point}.`));
@@ -866,7 +866,9 @@ function figuresTable(heads, rows, numbers) {
     row.forEach((v, i) => { const td = document.createElement("td"); td.textContent = String(v); if (numbers.includes(i)) td.className = "n"; r.append(td); });
     t.append(r);
   }
-  return t;
+  const box = document.createElement("div"); box.className = "scroll";
+  box.append(t);
+  return box;
 }
 
 // -- wiring ------------------------------------------------------------------------------------

@@ -673,7 +673,9 @@ async function showHands() {
     const head = document.createElement("span"); head.textContent = `Hand ${h.hand} · ${h.dealer} dealt · ${outcome(h)}`;
     const nets = document.createElement("span"); nets.className = "nets";
     const net = (h.settlement && h.settlement.net) || {};
-    nets.textContent = SEATS.map((seat) => `${h.names[seat]} ${signed(net[seat] || 0)}`).join(" · ");
+    // The players in one order all evening (the header's), so each finds their own net in one place.
+    const seatOf = Object.fromEntries(SEATS.map((seat) => [h.names[seat], seat]));
+    nets.textContent = data.players.map((name) => `${name} ${signed(net[seatOf[name]] || 0)}`).join(" · ");
     what.append(head, nets);
     sum.append(what);
     const body = document.createElement("div");

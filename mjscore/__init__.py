@@ -5,7 +5,7 @@
     >>> r.player("E").score, r.net[mjscore.Wind.EAST]
     (352, 2112)
 
-The functions (`parse`, `score`, `score_many`, `play_session`, `waits`, `check`, `Evening`,
+The functions (`parse`, `score`, `score_many`, `play_session`, `play_season`, `waits`, `check`, `Evening`,
 `load_scheme`, ...) are documented in `mjscore.api`; the results are typed (`TableResult`,
 `SessionResult`, `BatchItem`) and each has `to_dict()`, the object the command line prints as
 JSON.  Bad input raises `MjError` (and its kinds), never prints.
@@ -19,7 +19,7 @@ from mjscore.version import __version__
 # pays for the scoring engine only when a command needs it.
 _API = {
     "parse": "mjscore.api", "score": "mjscore.api", "score_many": "mjscore.api",
-    "play_session": "mjscore.api", "waits": "mjscore.api", "check": "mjscore.api", "check_many": "mjscore.api", "check_line": "mjscore.api",
+    "play_session": "mjscore.api", "play_season": "mjscore.api", "waits": "mjscore.api", "check": "mjscore.api", "check_many": "mjscore.api", "check_line": "mjscore.api",
     "entry_line": "mjscore.api", "answer_kind": "mjscore.api", "help_topics": "mjscore.api",
     "help_text": "mjscore.api", "examples": "mjscore.api", "example": "mjscore.api", "NoWinnerError": "mjscore.model.errors",
     "load_scheme": "mjscore.api", "shipped_schemes": "mjscore.api", "tables": "mjscore.api",
@@ -34,6 +34,9 @@ _API = {
     "NextDeal": "mjscore.evening.session", "Added": "mjscore.evening.journal", "Removed": "mjscore.evening.journal",
     "TableResult": "mjscore.pipeline", "SessionResult": "mjscore.evening.session",
     "PlayedHand": "mjscore.evening.session", "Transfer": "mjscore.evening.session",
+    "SeasonResult": "mjscore.evening.season", "PlayerFigures": "mjscore.evening.season",
+    "Standing": "mjscore.evening.season", "BiggestHand": "mjscore.evening.season",
+    "EveningLine": "mjscore.evening.season",
     "BatchItem": "mjscore.evening.batch", "CheckReport": "mjscore.evening.check",
     "Scheme": "mjscore.rules.scheme", "Rule": "mjscore.rules.scheme",
     "PlayerScore": "mjscore.scoring.score", "Item": "mjscore.scoring.score",
@@ -73,6 +76,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
         parse,
         payoff_names,
         payoff_tables,
+        play_season,
         play_session,
         score,
         score_many,
@@ -85,6 +89,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
     from mjscore.evening.journal import Added, HandTakenError, NotTheLastHandError, Removed
     from mjscore.evening.batch import BatchItem
     from mjscore.evening.check import CheckReport
+    from mjscore.evening.season import BiggestHand, EveningLine, PlayerFigures, SeasonResult, Standing
     from mjscore.evening.session import NextDeal, PlayedHand, SessionResult, Transfer
     from mjscore.model.errors import (
         InputError,

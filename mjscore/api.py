@@ -34,6 +34,8 @@ from mjscore.evening.journal import HandTakenError as HandTakenError  # for the 
 from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  # ... or taken back twice
 from mjscore.evening.entry import Penalty as Penalty
 from mjscore.evening.entry import hand_parts as hand_parts  # for the shells: a hand taken apart (edit, the page)
+from mjscore.evening.season import SeasonResult as SeasonResult  # for the shells: a season's record
+from mjscore.evening.season import evening_figures, play_season as _play_season
 from mjscore.evening.session import NextDeal, SessionResult, next_hand, play
 from mjscore.evening.session import hand_title as hand_title  # for the shells: a hand named one way
 from mjscore.evening.words import paid as paid, payment_sentences as payment_sentences  # a hand in words, made once
@@ -66,7 +68,7 @@ from mjscore.scoring.score import PlayerScore
 from mjscore.rules.scheme import load_scheme as _load_scheme
 from mjscore.rules.shipped import shipped_schemes as _shipped_schemes
 
-__all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "check_many", "check_line", "entry_line", "answer_kind", "help_topics", "help_text",
+__all__ = ["parse", "score", "score_many", "play_session", "play_season", "waits", "check", "check_many", "check_line", "entry_line", "answer_kind", "help_topics", "help_text",
            "examples", "example", "load_scheme",
            "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "NextHand", "Penalty", "describe_scheme", "diff_schemes",
            "payoff_tables", "payoff_names"]
@@ -365,6 +367,36 @@ def play_session(source: Source, *, name: str | None = None, keep_going: bool = 
     return play(session, _scheme_name(scheme), given, keep_going)
 
 
+@_takes(SETTINGS, ROTATION)
+def play_season(paths: Iterable[str | os.PathLike[str]] | os.PathLike[str], *,
+                scheme: str | os.PathLike[str] | None = None, **settings: Any) -> SeasonResult:
+    """The club's record: every evening of a season played as `play_session` plays a file (from
+    its checkpoint where it has one), the players matched across evenings by name as an evening
+    matches them (`ann` is Ann; the name shown is the first spelling met), and their figures.
+
+    `paths` are evening files (compact `.mj` or YAML sessions) and folders, each a path (a `str`
+    here is a path, a season being files); a folder's evening files (`.mj`, `.yaml`, `.yml`
+    that are sessions) are taken in the order of their names, the files given in the order
+    given; `Path("-")` is standard input.  The scheme and the settings as for `play_session`,
+    for every evening.  An evening that cannot be played (a bad header or hand, a file that
+    cannot be read) is left out, its errors in `result.errors`; the others still count.  Each
+    evening is counted and let go, so a season of any length takes the same memory.
+    `result.to_dict()` is what `mjscore season --format json` prints.
+
+    >>> import mjscore
+    >>> from pathlib import Path
+    >>> season = mjscore.play_season([Path("sample_hands/evening-session.mj")])
+    >>> s = season.standings[0]
+    >>> s.place, s.name, s.won_or_lost, season.player("ann").hands_won
+    (1, 'Ann', 898, 5)
+    """
+    if isinstance(paths, str):
+        raise TypeError("a season is a list of evening files and folders: play_season([path, ...])")
+    given = _given(settings, SETTINGS, ROTATION)
+    each = [paths] if isinstance(paths, os.PathLike) else paths
+    return _play_season((os.fspath(p) for p in each), _scheme_name(scheme), given)
+
+
 class LineCheck(NamedTuple):
     """One player's line of the next hand, checked as far as a line alone can be: `error` (with
     its column in the line) or the player's score as the line stands."""
@@ -531,6 +563,11 @@ class Evening:
         if keep_going or scheme is not None or settings:
             return play_session(Path(self.path), keep_going=keep_going, scheme=scheme, **settings)
         return self._remembered()[0]
+
+    def stats(self) -> SeasonResult:
+        """The evening's figures for each player (what `mjscore session EVENING --stats` shows):
+        the season of this one evening, its file named without its folder."""
+        return evening_figures(os.path.basename(self.path), self.play())
 
     def next_deal(self) -> NextDeal:
         """Who deals the next hand, in which round, which hand of the evening it is, and who sits where."""

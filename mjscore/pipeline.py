@@ -118,7 +118,10 @@ class TableResult(NamedTuple):
             win = won[1]
             out += [', "win": {"tile": ', string(win.tile.text) if win.tile else "null",
                     ', "from": ', string(win.discarder.letter) if win.discarder else "null",
-                    ', "flags": [', ", ".join([string(f) for f in sorted(f.value for f in win.flags)]), "]}"]
+                    ', "flags": [', ", ".join([string(f) for f in sorted(f.value for f in win.flags)]), "]"]
+            if win.liable is not None:
+                out += [', "liable": ', string(win.liable.letter)]      # that seat pays for all
+            out.append("}")
         if self.ruling:
             out += [', "ruling": ', string(self.ruling)]
         out += [', "settlement": ', self.settlement.to_json() if self.settlement else "null"]

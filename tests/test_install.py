@@ -167,8 +167,8 @@ def test_every_help_example_works_from_a_folder_of_ones_own(installed):
     env = env_without_checkout() | {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "COLUMNS": "200"}
     folder = here / "pasted"
     folder.mkdir()
-    commands = [[], ["score"], ["batch"], ["waits"], ["check"], ["session"], ["show"], ["add"], ["undo"], ["help"],
-                ["example"], ["schemes"], ["schemes", "show"], ["schemes", "diff"]]
+    commands = [[], ["score"], ["batch"], ["waits"], ["check"], ["session"], ["season"], ["show"], ["add"], ["undo"],
+                ["help"], ["example"], ["schemes"], ["schemes", "show"], ["schemes", "diff"]]
     pasted = 0
     for command in commands:
         text = run(bin_dir / "mjscore", *command, "--help", cwd=folder, env=env).stdout

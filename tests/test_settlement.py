@@ -69,6 +69,13 @@ def test_reference_12_7_pays_for_all():
     assert s.net == {E: 0, S: 576, W: -576, N: 0}
 
 
+def test_the_plain_form_names_who_pays_for_all():
+    text = "E: score 100 win from S liable S\nS: score 0\nW: score 0\nN: score 0"
+    assert evaluate(parse_table(text)).to_dict()["win"] == {"tile": None, "from": "S", "flags": [], "liable": "S"}
+    # Without a liable seat the key is left out, as before.
+    assert "liable" not in evaluate(parse_table(text.replace(" liable S", ""))).to_dict()["win"]
+
+
 def test_pays_for_all_when_east_wins_is_six_times():
     s = run("E: score 100 win from S liable S\nS: score 0\nW: score 0\nN: score 0")
     assert triples(s) == [("S", "E", 600)]

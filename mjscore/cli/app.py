@@ -19,13 +19,16 @@ import sys
 from collections.abc import Callable, Iterable
 from enum import Enum
 from pathlib import Path
-from typing import Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 import typer
 
 from mjscore.model.errors import InputError, Location, MjError
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.version import __version__
+
+if TYPE_CHECKING:
+    from mjscore.api import SeasonResult
 
 app = typer.Typer(
     name="mjscore",
@@ -484,6 +487,9 @@ def session(
     chart: bool = typer.Option(False, "--chart", help="Also draw the running totals as a terminal chart."),
     hand: Optional[int] = typer.Option(None, "--hand", min=1, metavar="N",
                                        help="Show hand N in detail: every player's items and the payments."),
+    stats: bool = typer.Option(False, "--stats", help="Show each player's figures instead: hands won (self-drawn, "
+                                                      "on a discard), dealt, draws, the biggest hand, limit hands, "
+                                                      "penalties, paying for all (as 'season' does)."),
     settings: dict[str, Any] = {},
 ) -> None:
     """A recorded session: every hand in order, seats rotating, running totals, standings, settle-up.
@@ -496,6 +502,7 @@ def session(
     Example:
       mjscore example evening-session | mjscore session -
       mjscore example evening-session.yaml | mjscore session - --format json
+      mjscore example evening-session | mjscore session - --stats
     """
     import mjscore.api as api
     from mjscore.cli.render import render_session, session_chart, session_csv, terminal_safe, to_json
@@ -505,6 +512,12 @@ def session(
         raise typer.BadParameter("give a session FILE, or '-' for standard input")
     if chart and format in (Format.json, Format.csv):
         raise typer.BadParameter(f"--chart draws for people: it goes with --format table or markdown, not {format.value}")
+    if stats:
+        if hand is not None or chart:
+            raise typer.BadParameter("--stats shows the evening's figures: it goes with neither --hand nor --chart")
+        # The season's code over this one evening: the same figures, the same forms.
+        _print_season(api.play_season([_path(file)], scheme=scheme, **settings), format, chart=False)
+        return
     try:
         played = api.play_session(_path(file), keep_going=True, scheme=scheme, **settings)
     except MjError as e:
@@ -546,6 +559,65 @@ def session(
         try:
             color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
             sys.stdout.write("\n" + session_chart(result, color=color, width=output_width()))
+        except ImportError:
+            typer.echo("mjscore: error: --chart needs the plotext package (pip install plotext)", err=True)
+            raise typer.Exit(1)
+    if played.errors:
+        raise typer.Exit(1)
+
+
+@app.command()
+@settings_options(SETTINGS, ROTATION)
+def season(
+    files: list[str] = typer.Argument(..., metavar="FILE...",
+                                      help="Evening files (.mj, or YAML sessions) and folders of them; '-' reads "
+                                           "standard input."),
+    scheme: Optional[str] = SCHEME_OPT,
+    format: Format = FORMAT_OPT,
+    chart: bool = typer.Option(False, "--chart", help="Also draw each player's season total, evening by evening."),
+    settings: dict[str, Any] = {},
+) -> None:
+    """The club's record: many evenings played as 'session' plays each, the players matched by
+    name across them ('ann' is Ann), the season's standings and each player's figures.
+
+    The evenings count in the order given; a folder's evening files (.mj, .yaml, .yml that are
+    sessions) in the order of their names. Each player's evenings, hands, won or lost (each
+    evening's total less its start, summed), a place; her hands won (self-drawn, on a discard),
+    dealt, draws, biggest hand, limit hands, penalties paid and received, and the times she
+    paid for all. An evening with an error is left out, its errors said, and the others still
+    count (exit status 1).
+
+    \b
+    Example:
+      mjscore example evening-session > evening.mj
+      mjscore season evening.mj --format json
+    """
+    import mjscore.api as api
+
+    _check_payoff(settings, scheme)
+    if chart and format in (Format.json, Format.csv):
+        raise typer.BadParameter(f"--chart draws for people: it goes with --format table or markdown, not {format.value}")
+    _print_season(api.play_season([Path(f) for f in files], scheme=scheme, **settings), format, chart)
+
+
+def _print_season(played: SeasonResult, format: Format, chart: bool) -> None:
+    """A season's record (or one evening's figures) in the form asked, its errors on standard
+    error, exit status 1 when an evening was left out."""
+    from mjscore.cli.render import render_season, season_chart, season_csv, terminal_safe, to_json
+
+    result = played.to_dict()
+    if format is Format.json:
+        typer.echo(to_json(result))
+    elif format is Format.csv:
+        sys.stdout.write(season_csv(result))
+    else:
+        sys.stdout.write(terminal_safe(render_season(result, format.value, output_width())))
+    for bad in played.errors:
+        say_error(bad)
+    if chart and result["players"]:
+        try:
+            color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+            sys.stdout.write("\n" + season_chart(result, color=color, width=output_width()))
         except ImportError:
             typer.echo("mjscore: error: --chart needs the plotext package (pip install plotext)", err=True)
             raise typer.Exit(1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import functools
 import io
+import itertools
 import re
 import textwrap
 from collections.abc import Sequence
@@ -237,7 +238,7 @@ def payment_lines(result: dict) -> list[str]:
 
 
 def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int | None,
-        wrap: tuple[int, ...] = ()) -> str:
+        wrap: tuple[int, ...] = (), **options: Any) -> str:
     """A tabulate grid no wider than `width`: the widest of the columns in `wrap` (text) is
     narrowed a character at a time, its words wrapped (between words, never inside one, nor at
     a hyphen), until the grid fits; figures never break.
@@ -245,11 +246,11 @@ def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int
     The columns' widths are worked out directly (tabulate's "simple" grid is its columns, two
     spaces apart, each as wide as its widest line, a header with two spaces more: the cells here
     are text and whole numbers), so tabulate draws the grid once, with the cells wrapped at the
-    widths kept."""
+    widths kept.  `options` go to tabulate as they are (`colalign`, `disable_numparse`)."""
     from tabulate import tabulate
 
     if width is None or grid != "simple":
-        return tabulate(rows, headers=headers, tablefmt=grid)
+        return tabulate(rows, headers=headers, tablefmt=grid, **options)
     tracked = [max(len(str(c)) for c in col) for col in zip(headers, *rows)]
     actual = [max(len(h) + 2, w) for h, w in zip(headers, tracked)]    # a header has two spaces more
     limits: list[int | None] = [None] * len(headers)
@@ -268,8 +269,9 @@ def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int
             column = narrowed[wide] = _Column(headers[wide], [r[wide] for r in rows])
         actual[wide] = column.width_at(tracked[wide])
     if not narrowed:
-        return tabulate(rows, headers=headers, tablefmt=grid)
-    return tabulate(wrapped_cells(rows, limits), headers=wrapped_cells([headers], limits)[0], tablefmt=grid)
+        return tabulate(rows, headers=headers, tablefmt=grid, **options)
+    return tabulate(wrapped_cells(rows, limits), headers=wrapped_cells([headers], limits)[0], tablefmt=grid,
+                    **options)
 
 
 def longest_word(cells: Sequence[Any]) -> int:
@@ -706,12 +708,30 @@ def session_chart(result: dict, color: bool = False, width: int | None = None) -
     player drawn with a marker of her own (o x + *) and named at her line's end, so the lines
     are told apart without colour; the axis in round numbers of whole chips; no wider than
     `width` (78 where no width is known)."""
+    hands = result["hands"]
+    series = {n: [result["start"]] + [h["totals"][n] for h in hands] for n in result["players"]}
+    return line_chart(series, "Running totals", "hand", color, width)
+
+
+def season_chart(result: dict, color: bool = False, width: int | None = None) -> str:
+    """Each player's season total (what she has won or lost so far) evening by evening, drawn as
+    `session_chart` draws an evening hand by hand; an evening she missed leaves her line level."""
+    series: dict[str, list[int]] = {p["name"]: [0] for p in result["players"]}
+    for evening in result["evenings"]:
+        for name, line in series.items():
+            line.append(line[-1] + evening["won_or_lost"].get(name, 0))
+    return line_chart(series, "Season totals", "evening", color, width)
+
+
+def line_chart(series: dict[str, list[int]], title: str, xlabel: str, color: bool = False,
+               width: int | None = None) -> str:
+    """Lines of whole figures over 0, 1, 2, ... (hands, evenings) as a terminal chart: a marker
+    each (o x + *, then round again) and the name at each line's end."""
     import plotext as plt
 
     plt.clear_figure()
-    hands = result["hands"]
-    xs = list(range(0, len(hands) + 1))
-    series = {n: [result["start"]] + [h["totals"][n] for h in hands] for n in result["players"]}
+    steps = max(len(ys) for ys in series.values()) - 1
+    xs = list(range(0, steps + 1))
     columns = min(width or 78, 100)
     rows = 20
     lows, highs = min(min(v) for v in series.values()), max(max(v) for v in series.values())
@@ -722,7 +742,7 @@ def session_chart(result: dict, color: bool = False, width: int | None = None) -
     # Room at the right for the names at the lines' ends, in hands.
     room = max(len(n) for n in series) + 2
     plot_columns = max(columns - len(str(top)) - 3, 20)
-    xmax = max(len(hands), 1)
+    xmax = max(steps, 1)
     extra = room * xmax / max(plot_columns - room, 1)
     # The names, in the order the lines end, kept a line apart.
     per_row = (top - bottom) / (rows - 5)
@@ -734,23 +754,111 @@ def session_chart(result: dict, color: bool = False, width: int | None = None) -
         if last is not None and y - last < per_row:
             y = last + per_row
         placed[n] = last = y
-    for marker, (name, ys) in zip(CHART_MARKERS * 4, series.items()):
+    for marker, (name, ys) in zip(itertools.cycle(CHART_MARKERS), series.items()):
         plt.plot(xs, ys, marker=marker, label=name)
         plt.text(f" {name}", x=xs[-1] + extra * 0.15, y=min(placed[name], top), alignment="left")
     plt.plotsize(columns, rows)
     plt.xlim(0, xmax + extra)
     plt.ylim(bottom, max(top, max(placed.values())))
     step_x = max(1, -(-len(xs) // 10))
-    plt.xticks(xs[::step_x])                     # whole hand numbers, never 2.5
+    plt.xticks(xs[::step_x])                     # whole numbers of hands (evenings), never 2.5
     ticks = list(range(int(bottom), int(top) + 1, step))
     plt.yticks(ticks, [str(t) for t in ticks])   # whole chips, in round numbers
-    plt.title("Running totals")
-    plt.xlabel("hand")
+    plt.title(title)
+    plt.xlabel(xlabel)
     plt.theme("clear")                           # the terminal's own background, not a forced white one
     chart = plt.build()
     if not color:                                # a file, a pipe, or NO_COLOR: no escape codes at all
         chart = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", chart)
     return chart + "\n"
+
+
+# -- seasons -----------------------------------------------------------------------------------
+
+def render_season(result: dict, fmt: str = "table", width: int | None = None) -> str:
+    """A season's record (or one evening's figures, `session --stats`): the standings, then
+    each player's hands, biggest hand and limit hands, penalties and paying for all, every grid
+    fitted to `width` (its headers and text wrapped, never a figure)."""
+    grid = "github" if fmt == "markdown" else "simple"
+    if fmt == "markdown":
+        result = markdown_safe(result)
+    evenings, players = result["evenings"], result["players"]
+    if len(evenings) == 1 and not result["left_out"]:
+        head = [f"Evening: {evenings[0]['file']};", plural(result["hands"], "hand")]
+    else:
+        head = [f"Season: {plural(len(evenings), 'evening')},", f"{plural(result['hands'], 'hand')},",
+                plural(len(players), "player")]
+    out = _words(head, width)
+    if result["left_out"]:
+        n = len(result["left_out"])
+        out.extend(_words([f"{plural(n, 'evening')} left out (see the errors):",
+                           *(f + ("," if i < n - 1 else "") for i, f in enumerate(result["left_out"]))], width))
+    if not players:
+        out.extend(["", "No hands counted."])
+        return _finished("\n".join(out) + "\n", fmt)
+    out += ["", "Standings"]
+    rows = [[s["place"], s["name"], f"{s['won_or_lost']:+d}", f"{s['per_evening']:+.2f}", f"{s['per_hand']:+.2f}"]
+            for s in result["standings"]]
+    # The signed figures as written (+12.50, not tabulate's 12.5), to the right.
+    out.append(fit(rows, ["place", "player", "won or lost", "an evening", "a hand"], grid, width, wrap=(0, 1, 2, 3, 4),
+                   disable_numparse=True, colalign=("right", "left", "right", "right", "right")))
+    out += ["", "Played"]
+    rows = [[p["name"], p["evenings"], p["hands"], p["dealt"], p["draws"]] for p in players]
+    out.append(fit(rows, ["player", "evenings", "hands", "dealt", "draws"], grid, width, wrap=(0, 1, 2, 3, 4)))
+    out += ["", "Won"]
+    rows = [[p["name"], p["hands_won"], p["won_self_drawn"], p["won_on_discard"]] for p in players]
+    out.append(fit(rows, ["player", "hands", "self-drawn", "on a discard"], grid, width, wrap=(0, 1, 2, 3)))
+    out += ["", "Biggest hands"]
+    rows = [[p["name"], *_biggest_cells(p["biggest_hand"])] for p in players]
+    out.append(fit(rows, ["player", "score", "limit hand", "evening", "hand"], grid, width, wrap=(0, 1, 2, 3, 4)))
+    limits = [(p["name"], p["limit_hands"]) for p in players if p["limit_hands"]]
+    out.append("")
+    if not limits:
+        out.append("Limit hands: none.")
+    else:
+        out.append("Limit hands:")
+        for name, counts in limits:
+            out.extend(_words([f"  {name}:"] + [f"{limit} {n}" + ("," if i < len(counts) - 1 else "")
+                                               for i, (limit, n) in enumerate(counts.items())], width,
+                              indent="      "))
+    out += ["", "Penalties, and paying for all (liable)"]
+    rows = [[p["name"], p["penalties_paid"], p["penalties_received"], p["paid_for_all"]] for p in players]
+    out.append(fit(rows, ["player", "paid", "received", "paid for all"], grid, width, wrap=(0, 1, 2, 3)))
+    return _finished("\n".join(out) + "\n", fmt)
+
+
+def _biggest_cells(biggest: dict | None) -> list[Any]:
+    if biggest is None:
+        return ["", "no hand won", "", ""]
+    return [biggest["score"], biggest["limit"] or "", biggest["file"], biggest["hand"]]
+
+
+def _finished(text: str, fmt: str) -> str:
+    return emphasis_safe(text) if fmt == "markdown" else text
+
+
+SEASON_CSV_FIELDS = ["place", "name", "evenings", "hands", "won_or_lost", "per_evening", "per_hand", "hands_won",
+                     "won_self_drawn", "won_on_discard", "dealt", "draws", "biggest_hand", "biggest_hand_limit",
+                     "biggest_hand_file", "biggest_hand_number", "limit_hands", "penalties_paid",
+                     "penalties_received", "paid_for_all"]
+
+
+def season_csv(result: dict) -> str:
+    """A row for every player, in the standings' order: her standing and her figures (the limit
+    hands in one cell, `Thirteen Orphans 2; Heavenly Hand 1`)."""
+    buf = io.StringIO()
+    w = _writer(buf, SEASON_CSV_FIELDS)
+    w.writeheader()
+    for s, p in zip(result["standings"], result["players"]):
+        big = p["biggest_hand"] or {}
+        w.writerow({**{k: s[k] for k in ("place", "name", "evenings", "hands", "won_or_lost", "per_evening",
+                                         "per_hand")},
+                    **{k: p[k] for k in ("hands_won", "won_self_drawn", "won_on_discard", "dealt", "draws",
+                                         "penalties_paid", "penalties_received", "paid_for_all")},
+                    "biggest_hand": big.get("score", ""), "biggest_hand_limit": big.get("limit") or "",
+                    "biggest_hand_file": big.get("file", ""), "biggest_hand_number": big.get("hand", ""),
+                    "limit_hands": "; ".join(f"{k} {n}" for k, n in p["limit_hands"].items())})
+    return buf.getvalue()
 
 
 # -- documents ---------------------------------------------------------------------------------

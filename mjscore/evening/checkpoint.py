@@ -45,6 +45,10 @@ from mjscore.version import __version__
 
 # An add finds its record among the last few (an undo's is the one before the last).
 _TAIL_RECORDS = 3
+# The plain form a record's hand is kept in, made part of the evening's first fingerprint: a
+# record kept in another form is not believed (2: a win's `liable` seat, which the season's
+# figures read).
+_FORM = 2
 
 
 def play_file(session: Session, path: str, scheme: str | None = None, given: Mapping[str, Any] = EMPTY,
@@ -105,7 +109,8 @@ def fingerprints(session: Session, path: str, scheme: str | None, given: Mapping
         return None                     # a YAML session: its hands have no text of their own
     where = os.path.realpath(path)
     asked = repr((scheme, sorted((k, repr(v)) for k, v in given.items()), explain))
-    first = fingerprint(f"{__version__}\0{where}\0{asked}\0{session.header.where.line}\0{session.head}".encode())
+    first = fingerprint(f"{__version__}\0{_FORM}\0{where}\0{asked}\0{session.header.where.line}\0"
+                        f"{session.head}".encode())
     chain = [first]
     # The hands read before (io.sessionfile keeps them when a hand is appended) keep their
     # fingerprints: only the new ones are made (12 ms of a 2,000-hand evening's add).

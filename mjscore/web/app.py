@@ -4,7 +4,8 @@ the library, and answered with the objects the command line prints as JSON.
 
 - `GET /` is the page (one file of HTML, script and style, shipped in the package: no request
   goes to any other host); `GET /api/evening` is `mjscore session --format json`,
-  `GET /api/standings` its totals, standings and settle-up without the hands;
+  `GET /api/standings` its totals, standings and settle-up without the hands, `GET /api/stats`
+  each player's figures (`mjscore session --stats --format json`);
   `POST /api/hands` is `mjscore add --format json`, `DELETE /api/hands/last?hand=N` is
   `mjscore undo --format json`, `POST /api/score` is `mjscore score --format json` with nothing
   written.
@@ -212,6 +213,11 @@ def create_app(evening_path: str, token: str) -> FastAPI:
         played = table.evening.play()
         return {"players": list(played.players), "start": played.start, "hands": len(played.hands),
                 **played.summary()}
+
+    @app.get("/api/stats", summary="Each player's figures this evening: what `mjscore session EVENING --stats "
+                                   "--format json` prints in the evening's folder")
+    def stats() -> dict[str, Any]:
+        return table.evening.stats().to_dict()
 
     @app.get("/api/hands/{number}", summary="One hand of the evening, as `session --hand N --format json`")
     def one_hand(number: int) -> dict[str, Any]:

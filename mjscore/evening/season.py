@@ -1,0 +1,319 @@
+"""A season: the club's record over many evenings, and one evening's figures (`session --stats`).
+
+Every evening is played as `mjscore session` plays it (`checkpoint.play_file`: from its
+checkpoint where it has one), then counted into running figures per player and let go: a
+season of a thousand evenings holds each player's tallies and a line per evening (its file,
+its hands, what each player won or lost), never the evenings' hands.
+
+The players are matched across evenings by name as an evening matches them (`name_key`: NFKC,
+without case); the name shown is the first spelling met.  An evening that cannot be played (a
+file that cannot be read, a header or a hand that is wrong) is left out whole, its errors kept:
+the others still count.  The figures are read from each hand's plain form (`to_dict()`), which
+is what a checkpoint holds, so a hand read back counts as one scored here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from mjscore.evening.checkpoint import play_file
+from mjscore.evening.session import SessionResult, play
+from mjscore.io.reader import file_is_session
+from mjscore.io.sessionfile import read_session
+from mjscore.io.text import read_text
+from mjscore.model.errors import MjError
+from mjscore.model.table import name_key
+from mjscore.pipeline import EMPTY
+
+# The files of a folder that may be evenings (a folder's other files, and its files of these
+# endings that are no session, such as a house scheme, are passed over).
+EVENING_ENDINGS = (".mj", ".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class BiggestHand:
+    """A player's highest-scoring winning hand of the season: its score, the evening's file and
+    the hand's number in it, and its limit hand's name where it was one.  The first met of equal
+    scores."""
+
+    score: int
+    file: str
+    hand: int
+    limit: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"score": self.score, "file": self.file, "hand": self.hand, "limit": self.limit}
+
+
+@dataclass(frozen=True)
+class PlayerFigures:
+    """One player's season: the evenings and hands she played, what she won or lost over them
+    (each evening's total less its start, summed), and how her hands went."""
+
+    name: str                       # as first met
+    evenings: int
+    hands: int                      # hands played (counted)
+    won_or_lost: int
+    hands_won: int
+    won_self_drawn: int
+    won_on_discard: int             # won on another player's tile (a kong robbed counts here)
+    dealt: int                      # hands she dealt (was East)
+    draws: int                      # draws she played
+    biggest_hand: BiggestHand | None
+    limit_hands: dict[str, int]     # limit hand's name -> times, most first (then by name)
+    penalties_paid: int             # amounts
+    penalties_received: int
+    paid_for_all: int               # times liable: she alone paid the winner for all
+
+    @property
+    def per_evening(self) -> float:
+        """Won or lost an evening, to the hundredth (a half away from zero)."""
+        return _average(self.won_or_lost, self.evenings)
+
+    @property
+    def per_hand(self) -> float:
+        return _average(self.won_or_lost, self.hands)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "evenings": self.evenings, "hands": self.hands, "won_or_lost": self.won_or_lost,
+                "hands_won": self.hands_won, "won_self_drawn": self.won_self_drawn,
+                "won_on_discard": self.won_on_discard, "dealt": self.dealt, "draws": self.draws,
+                "biggest_hand": self.biggest_hand.to_dict() if self.biggest_hand is not None else None,
+                "limit_hands": dict(self.limit_hands), "penalties_paid": self.penalties_paid,
+                "penalties_received": self.penalties_received, "paid_for_all": self.paid_for_all}
+
+
+def _average(total: int, count: int) -> float:
+    if not count:
+        return 0.0
+    return float((Decimal(total) / count).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's place in the season: by what she won or lost, most first; equal amounts share
+    a place (1, 2, 2, 4), listed in the order the players were first met."""
+
+    place: int
+    name: str
+    evenings: int
+    hands: int
+    won_or_lost: int
+    per_evening: float
+    per_hand: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"place": self.place, "name": self.name, "evenings": self.evenings, "hands": self.hands,
+                "won_or_lost": self.won_or_lost, "per_evening": self.per_evening, "per_hand": self.per_hand}
+
+
+@dataclass(frozen=True)
+class EveningLine:
+    """One evening of the season, as the season keeps it: its file, its hands counted, and what
+    each of its players won or lost (by the season's spelling of her name)."""
+
+    file: str
+    hands: int
+    won_or_lost: dict[str, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "hands": self.hands, "won_or_lost": dict(self.won_or_lost)}
+
+
+@dataclass(frozen=True)
+class SeasonResult:
+    """A season played through: its evenings in order, each player's figures (in the order the
+    players were first met), the evenings left out and why."""
+
+    evenings: tuple[EveningLine, ...]
+    players: tuple[PlayerFigures, ...]
+    left_out: tuple[str, ...] = ()           # the files of the evenings that could not be played
+    errors: tuple[MjError, ...] = ()         # why, each as `mjscore session` reports it
+
+    @property
+    def hands(self) -> int:
+        return sum(e.hands for e in self.evenings)
+
+    @property
+    def standings(self) -> list[Standing]:
+        order = sorted(range(len(self.players)), key=lambda i: (-self.players[i].won_or_lost, i))
+        out: list[Standing] = []
+        for k, i in enumerate(order):
+            p = self.players[i]
+            place = out[-1].place if out and out[-1].won_or_lost == p.won_or_lost else k + 1
+            out.append(Standing(place, p.name, p.evenings, p.hands, p.won_or_lost, p.per_evening, p.per_hand))
+        return out
+
+    def player(self, name: str) -> PlayerFigures | None:
+        """A player's figures by name, matched as the evenings match names (`ann` is Ann)."""
+        key = name_key(name)
+        return next((p for p in self.players if name_key(p.name) == key), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plain object of `mjscore season --format json` (and `session --stats`): the
+        evenings, the standings, each player's figures in the standings' order, the errors."""
+        standings = self.standings
+        by_name = {p.name: p for p in self.players}
+        return {"evenings": [e.to_dict() for e in self.evenings], "hands": self.hands,
+                "standings": [s.to_dict() for s in standings],
+                "players": [by_name[s.name].to_dict() for s in standings],
+                "left_out": list(self.left_out),
+                "errors": [{"file": e.location.file, "line": e.location.line, "error": str(e)} for e in self.errors]}
+
+
+@dataclass
+class _Tally:
+    """A player's running figures, as the evenings are counted."""
+
+    name: str
+    evenings: int = 0
+    hands: int = 0
+    won_or_lost: int = 0
+    hands_won: int = 0
+    won_self_drawn: int = 0
+    won_on_discard: int = 0
+    dealt: int = 0
+    draws: int = 0
+    biggest_hand: BiggestHand | None = None
+    limit_hands: dict[str, int] = field(default_factory=dict)
+    penalties_paid: int = 0
+    penalties_received: int = 0
+    paid_for_all: int = 0
+
+    def figures(self) -> PlayerFigures:
+        limits = dict(sorted(self.limit_hands.items(), key=lambda kv: (-kv[1], kv[0])))
+        return PlayerFigures(self.name, self.evenings, self.hands, self.won_or_lost, self.hands_won,
+                             self.won_self_drawn, self.won_on_discard, self.dealt, self.draws, self.biggest_hand,
+                             limits, self.penalties_paid, self.penalties_received, self.paid_for_all)
+
+
+class SeasonBook:
+    """The season's record as it is kept, an evening at a time: `count` each evening played,
+    `leave_out` each that could not be; `result()` at any point."""
+
+    def __init__(self) -> None:
+        self._tallies: dict[str, _Tally] = {}          # name_key -> the player's tally
+        self._evenings: list[EveningLine] = []
+        self._left_out: list[str] = []
+        self._errors: list[MjError] = []
+
+    def _tally(self, name: str) -> _Tally:
+        key = name_key(name)
+        tally = self._tallies.get(key)
+        if tally is None:
+            tally = self._tallies[key] = _Tally(name)
+        return tally
+
+    def count(self, file: str, played: SessionResult) -> None:
+        """One evening played through (with no error), named `file`: its hands read one at a
+        time from their plain form and let go."""
+        players = {n: self._tally(n) for n in played.players}
+        for n, tally in players.items():
+            tally.evenings += 1
+            tally.won_or_lost += played.won_or_lost(n)
+        for hand in played.hands:
+            self._count_hand(file, hand.to_dict(), players)
+        self._evenings.append(EveningLine(file, len(played.hands),
+                                          {t.name: played.won_or_lost(n) for n, t in players.items()}))
+
+    @staticmethod
+    def _count_hand(file: str, d: Mapping[str, Any], players: Mapping[str, _Tally]) -> None:
+        at = {seat: players[name] for seat, name in d["names"].items()}
+        for tally in at.values():
+            tally.hands += 1
+            if d.get("draw"):
+                tally.draws += 1
+        players[d["dealer"]].dealt += 1
+        for p in d.get("players", ()):
+            limit = p.get("limit")
+            if limit:
+                counts = at[p["seat"]].limit_hands
+                counts[limit] = counts.get(limit, 0) + 1
+        winner = d.get("winner")
+        if winner is not None:
+            tally = at[winner]
+            win = d.get("win") or {}
+            tally.hands_won += 1
+            if win.get("from") is None:
+                tally.won_self_drawn += 1
+            else:
+                tally.won_on_discard += 1
+            if win.get("liable") is not None:
+                at[win["liable"]].paid_for_all += 1
+            scored = next((p for p in d.get("players", ()) if p["seat"] == winner), None)
+            if scored is not None and (tally.biggest_hand is None or scored["score"] > tally.biggest_hand.score):
+                tally.biggest_hand = BiggestHand(scored["score"], file, d["hand"], scored.get("limit"))
+        for pen in (d.get("settlement") or {}).get("penalties", ()):
+            at[pen["from"]].penalties_paid += pen["amount"]
+            if pen.get("to") is not None:
+                at[pen["to"]].penalties_received += pen["amount"]
+
+    def leave_out(self, file: str, errors: Iterable[MjError]) -> None:
+        """An evening that could not be played: not counted, its errors kept."""
+        self._left_out.append(file)
+        self._errors.extend(errors)
+
+    def result(self) -> SeasonResult:
+        return SeasonResult(tuple(self._evenings), tuple(t.figures() for t in self._tallies.values()),
+                            tuple(self._left_out), tuple(self._errors))
+
+
+def evening_files(paths: Iterable[str]) -> Iterator[str]:
+    """The season's evening files in order: each file as given, in the order given; a folder's
+    evening files (`.mj`, `.yaml`, `.yml` that are sessions) in the order of their names, its
+    sub-folders and other files passed over."""
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            try:
+                names = sorted(os.listdir(path))
+            except OSError:
+                yield path               # played, it says why it cannot be read
+                continue
+            for n in names:
+                child = os.path.join(path, n)
+                if n.lower().endswith(EVENING_ENDINGS) and os.path.isfile(child) and file_is_session(child):
+                    yield child
+        else:
+            yield path
+
+
+def play_evening(path: str, scheme: str | None = None, given: Mapping[str, Any] = EMPTY) -> SessionResult:
+    """An evening file played as `mjscore session` plays it: from its checkpoint where it has
+    one, every bad hand kept in `errors` (`-` is standard input)."""
+    text, shown = read_text(path)
+    session = read_session(text, shown)
+    if path == "-":
+        return play(session, scheme, given, keep_going=True)      # standard input keeps no checkpoint
+    return play_file(session, path, scheme, given, keep_going=True)
+
+
+def play_season(paths: Iterable[str], scheme: str | None = None, given: Mapping[str, Any] = EMPTY) -> SeasonResult:
+    """Every evening of `paths` (files and folders: `evening_files`) played and counted, one at
+    a time; an evening that cannot be played is left out with its errors."""
+    book = SeasonBook()
+    for path in evening_files(paths):
+        shown = "<stdin>" if path == "-" else path
+        try:
+            played = play_evening(path, scheme, given)
+        except MjError as e:
+            book.leave_out(shown, [e])
+            continue
+        if played.errors:
+            book.leave_out(shown, played.errors)
+        else:
+            book.count(shown, played)
+    return book.result()
+
+
+def evening_figures(file: str, played: SessionResult) -> SeasonResult:
+    """One evening's figures: the season of that evening alone (what `session --stats` shows)."""
+    book = SeasonBook()
+    if played.errors:
+        book.leave_out(file, played.errors)
+    else:
+        book.count(file, played)
+    return book.result()

@@ -611,7 +611,7 @@ def test_any_hand_is_corrected_from_the_hands_view_and_every_phone_is_told(serve
 
 
 def test_the_standings_are_drawn_with_a_marker_and_a_name_for_each_player(served_evening, browser):
-    address, *_ = served_evening
+    address, base, token, evening = served_evening
     cid = Phone(browser, "Cid", address)
     cid.tab("Standings")
     seen(cid, "#standings", "Settle-up")
@@ -622,6 +622,14 @@ def test_the_standings_are_drawn_with_a_marker_and_a_name_for_each_player(served
     shapes = {tag: chart.locator(tag).count() for tag in ("circle", "rect", "polygon")}
     assert shapes["circle"] == 4 and shapes["rect"] == 4 and shapes["polygon"] == 8, shapes   # 4 points a player
     assert "Running totals" in (chart.get_attribute("aria-label") or "")
+    # Each player's figures, as `mjscore session --stats` gives them (issue 30, item 2).
+    seen(cid, "#standings", "Each player's figures")
+    shown = cid.page.locator("#standings").inner_text()
+    stats = json.loads(subprocess.run([sys.executable, "-m", "mjscore", "session", str(evening), "--stats", "--format",
+                                       "json"], capture_output=True, text=True, check=True).stdout)
+    ann = next(p for p in stats["players"] if p["name"] == "Ann")
+    assert re.search(rf"Ann\s+{ann['hands_won']}\s+{ann['won_self_drawn']}\s+{ann['won_on_discard']}", shown), shown
+    assert re.search(r"Dee\s+300\s+0\s+0", shown), shown             # the penalty of hand 1, to each other player
     cid.shot("standings-chart")
 
 

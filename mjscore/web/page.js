@@ -751,7 +751,27 @@ async function showStandings() {
   else if (!data.settle_up.length) parts.push(hint("Nobody owes anything."));
   else for (const t of data.settle_up) parts.push(para("pays", `${t.from} pays ${t.to} ${withMoney(t.amount, t.money, stake)}`));
   if (data.next) parts.push(hint(data.next.text));
+  parts.push(...await figuresOfEach());
   $("standings").replaceChildren(...parts);
+}
+
+async function figuresOfEach() {
+  // Each player's figures of the evening (GET /api/stats: what `mjscore session --stats` prints).
+  const { status, data } = await call("GET", "/api/stats");
+  if (status !== 200 || !data.players.length) return [];
+  const h = document.createElement("h2"); h.textContent = "Each player's figures";
+  const ps = data.players;
+  const head = (text) => { const x = document.createElement("h3"); x.textContent = text; return x; };
+  const biggest = (b) => !b ? ["–", "no hand won"] : [b.score, `hand ${b.hand}${b.limit ? ", " + b.limit : ""}`];
+  const limits = ps.flatMap((p) => Object.entries(p.limit_hands).map(([name, n]) => `${p.name}: ${name}${n > 1 ? " × " + n : ""}`));
+  return [h,
+    head("Won"), figuresTable(["player", "hands", "self-drawn", "on a discard"],
+      ps.map((p) => [p.name, p.hands_won, p.won_self_drawn, p.won_on_discard]), [1, 2, 3]),
+    head("Played"), figuresTable(["player", "hands", "dealt", "draws"], ps.map((p) => [p.name, p.hands, p.dealt, p.draws]), [1, 2, 3]),
+    head("Biggest hand"), figuresTable(["player", "score", "which"], ps.map((p) => [p.name, ...biggest(p.biggest_hand)]), [1]),
+    para("small", limits.length ? `Limit hands: ${limits.join("; ")}.` : "Limit hands: none."),
+    head("Penalties, and paying for all"), figuresTable(["player", "paid", "received", "paid for all"],
+      ps.map((p) => [p.name, p.penalties_paid, p.penalties_received, p.paid_for_all]), [1, 2, 3])];
 }
 
 function withMoney(points, money, stake, sign) {

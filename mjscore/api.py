@@ -34,6 +34,7 @@ from mjscore.evening.journal import HandTakenError as HandTakenError  # for the 
 from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  # ... or taken back twice
 from mjscore.evening.entry import Penalty as Penalty
 from mjscore.evening.entry import hand_parts as hand_parts  # for the shells: a hand taken apart (edit, the page)
+from mjscore.evening.kajongg import ImportedGame as ImportedGame, KajonggImport, import_games
 from mjscore.evening.session import NextDeal, SessionResult, next_hand, play
 from mjscore.evening.session import hand_title as hand_title  # for the shells: a hand named one way
 from mjscore.evening.words import paid as paid, payment_sentences as payment_sentences  # a hand in words, made once
@@ -51,6 +52,7 @@ from mjscore.io.reader import (
     text_tables,
 )
 from mjscore.io import shipped as _shipped
+from mjscore.io.kajongg import read_database
 from mjscore.io.sessionfile import SessionHeader, read_session
 from mjscore.io.text import normalise, read_text
 from mjscore.model.errors import InputError, Location, MjError, SessionError
@@ -69,7 +71,7 @@ from mjscore.rules.shipped import shipped_schemes as _shipped_schemes
 __all__ = ["parse", "score", "score_many", "play_session", "waits", "check", "check_many", "check_line", "entry_line", "answer_kind", "help_topics", "help_text",
            "examples", "example", "load_scheme",
            "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "NextHand", "Penalty", "describe_scheme", "diff_schemes",
-           "payoff_tables", "payoff_names"]
+           "payoff_tables", "payoff_names", "import_kajongg"]
 # Also here, for the shells: Entry, LineCheck, HandTakenError (see their docstrings).
 
 Source = str | os.PathLike[str]
@@ -363,6 +365,28 @@ def play_session(source: Source, *, name: str | None = None, keep_going: bool = 
         # An evening file keeps a checkpoint (evening.checkpoint): the hands played before are read back.
         return play_file(session, os.fspath(source), _scheme_name(scheme), given, keep_going)
     return play(session, _scheme_name(scheme), given, keep_going)
+
+
+def import_kajongg(database: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None, *,
+                   game: int | None = None, force: bool = False) -> KajonggImport:
+    """Bring in the games of a Kajongg database (KDE Kajongg's sqlite file): one evening file
+    each, which `play_session` plays, checked against the scores and balances Kajongg stored.
+
+    The database is opened read-only and never changed.  With a `folder`, each game's file is
+    written there, named after the game's start and number (none is replaced unless `force`);
+    without one, nothing is written and each game's `text` is the file it would be.  `game`
+    takes only that game.  A game under a rule set that no scheme reproduces is in `refused`
+    (with `game`, it is raised); a file that is not a Kajongg database raises `InputError`.
+
+    >>> import mjscore
+    >>> got = mjscore.import_kajongg("tests/data/kajongg-dmjl-3.db")
+    >>> [(g.game, g.scheme, g.check.agreeing, g.check.hands, g.check.balances_agree) for g in got.games]
+    [(1, 'kajongg-dmjl', 26, 27, False)]
+    >>> print(got.games[0].check.departures[0].why)
+    Kajongg left the robbed 5p in Robot_3's kong and scored it as a kong (30); robbed, it is a pung of 5p (18)
+    """
+    db = read_database(os.fspath(database), game)
+    return import_games(db, os.fspath(folder) if folder is not None else None, game=game, force=force)
 
 
 class LineCheck(NamedTuple):

@@ -25,7 +25,8 @@ _API = {
     "load_scheme": "mjscore.api", "shipped_schemes": "mjscore.api", "tables": "mjscore.api",
     "waits_many": "mjscore.api", "canonical": "mjscore.api", "Evening": "mjscore.api",
     "describe_scheme": "mjscore.api", "diff_schemes": "mjscore.api", "payoff_tables": "mjscore.api",
-    "payoff_names": "mjscore.api", "Entry": "mjscore.api", "LineCheck": "mjscore.api",
+    "payoff_names": "mjscore.api", "import_kajongg": "mjscore.api", "KajonggImport": "mjscore.evening.kajongg",
+    "ImportedGame": "mjscore.evening.kajongg", "Entry": "mjscore.api", "LineCheck": "mjscore.api",
     "HandTakenError": "mjscore.evening.journal", "NotTheLastHandError": "mjscore.evening.journal",
     "NextHand": "mjscore.api", "HandMovedError": "mjscore.api", "NotSettled": "mjscore.api",
     "Penalty": "mjscore.evening.entry",
@@ -72,6 +73,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
         examples,
         help_text,
         help_topics,
+        import_kajongg,
         load_scheme,
         parse,
         payoff_names,
@@ -90,6 +92,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
     from mjscore.evening.batch import BatchItem
     from mjscore.evening.check import CheckReport
     from mjscore.evening.season import BiggestHand, EveningLine, PlayerFigures, SeasonResult, Standing
+    from mjscore.evening.kajongg import ImportedGame, KajonggImport
     from mjscore.evening.session import NextDeal, PlayedHand, SessionResult, Transfer
     from mjscore.model.errors import (
         InputError,

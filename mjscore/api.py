@@ -36,6 +36,7 @@ from mjscore.evening.entry import Penalty as Penalty
 from mjscore.evening.entry import hand_parts as hand_parts  # for the shells: a hand taken apart (edit, the page)
 from mjscore.evening.season import SeasonResult as SeasonResult  # for the shells: a season's record
 from mjscore.evening.season import evening_figures, play_season as _play_season
+from mjscore.evening.kajongg import ImportedGame as ImportedGame, KajonggImport, import_games
 from mjscore.evening.session import NextDeal, SessionResult, next_hand, play
 from mjscore.evening.session import hand_title as hand_title  # for the shells: a hand named one way
 from mjscore.evening.words import paid as paid, payment_sentences as payment_sentences  # a hand in words, made once
@@ -53,6 +54,7 @@ from mjscore.io.reader import (
     text_tables,
 )
 from mjscore.io import shipped as _shipped
+from mjscore.io.kajongg import read_database
 from mjscore.io.sessionfile import SessionHeader, read_session
 from mjscore.io.text import normalise, read_text
 from mjscore.model.errors import InputError, Location, MjError, SessionError
@@ -71,7 +73,7 @@ from mjscore.rules.shipped import shipped_schemes as _shipped_schemes
 __all__ = ["parse", "score", "score_many", "play_session", "play_season", "waits", "check", "check_many", "check_line", "entry_line", "answer_kind", "help_topics", "help_text",
            "examples", "example", "load_scheme",
            "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "NextHand", "Penalty", "describe_scheme", "diff_schemes",
-           "payoff_tables", "payoff_names"]
+           "payoff_tables", "payoff_names", "import_kajongg"]
 # Also here, for the shells: Entry, LineCheck, HandTakenError (see their docstrings).
 
 Source = str | os.PathLike[str]
@@ -395,6 +397,28 @@ def play_season(paths: Iterable[str | os.PathLike[str]] | os.PathLike[str], *,
     given = _given(settings, SETTINGS, ROTATION)
     each = [paths] if isinstance(paths, os.PathLike) else paths
     return _play_season((os.fspath(p) for p in each), _scheme_name(scheme), given)
+
+
+def import_kajongg(database: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None, *,
+                   game: int | None = None, force: bool = False) -> KajonggImport:
+    """Bring in the games of a Kajongg database (KDE Kajongg's sqlite file): one evening file
+    each, which `play_session` plays, checked against the scores and balances Kajongg stored.
+
+    The database is opened read-only and never changed.  With a `folder`, each game's file is
+    written there, named after the game's start and number (none is replaced unless `force`);
+    without one, nothing is written and each game's `text` is the file it would be.  `game`
+    takes only that game.  A game under a rule set that no scheme reproduces is in `refused`
+    (with `game`, it is raised); a file that is not a Kajongg database raises `InputError`.
+
+    >>> import mjscore
+    >>> got = mjscore.import_kajongg("tests/data/kajongg-dmjl-3.db")
+    >>> [(g.game, g.scheme, g.check.agreeing, g.check.hands, g.check.balances_agree) for g in got.games]
+    [(1, 'kajongg-dmjl', 26, 27, False)]
+    >>> print(got.games[0].check.departures[0].why)
+    Kajongg left the robbed 5p in Robot_3's kong and scored it as a kong (30); robbed, it is a pung of 5p (18)
+    """
+    db = read_database(os.fspath(database), game)
+    return import_games(db, os.fspath(folder) if folder is not None else None, game=game, force=force)
 
 
 class LineCheck(NamedTuple):

@@ -1210,6 +1210,70 @@ def schemes_diff(a: str = typer.Argument(..., help="A scheme name or file."),
         fail(e)
 
 
+import_app = typer.Typer(help="Bring in games another program recorded: KDE Kajongg's.",
+                         no_args_is_help=True, rich_markup_mode=None)
+app.add_typer(import_app, name="import")
+
+
+@import_app.command("kajongg")
+def import_kajongg(
+    database: str = typer.Argument(..., metavar="DATABASE", show_default=False,
+                                   help="Kajongg's database file (~/.local/share/kajongg/kajongg3.db, or a game "
+                                        "server's local3.db); it is read, never changed."),
+    folder: str = typer.Option(".", "-o", "--output", metavar="FOLDER", help="The folder the evening files go into."),
+    game: Optional[int] = typer.Option(None, "--game", min=0, metavar="N", show_default=False,
+                                       help="Only Kajongg's game N."),
+    force: bool = typer.Option(False, "--force", help="Replace evening files that are there already."),
+) -> None:
+    """Write each game of a Kajongg database as an evening file that 'mjscore session' plays,
+    and say whether session of it gives Kajongg's own scores and balances.
+
+    One file per game, named after its start and number: the players in Kajongg's seat order,
+    the scheme of its rule set (kajongg-dmjl for Classical Chinese DMJL, kajongg-bmja for
+    Classical Chinese BMJA; any other is refused), every hand with each player's tiles.  A hand
+    whose figures depart from Kajongg's is named, with the reason.
+
+    \b
+    Example:
+      mjscore import kajongg ~/.local/share/kajongg/kajongg3.db -o kajongg-games
+      mjscore session kajongg-games/*-game1.mj
+    """
+    import mjscore.api as api
+    from mjscore.cli.render import terminal_safe
+
+    try:
+        got = api.import_kajongg(database, folder, game=game, force=force)
+    except MjError as e:
+        fail(e)
+    from mjscore.cli.render import report_lines
+
+    def say(line: str) -> None:
+        typer.echo(terminal_safe("\n".join(report_lines(line, output_width()))))
+
+    for g in got.games:
+        c = g.check
+        say(f"wrote {g.path}: Kajongg's game {g.game} ({g.ruleset}{'' if g.finished else ', not finished'}), "
+            f"{c.hands} hands, scheme {g.scheme}")
+        final = ", ".join(f"{n} {t}" for n, t in c.balances.items())
+        if c.errors:
+            say(f"  session cannot play {len(c.errors)} of its hands:")
+            for bad in c.errors:
+                say(f"    {bad}")
+            continue
+        say(f"  session agrees with Kajongg on {c.agreeing} of {c.hands} hands")
+        if c.balances_agree:
+            say(f"  the final balances agree:  {final}")
+        else:
+            say(f"  the final balances differ: Kajongg's  {final}")
+            say(f"                             session's  {', '.join(f'{n} {c.totals[n]}' for n in c.balances)}")
+        for d in c.departures:
+            say(f"  hand {d.hand} (Kajongg's hand {d.kajongg_hand}): {d.why}")
+    for refused in got.refused:
+        say_error(refused)
+    if got.refused:
+        raise typer.Exit(1)
+
+
 def _app_for(argv: list[str]) -> typer.Typer:
     """The app, holding only the command the line names when it names one.
 

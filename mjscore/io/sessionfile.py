@@ -267,6 +267,11 @@ def player_names(names: list[str], places: list[Location]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def name_problem(name: str) -> str | None:
+    """Why a name cannot be a player's (as `player_names` says it), or None when it can."""
+    return _unwritable(unicodedata.normalize("NFKC", name))
+
+
 def _unwritable(name: str) -> str | None:
     if not name:
         return "it is empty"

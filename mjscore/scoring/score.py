@@ -201,6 +201,12 @@ def is_complete_under(hand: PlayerHand, scheme: Scheme, table: Table | None = No
     return bool(_winning(hand, scheme, table))
 
 
+def winning_valuations(hand: PlayerHand, table: Table, scheme: Scheme) -> list[Valuation]:
+    """Every way the winner's hand goes out, valued: what the best score is chosen from (an
+    importer shows with it how another program read the same tiles)."""
+    return _winning(hand, scheme, table)
+
+
 def _winning(hand: PlayerHand, scheme: Scheme, table: Table) -> list[Valuation]:
     """The winner's arrangements that go out, valued: the standard ones, and a special shape only
     as the limit hand it stands for (Gates won on the wrong tile, a snake won on a discard are

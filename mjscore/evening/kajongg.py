@@ -1,0 +1,595 @@
+"""Kajongg's games as evening files, and how far `session` of them gives Kajongg's own figures.
+
+Each game of a Kajongg database (io.kajongg) becomes one compact evening file that `mjscore
+session` plays: the players by name in Kajongg's seat order, `start 0` (Kajongg's balances start
+at nothing), the scheme that reproduces the game's rule set (`kajongg-dmjl` for "Classical
+Chinese DMJL", `kajongg-bmja` for "Classical Chinese BMJA"), then every hand with each player's
+tiles as Kajongg recorded them, the winner, the winning tile and how it came, and `round` (a
+comment names the dealer and who sits where, and at a new round who exchanged seats: the scheme
+seats the players as Kajongg does, so the file states no seats).
+
+Kajongg records no more than that.  What it leaves out, the file says in a comment where it
+stands in for it:
+
+- who discarded the winning tile: `from` names the player before the winner in the order of
+  play (under these schemes who discarded it changes no score and no payment), the player who
+  pays for all (`liable`, Kajongg's "Dangerous Game"), the robbed player, or East for a win on
+  East's first discard;
+- the robbed tile: Kajongg leaves it in the kong it robbed; the file writes that set as the
+  pung it was before the tile was added (the notation's `robbed` asks it, and four of a tile is
+  all there is).
+
+`check_game` then plays the file and compares every hand's scores and payments, and the final
+balances, with the ones Kajongg stored, and names each hand that departs with the reason: a
+winner's hand that Kajongg scored as the robot declared it (shown, not guessed: of the ways
+mjscore finds the same tiles go out, the one with Kajongg's sets gives Kajongg's figure), or a
+robbed kong that Kajongg scored as a kong.  `import_games` writes the files, the departures
+noted in them.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import textwrap
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mjscore.io.kajongg import KajonggDatabase, KajonggGame, KajonggHand, KHand, KMeld, Source, parse_hand_string
+from mjscore.io.writing import check_writable, replace
+from mjscore.io.sessionfile import name_problem, read_session
+from mjscore.model.errors import InputError, Location, MjError, escaped, excerpt
+from mjscore.model.table import Form, SetKind, name_key
+from mjscore.model.tiles import SEATS, Suit, Tile, Wind
+from mjscore.pipeline import TableResult
+from mjscore.scoring.score import Valuation, winning_valuations
+from mjscore.evening.session import SessionResult, play
+
+# Kajongg's rule sets that a shipped scheme reproduces (schemes/kajongg-*.yaml).
+SCHEMES = {"Classical Chinese DMJL": "kajongg-dmjl", "Classical Chinese BMJA": "kajongg-bmja"}
+DANGEROUS_GAME = "Dangerous Game"       # the rule whose `payforall` makes one loser pay for all
+
+
+@dataclass(frozen=True)
+class Departure:
+    """A hand whose figures under mjscore are not the ones Kajongg stored, and why."""
+
+    hand: int                      # the hand's number in the evening file (1, 2, ...)
+    kajongg_hand: int              # score.hand (0, 1, ...)
+    players: tuple[str, ...]       # whose score differs (the winner's or the robbed player's)
+    why: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"hand": self.hand, "kajongg_hand": self.kajongg_hand, "players": list(self.players), "why": self.why}
+
+
+@dataclass(frozen=True)
+class GameCheck:
+    """A game's evening file played through, against what Kajongg stored."""
+
+    hands: int
+    agreeing: int                              # hands whose four scores and four payments agree
+    balances: dict[str, int]                   # Kajongg's final balance, by our name
+    totals: dict[str, int]                     # `session`'s final totals
+    departures: tuple[Departure, ...]
+    errors: tuple[str, ...] = ()               # hands `session` could not play (none for a good import)
+
+    @property
+    def balances_agree(self) -> bool:
+        return not self.errors and self.balances == self.totals
+
+    def as_dict(self) -> dict[str, object]:
+        return {"hands": self.hands, "agreeing": self.agreeing, "balances_agree": self.balances_agree,
+                "kajongg_balances": dict(self.balances), "totals": dict(self.totals),
+                "departures": [d.as_dict() for d in self.departures], "errors": list(self.errors)}
+
+
+@dataclass(frozen=True)
+class Evening:
+    """One game as an evening file: its name, its text, and the facts the check needs."""
+
+    game: KajonggGame
+    file_name: str
+    text: str
+    scheme: str
+    names: dict[int, str]                      # Kajongg's player id -> the evening's name
+    hands: tuple[_Hand, ...]
+
+
+@dataclass(frozen=True)
+class _Hand:
+    """One hand as written, with what the check needs of it."""
+
+    source: KajonggHand
+    lines: tuple[str, ...]                     # the hand's text in the file, its comments aside
+    seats: dict[Wind, int]                     # seat -> Kajongg's player id
+    robbed: tuple[Wind, Tile] | None = None    # the robbed player's seat, the tile (written as a pung)
+    winner: KHand | None = None                # the winner's hand as Kajongg recorded it
+
+
+def evening_of(game: KajonggGame, database: str, notes: dict[int, str] | None = None) -> Evening:
+    """The evening file of one Kajongg game (InputError for a rule set no scheme reproduces or a
+    hand Kajongg would not have written); `notes` (hand number -> text) go into the hands'
+    comments."""
+    where = Location(database)
+    scheme = SCHEMES.get(game.ruleset)
+    if scheme is None:
+        known = " and ".join(f'"{n}"' for n in SCHEMES)
+        raise InputError(f"game {game.id}: its rule set \"{escaped(game.ruleset)}\" is not one mjscore reproduces "
+                         f"(it reads {known})", where)
+    names = _names(game)
+    hands = tuple(_hand(game, h, names, where) for h in game.hands)
+    head = _head(game, database, scheme, names)
+    body = []
+    prev: _Hand | None = None
+    for k, h in enumerate(hands, start=1):
+        note = (notes or {}).get(k)
+        said = ["# mjscore departs from Kajongg here:", *(f"#   {x}" for x in textwrap.wrap(note, 90))] if note else []
+        body.append("\n".join([*_comments(k, h, prev, names, game), *said, *h.lines]))
+        prev = h
+    text = head + "\n---\n" + "\n---\n".join(body) + "\n"
+    return Evening(game, _file_name(game), text, scheme, names, hands)
+
+
+# -- names -------------------------------------------------------------------------------------
+
+def _names(game: KajonggGame) -> dict[int, str]:
+    """Each player's name as an evening writes it: one word (spaces become `_`), only the
+    characters a name may hold; a name that cannot be made so, or that two players would share,
+    is `Player` and Kajongg's id."""
+    out: dict[int, str] = {}
+    for pid, raw in game.players:
+        name = re.sub(r"[^\w.+-]+", "_", unicodedata.normalize("NFKC", raw).strip()).strip("_")
+        name = name.lstrip("-.")[:32]
+        if not name or name_problem(name) or any(name_key(name) == name_key(n) for n in out.values()):
+            name = f"Player{pid}"
+        out[pid] = name
+    return out
+
+
+def _file_name(game: KajonggGame) -> str:
+    """`2026-12-01-222605-game1.mj`: the game's start (when Kajongg wrote one) and its number."""
+    try:
+        start = datetime.datetime.fromisoformat(game.start)
+        return f"{start:%Y-%m-%d-%H%M%S}-game{game.id}.mj"
+    except ValueError:
+        return f"game{game.id}.mj"
+
+
+def _head(game: KajonggGame, database: str, scheme: str, names: dict[int, str]) -> str:
+    kajongg = ", ".join(escaped(n) for _, n in game.players)
+    ours = " ".join(names[p] for p, _ in game.players)
+    end = f" to {escaped(game.end)}" if game.end else ", not finished"
+    lines = [f"# Kajongg game {game.id} of {escaped(os.path.basename(database))}: {escaped(game.ruleset)}, "
+             f"seed {escaped(game.seed)}, {escaped(game.start) or 'no start time'}{end}, {len(game.hands)} hands",
+             f"# Kajongg's players, East to North at the first hand: {kajongg}",
+             "# Made by 'mjscore import kajongg'. Kajongg does not record who discarded a winning tile: where a",
+             "# hand says so, 'from' stands for it (who discarded it changes no score or payment here).",
+             f"players {ours}",
+             "start 0",
+             f"scheme {scheme}"]
+    return "\n".join(lines)
+
+
+def _comments(k: int, h: _Hand, prev: _Hand | None, names: dict[int, str], game: KajonggGame) -> list[str]:
+    src = h.source
+    seats = ", ".join(f"{s.letter} {names[h.seats[s]]}" for s in SEATS)
+    out = [f"# hand {k} (Kajongg's hand {src.number}): {src.prevailing.name.capitalize()} round, "
+           f"{names[h.seats[Wind.EAST]]} deals; {seats}"]
+    if prev is not None and prev.source.prevailing is not src.prevailing:
+        moved = _exchanged(prev, h, names)
+        out.append(f"# a new round: {moved}" if moved else "# a new round: nobody changes seats")
+    scores = ", ".join(f"{names[r.player]} {r.points}{' (won)' if r.won else ''}" for r in src.rows)
+    out.append(f"# Kajongg scored: {scores}" if src.winner is not None else "# Kajongg: a draw, nobody scores")
+    return out
+
+
+def _exchanged(prev: _Hand, h: _Hand, names: dict[int, str]) -> str:
+    """Who exchanged seats at a new round: the seats the deal's passing alone would give, against
+    the ones Kajongg recorded."""
+    passed = {s: prev.seats[s.next()] for s in SEATS}          # South becomes East, and so on
+    moved = [s for s in SEATS if passed[s] != h.seats[s]]
+    pairs = []
+    for s in moved:
+        for t in moved:
+            if s.number < t.number and passed[s] == h.seats[t] and passed[t] == h.seats[s]:
+                pairs.append(f"{names[passed[s]]} and {names[passed[t]]} swap chairs")
+    return "; ".join(pairs) if pairs and 2 * len(pairs) == len(moved) else (
+        "seats as Kajongg recorded them: " + ", ".join(f"{s.letter} {names[h.seats[s]]}" for s in SEATS)
+        if moved else "")
+
+
+# -- one hand ----------------------------------------------------------------------------------
+
+def _hand(game: KajonggGame, src: KajonggHand, names: dict[int, str], where: Location) -> _Hand:
+    seats = {r.wind: r.player for r in src.rows}
+    parsed: dict[Wind, KHand] = {}
+    for r in src.rows:
+        try:
+            parsed[r.wind] = parse_hand_string(r.data)
+        except (ValueError, KeyError):
+            raise InputError(f"game {game.id}, hand {src.number}: {escaped(game.name_of(r.player))}'s hand "
+                             f"'{excerpt(r.data, 60)}' is not a hand string Kajongg writes", where) from None
+    at = f"game {game.id}, hand {src.number}"
+    winner = src.winner
+    lines = [f"round {src.prevailing.letter}"]
+    streak = _dealer_wins(game, src)
+    if streak:
+        lines.append(f"dealer-wins {streak}")
+    robbed = None
+    if winner is None:
+        lines.insert(0, "draw")
+        for s in SEATS:
+            lines.append(f"{s.letter}: {_loser(parsed[s])}")
+    else:
+        w = winner.wind
+        kh = parsed[w]
+        win_clause, discarder, note = _win_clause(kh, w, src, parsed, at, where)
+        if kh.source == Source.ROBBED_KONG and kh.last is not None and discarder is not None:
+            robbed = (discarder, kh.last)
+        for s in SEATS:
+            if s is w:
+                lines.append(f"{s.letter}: {_winner(kh, win_clause, at, where)}")
+            else:
+                lines.append(f"{s.letter}: {_loser(parsed[s], kh.last if robbed and robbed[0] is s else None)}")
+        if note:
+            lines.append(f"# {note}")
+    lines.extend(_penalties(src, seats, at, where))
+    return _Hand(src, tuple(lines), seats, robbed, parsed[winner.wind] if winner is not None else None)
+
+
+def _dealer_wins(game: KajonggGame, src: KajonggHand) -> int:
+    """East's wins in a row before this hand: the hands before it that the same East won, back to
+    a draw, another's win, or another East."""
+    east = src.row_at(Wind.EAST).player
+    count = 0
+    for h in reversed(game.hands[:src.number]):
+        if h.row_at(Wind.EAST).player != east or h.winner is None or h.winner.player != east:
+            break
+        count += 1
+    return count
+
+
+def _win_clause(kh: KHand, w: Wind, src: KajonggHand, parsed: dict[Wind, KHand], at: str,
+                where: Location) -> tuple[str, Wind | None, str | None]:
+    """`win TILE self|from SEAT [flags] [liable SEAT]`, the discarder, and a note on who it is."""
+    source = kh.source
+    if source is None or source == Source.UNKNOWN:
+        raise InputError(f"{at}: the winner's hand does not say where the winning tile came from", where)
+    flags = []
+    discard = source in (Source.DISCARD, Source.LAST_DISCARD, Source.ROBBED_KONG) or (
+        source == Source.EAST_14TH and w is not Wind.EAST)
+    if source == Source.DEAD_WALL:
+        flags.append("loose")
+    elif source in (Source.LAST_OF_WALL, Source.LAST_DISCARD):
+        flags.append("last")
+    elif source == Source.ROBBED_KONG:
+        flags.append("robbed")
+    elif source == Source.EAST_14TH:
+        flags.append("heaven" if w is Wind.EAST else "earth")
+    if "a" in kh.announcements:
+        flags.append("original-call")
+    if "t" in kh.announcements:
+        flags.append("twofold")
+    liable = next((r.wind for r in src.rows if not r.won and DANGEROUS_GAME in r.rules), None)
+    if (kh.last is None and source != Source.EAST_14TH) or (kh.last is not None and kh.last.is_bonus):
+        raise InputError(f"{at}: the winner's hand names no winning tile", where)
+    note = None
+    discarder = None
+    if discard:
+        if source == Source.ROBBED_KONG:
+            assert kh.last is not None
+            discarder = next((s for s in SEATS if s is not w and any(
+                m.kong and m.tiles[0] == kh.last for m in parsed[s].melds)), None)
+            if discarder is None:
+                raise InputError(f"{at}: the winner robbed a kong of {kh.last.text}, but nobody shows one", where)
+        elif source == Source.EAST_14TH:
+            discarder = Wind.EAST
+        elif liable is not None:
+            discarder = liable
+            note = (f"'from {liable.letter}': Kajongg does not record who discarded "
+                    f"{kh.last.text if kh.last else 'the tile'}; {liable.letter} pays for all (Kajongg's Dangerous Game)")
+        else:
+            discarder = w.next(-1)
+            note = (f"'from {discarder.letter}': Kajongg does not record who discarded "
+                    f"{kh.last.text if kh.last else 'the tile'}; {discarder.letter} plays before the winner")
+    if kh.last is None:
+        # Blessing of Heaven: Kajongg names no last tile (East won on the tiles dealt); the
+        # notation asks one, and under a limit hand which one changes nothing.
+        hidden = [t for m in kh.melds if not (m.exposed or m.kong) for t in m.tiles] + list(kh.loose)
+        if not hidden:
+            raise InputError(f"{at}: the winner's hand names no winning tile", where)
+        stand_in = max(hidden)
+        note = f"'win {stand_in.text}': Kajongg names no winning tile for a win on the dealt tiles"
+        tile = f" {stand_in.text}"
+    else:
+        tile = f" {kh.last.text}"
+    how = f"from {discarder.letter}" if discarder is not None else "self"
+    clause = f"win{tile} {how}" + "".join(f" {f}" for f in flags)
+    if liable is not None:
+        clause += f" liable {liable.letter}"
+    return clause, discarder, note
+
+
+def _winner(kh: KHand, clause: str, at: str, where: Location) -> str:
+    """The winner's line: the sets on the table, then the concealed tiles, each set Kajongg laid
+    out a run of its own (the one a discard completed among them), then the loose ones."""
+    last_set = None
+    if kh.last_meld is not None:
+        if len(kh.last_meld.tiles) > 3:
+            raise InputError(f"{at}: the winning tile completes no kong", where)
+        last_set = next((m for m in kh.melds if m.tiles == kh.last_meld.tiles
+                         and m.case.islower() == kh.last_exposed), None)
+        if last_set is None:
+            raise InputError(f"{at}: the set the winning tile completed is not in the winner's hand", where)
+    shown = [_set(m) for m in kh.melds if m is not last_set and (m.exposed or m.kong)]
+    plain = [_run(m.tiles) for m in kh.melds if m is last_set or not (m.exposed or m.kong)]
+    if kh.loose:
+        plain.append(_loose(kh.loose))
+    return " ".join([*shown, *plain, *(t.text for t in kh.bonus), clause])
+
+
+def _loser(kh: KHand, robbed: Tile | None = None) -> str:
+    """A loser's line; the robbed player's kong written as the pung it was.  A hand of fewer than
+    13 tiles (a scoring game's partial entry) is marked `...`."""
+    shown: list[str] = []
+    plain: list[str] = []
+    count = 0
+    for m in kh.melds:
+        if robbed is not None and m.kong and m.tiles[0] == robbed:
+            # The kong the winner robbed: the pung it was (exposed, or concealed for a kong
+            # being declared concealed).
+            (shown if m.exposed else plain).append(f"[{_run(m.tiles[:3])}]" if m.exposed else _run(m.tiles[:3]))
+            count += 3
+            robbed = None
+            continue
+        count += min(len(m.tiles), 3)
+        if m.exposed or m.kong:
+            shown.append(_set(m))
+        else:
+            plain.append(_run(m.tiles))
+    count += len(kh.loose)
+    if kh.loose:
+        plain.append(_loose(kh.loose))
+    words = [*shown, *plain, *(t.text for t in kh.bonus)]
+    if count < 13:
+        words.append("...")
+    return " ".join(words) if words else "..."
+
+
+def _set(m: KMeld) -> str:
+    text = _run(m.tiles)
+    if len(m.tiles) == 4:
+        return {"aaaa": f"[{text}]", "aaaA": f"<{text}>", "aAAa": f"({text})"}[m.case]
+    return f"[{text}]"
+
+
+def _run(tiles: Sequence[Tile]) -> str:
+    """Tiles as the notation writes them, in their order: `123m`, `55p`, `EEE`, `12m3p`."""
+    out: list[str] = []
+    digits = ""
+    suit = None
+    for t in tiles:
+        if t.suit.is_numbered:
+            if suit is not None and t.suit is not suit:
+                out.append(digits + suit.value)
+                digits = ""
+            suit = t.suit
+            digits += str(t.rank)
+        else:
+            if suit is not None:
+                out.append(digits + suit.value)
+                digits, suit = "", None
+            out.append(t.text)
+    if suit is not None:
+        out.append(digits + suit.value)
+    return "".join(out)
+
+
+def _loose(tiles: Sequence[Tile]) -> str:
+    """Loose concealed tiles in the notation's order, a run a suit: `3p 1234447889s NN PC`."""
+    runs: dict[Suit, list[Tile]] = {}
+    for t in sorted(tiles):
+        runs.setdefault(t.suit, []).append(t)
+    return " ".join(_run(run) for run in runs.values())
+
+
+def _penalties(src: KajonggHand, seats: dict[Wind, int], at: str, where: Location) -> list[str]:
+    """A scoring game's penalty rows as `penalty SEAT N to SEAT2`: the one who paid, to each who
+    received (or each who paid, to the one who received)."""
+    if not src.penalties:
+        return []
+    seat_of = {p: s for s, p in seats.items()}
+    paid = [r for r in src.penalties if r.payments < 0]
+    got = [r for r in src.penalties if r.payments > 0]
+    if sum(r.payments for r in src.penalties) != 0 or not paid or not got or (len(paid) > 1 and len(got) > 1):
+        raise InputError(f"{at}: its penalty rows do not say who paid whom", where)
+    offence = ", ".join(x for r in src.penalties for x in r.rules if r.payments < 0) or "unnamed"
+    lines = [f"# Kajongg's penalty: {escaped(offence)}"]
+    if len(paid) == 1:
+        lines += [f"penalty {seat_of[paid[0].player].letter} {r.payments} to {seat_of[r.player].letter}" for r in got]
+    else:
+        lines += [f"penalty {seat_of[r.player].letter} {-r.payments} to {seat_of[got[0].player].letter}" for r in paid]
+    return lines
+
+
+# -- the check ---------------------------------------------------------------------------------
+
+def check_game(evening: Evening, name: str | None = None) -> GameCheck:
+    """Play the evening and compare it, hand by hand, with what Kajongg stored."""
+    name = name or evening.file_name
+    played = play(read_session(evening.text, name), keep_going=True)
+    return compare(evening, played)
+
+
+def compare(evening: Evening, played: SessionResult) -> GameCheck:
+    names = evening.names
+    departures = []
+    agreeing = 0
+    for k, (h, ours) in enumerate(zip(evening.hands, played.hands), start=1):
+        src = h.source
+        result = ours.result
+        seating_ok = all(ours.names[s] == names[h.seats[s]] for s in SEATS)
+        score_off = []
+        net_off = False
+        for s in SEATS:
+            row = src.row_at(s)
+            mine = result.player(s)
+            paid = row.payments + sum(p.payments for p in src.penalties if p.player == row.player)
+            if result.net.get(s, 0) != paid:
+                net_off = True
+            if src.winner is not None and (mine is None or mine.score != row.points):
+                score_off.append(s)
+        if seating_ok and not score_off and not net_off:
+            agreeing += 1
+            continue
+        departures.append(Departure(k, src.number, tuple(names[h.seats[s]] for s in score_off),
+                                    _why(evening, h, result, score_off, seating_ok, ours.names)))
+    errors = tuple(str(e) for e in played.errors)
+    last = evening.game.hands[-1]
+    balances = {names[p]: last.row_of(p).balance for p, _ in evening.game.players}
+    return GameCheck(len(evening.hands), agreeing, balances, dict(played.totals), tuple(departures), errors)
+
+
+def _why(evening: Evening, h: _Hand, result: TableResult, score_off: list[Wind], seating_ok: bool,
+         seated: dict[Wind, str]) -> str:
+    names = evening.names
+    src = h.source
+    if not seating_ok:
+        ours = ", ".join(f"{s.letter} {seated[s]}" for s in SEATS)
+        theirs = ", ".join(f"{s.letter} {names[h.seats[s]]}" for s in SEATS)
+        return f"the seats differ: Kajongg recorded {theirs}; the rotation gives {ours}"
+    reasons = []
+    for s in score_off:
+        row = src.row_at(s)
+        mine = result.player(s)
+        who = names[row.player]
+        got = mine.score if mine is not None else 0
+        if h.robbed is not None and h.robbed[0] is s:
+            t = h.robbed[1].text
+            reasons.append(f"Kajongg left the robbed {t} in {who}'s kong and scored it as a kong ({row.points}); "
+                           f"robbed, it is a pung of {t} ({got})")
+        elif row.won and h.winner is not None and (read := _kajongg_reading(h.winner, result, s)) is not None \
+                and read.score == row.points and mine is not None:
+            reasons.append(_reading_said(who, h.winner, read, mine.best, row.points))
+        else:
+            reasons.append(f"{who}: Kajongg {row.points}, mjscore {got}, for a reason not found")
+    if not reasons:
+        reasons.append("the payments differ, the scores agree")
+    return "; ".join(reasons)
+
+
+def _kajongg_reading(kh: KHand, result: TableResult, seat: Wind) -> Valuation | None:
+    """Of the ways mjscore finds the winner's tiles go out, the one Kajongg recorded: the same
+    set completed by the winning tile, the same concealed sets."""
+    hand = next((p for p in result.table.players if p.seat is seat), None)
+    if hand is None or kh.last_meld is None:
+        return None
+    last = sorted(t.index for t in kh.last_meld.tiles)
+    laid = sorted(tuple(sorted(t.index for t in m.tiles)) for m in kh.melds if not (m.exposed or m.kong))
+    if kh.last_exposed:
+        laid = sorted([*laid, tuple(last)])
+    for v in winning_valuations(hand, result.table, result.scheme):
+        arr = v.arrangement
+        won = arr.won_block if arr is not None else None
+        if arr is None or won is None or list(won.tiles) != last:
+            continue
+        concealed = sorted(b.tiles for b in arr.blocks if b.form is Form.CONCEALED and b.kind is not SetKind.SINGLE)
+        if concealed == laid and not kh.loose:
+            return v
+    return None
+
+
+def _reading_said(who: str, kh: KHand, read: Valuation, best: Valuation, points: int) -> str:
+    tile = kh.last.text if kh.last is not None else "winning tile"
+    theirs, ours = read.arrangement, best.arrangement
+    assert theirs is not None and ours is not None
+    a, b = theirs.won_block, ours.won_block
+    if a is not None and b is not None and a.tiles != b.tiles:
+        return (f"Kajongg scored {who}'s hand as the robot declared it, the {tile} completing {a.text()} ({points}); "
+                f"the best reading of the same tiles has it complete {b.text()} ({best.score})")
+    return (f"Kajongg scored {who}'s hand as the robot laid it out, {' '.join(theirs.text())} ({points}); the best "
+            f"arrangement of the same tiles, {' '.join(ours.text())}, gives {best.score}")
+
+
+# -- the import --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ImportedGame:
+    """One game brought in: its evening file (written to `path`, when a folder was given) and
+    how `session` of it compares with Kajongg's own figures."""
+
+    game: int
+    ruleset: str
+    scheme: str
+    finished: bool
+    file_name: str
+    path: str | None
+    text: str
+    check: GameCheck
+
+    def as_dict(self) -> dict[str, object]:
+        return {"game": self.game, "ruleset": self.ruleset, "scheme": self.scheme, "finished": self.finished,
+                "file": self.path if self.path is not None else self.file_name, **self.check.as_dict()}
+
+
+@dataclass(frozen=True)
+class KajonggImport:
+    games: tuple[ImportedGame, ...]
+    refused: tuple[MjError, ...] = ()          # the games no scheme reproduces, each with its rule set
+
+
+def import_games(database: KajonggDatabase, folder: str | None = None, *, game: int | None = None,
+                 force: bool = False) -> KajonggImport:
+    """Every game of the database (or game `game`) as an evening file, checked against Kajongg's
+    figures, and written into `folder` when one is given (no file replaced unless `force`, a
+    link never)."""
+    path = database.path
+    if game is not None and not database.games:
+        raise InputError(f"game {game} has no hands: Kajongg records a game's hands as they are played",
+                         Location(path))
+    if not database.games:
+        raise InputError("holds no game with hands: Kajongg records a game's hands as they are played",
+                         Location(path))
+    made: list[tuple[KajonggGame, Evening, GameCheck]] = []
+    refused: list[MjError] = []
+    for g in database.games:
+        try:
+            evening = evening_of(g, path)
+        except InputError as e:
+            if g.ruleset in SCHEMES or game is not None:
+                raise
+            refused.append(e)
+            continue
+        check = check_game(evening)
+        if check.departures:
+            evening = evening_of(g, path, {d.hand: d.why for d in check.departures})
+        made.append((g, evening, check))
+    targets: dict[str, str] = {}
+    if folder is not None and made:
+        targets = {ev.file_name: os.path.join(folder, ev.file_name) for _, ev, _ in made}
+        _check_targets(folder, list(targets.values()), force)
+        for _, ev, _ in made:
+            replace(targets[ev.file_name], ev.text)
+    games = tuple(ImportedGame(g.id, g.ruleset, ev.scheme, g.end is not None, ev.file_name,
+                               targets.get(ev.file_name), ev.text, c) for g, ev, c in made)
+    return KajonggImport(games, tuple(refused))
+
+
+def _check_targets(folder: str, targets: list[str], force: bool) -> None:
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise InputError("is not a folder: -o names the folder the evening files go into", Location(folder))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot make the folder: {e.strerror or e}", Location(folder)) from None
+    for t in targets:
+        if os.path.islink(t):
+            raise InputError("is a link: an imported evening is written as a file of its own (nothing was "
+                             "written)", Location(t))
+        if os.path.lexists(t):
+            if not force:
+                raise InputError("exists already: give --force to replace it (nothing was written)", Location(t))
+            check_writable(t)

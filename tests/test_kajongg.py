@@ -7,6 +7,7 @@ reader.  Where mjscore's figures depart from Kajongg's, the hand is named below 
 """
 
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -305,3 +306,20 @@ def test_who_discarded_the_winning_tile_changes_no_score_and_no_payment(name):
             assert [h.result.net for h in other.hands] == [h.result.net for h in base.hands]
             assert [[p.score for p in h.result.players] for h in other.hands] == \
                 [[p.score for p in h.result.players] for h in base.hands]
+
+
+def test_a_season_of_imported_games_gives_the_standings_of_kajongg_s_players(tmp_path):
+    """Issue 30, item 4: `mjscore season` of the imported games; each player's won or lost is the
+    sum of the final balances Kajongg stored for the games (which agree hand by hand here)."""
+    db = DATA / "kajongg-two-games.db"
+    mjscore.import_kajongg(db, tmp_path / "games")
+    stored: dict[str, int] = {}
+    for game in (1, 2):
+        hands, _ = kajongg_hands(db, game)
+        for name, row in hands[-1].items():
+            stored[name] = stored.get(name, 0) + row[4]
+    season = mjscore.play_season([tmp_path / "games"])
+    assert {s.name: s.won_or_lost for s in season.standings} == stored
+    assert [s.name for s in season.standings] == sorted(stored, key=lambda n: -stored[n])
+    r = CliRunner().invoke(app, ["season", str(tmp_path / "games"), "--format", "json"])
+    assert r.exit_code == 0 and {s["name"]: s["won_or_lost"] for s in json.loads(r.stdout)["standings"]} == stored

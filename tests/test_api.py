@@ -112,3 +112,18 @@ def test_public_names_have_docstrings_with_an_example():
     for name in mjscore.api.__all__:
         doc = getattr(mjscore.api, name).__doc__
         assert doc and ">>>" in doc, name
+
+
+def test_a_library_user_loads_no_shell():
+    """`import mjscore` and scoring or playing an evening load nothing of the command line or the
+    page (README, "Use it from Python")."""
+    import subprocess
+    import sys
+
+    code = ("import sys, mjscore; mjscore.score('E: score 40 win self; S: ...; W: ...; N: ...'); "
+            "import pathlib; mjscore.play_session(pathlib.Path('sample_hands/evening-session.mj')); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'fastapi', 'uvicorn', "
+            "'starlette') or m.startswith(('mjscore.cli', 'mjscore.web'))))")
+    root = __import__("pathlib").Path(__file__).resolve().parent.parent
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "[]", (r.stdout, r.stderr)

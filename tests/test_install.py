@@ -51,6 +51,19 @@ def env_without_checkout():
     return env
 
 
+def test_the_wheel_carries_its_licence_and_classifiers(installed):
+    """The licence as an SPDX expression, its text in the wheel (PEP 639), and the classifiers."""
+    bin_dir, here = installed
+    r = run(bin_dir / "python", "-c",
+            "import importlib.metadata as m; d = m.distribution('mjscore'); md = d.metadata; "
+            "print(md['License-Expression']); print(md.get_all('License-File')); "
+            "print([f.name for f in d.files if 'licenses' in str(f)]); print(len(md.get_all('Classifier')))",
+            cwd=here, env=env_without_checkout())
+    expression, files, inside, classifiers = r.stdout.splitlines()
+    assert expression == "MIT" and files == "['LICENSE']" and inside == "['LICENSE']" and int(classifiers) >= 10
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License") and (ROOT / "CHANGELOG.md").is_file()
+
+
 def test_the_wheel_holds_the_schemes_and_payoffs(installed):
     bin_dir, here = installed
     r = run(bin_dir / "python", "-c",

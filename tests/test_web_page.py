@@ -687,3 +687,36 @@ def test_with_a_stake_the_standings_and_settle_up_show_money(tmp_path, browser):
         bob.shot("stake")
     finally:
         next(gen, None)
+
+
+def test_the_page_says_what_the_command_line_says_kitty_and_extra_hands_included(tmp_path, browser):
+    """Issue 31, item 4: the page shows the library's sentences, as `mjscore session` prints them."""
+    evening = tmp_path / "ev.mj"
+    # What `add` says of the hand it adds (the page says it once the hand is settled).
+    cli = subprocess.run([sys.executable, "-m", "mjscore", "add", str(evening), "--players", *PLAYERS, "--scheme", "dmjl",
+                          "--kitty", "50", "--kitty-hand", "no-chow", "-e", "penalty Dee 30 to Bob; "
+                          "E: 123p 222s 333m FFF 99s win 9s self; S: score 8; W: ...; N: ..."],
+                         capture_output=True, text=True, timeout=60, check=True, env=os.environ | {"COLUMNS": "200"}).stdout
+    # The sentence as the command line makes it (its text form wraps it to the width).
+    nxt = json.loads(subprocess.run([sys.executable, "-m", "mjscore", "session", str(evening), "--format", "json"],
+                                    capture_output=True, text=True, timeout=60, check=True).stdout)["next"]["text"]
+    assert " ".join(nxt.split()) in " ".join(subprocess.run(
+        [sys.executable, "-m", "mjscore", "session", str(evening)], capture_output=True, text=True, timeout=60,
+        check=True).stdout.split())
+    assert "extra hand 1" in nxt and "the kitty holds 1 deal's stakes" in nxt, nxt
+    gen = serving(evening)
+    address, *_ = next(gen)
+    try:
+        bob = Phone(browser, "Bob", address)
+        seen(bob, "#result", "Next:")
+        hints = bob.page.locator("#result .hint").all_text_contents()
+        assert nxt in hints, (nxt, hints)
+        penalty = bob.page.locator("#result .penalty-line").all_text_contents()
+        assert penalty == ["Penalty: Dee pays Bob 30"] and "Penalty: Dee pays Bob 30" in cli, (penalty, cli)
+        pays = bob.page.locator("#result .pays").all_text_contents()
+        assert pays == [line for line in cli.splitlines() if re.fullmatch(r"\w+ pays \w+ \d+", line)], (pays, cli)
+        kitty = [t for t in bob.page.locator("#result .small").all_text_contents() if t.startswith("Kitty:")]
+        assert kitty and all(k in cli for k in kitty), (kitty, cli)
+        assert bob.page.locator("#deal").inner_text() == nxt.removeprefix("Next: ").split(" (")[0]
+    finally:
+        next(gen, None)

@@ -178,7 +178,15 @@ def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: 
     import multiprocessing      # only for workers: 24 M instructions a one-hand `score` need not pay
 
     context = multiprocessing.get_context("fork")
-    pool = context.Pool(jobs, initializer=_worker_start)
+    # The workers start with Ctrl-C and SIGTERM held back until `_worker_start` has set their own
+    # handling (else one that came at once would run this process's, a traceback in the worker);
+    # the pool's threads keep them held back, so that they come to the main thread.  One that
+    # comes meanwhile is taken here as soon as the pool is made.
+    held = _hold_signals()
+    try:
+        pool = context.Pool(jobs, initializer=_worker_start)
+    finally:
+        _release_signals(held)
     try:
         pending: deque[Any] = deque()
         while True:
@@ -226,6 +234,24 @@ def _worker_start() -> None:
     handler, which would make it print a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _release_signals(set())
+
+
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _hold_signals() -> set[int | signal.Signals]:
+    """Hold back Ctrl-C and SIGTERM in this thread (where the system can: not on Windows); the
+    signals held before."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return set()
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+
+
+def _release_signals(held: set[int | signal.Signals]) -> None:
+    """Let Ctrl-C and SIGTERM through again, but for those among `held`."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS - held)
 
 
 def _score_chunk(chunk: list[Row], request: Request, encode: Encoder | None = None) -> list[BatchItem]:

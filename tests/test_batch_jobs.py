@@ -66,32 +66,78 @@ def test_the_api_takes_jobs_too(mixed):
     assert all(isinstance(i.error, mjscore.MjError) and i.error.location.line for i in two if not i.ok)
 
 
-def test_ctrl_c_stops_the_workers_and_leaves_whole_lines(tmp_path):
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    """4000 tables: enough for `batch --jobs 2` to be mid-run when its first line shows."""
     rng = random.Random(3)
-    big = tmp_path / "big.mj"
-    big.write_text("---\n".join(print_table(random_table(rng)) for _ in range(4000)))
+    path = tmp_path_factory.mktemp("big") / "big.mj"
+    path.write_text("---\n".join(print_table(random_table(rng)) for _ in range(4000)))
+    return path
+
+
+# Issue 31, item 3 ("No hang, ever"): stopped at any moment, the batch ends its workers (it does
+# not wait on them) and leaves only whole lines.  Each signal five times, at different moments;
+# tools/stop_batch.py tries it a hundred times.
+@pytest.mark.parametrize("attempt", range(5))
+@pytest.mark.parametrize("sig, status, said", [(signal.SIGINT, 130, b"mjscore: interrupted\n"),
+                                               (signal.SIGTERM, 143, b"mjscore: terminated\n")],
+                         ids=["SIGINT", "SIGTERM"])
+def test_a_signal_ends_the_workers_at_once_and_leaves_whole_lines(big, sig, status, said, attempt):
+    import threading
+
     proc = subprocess.Popen([sys.executable, "-m", "mjscore", "batch", str(big), "--jobs", "2"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    first = proc.stdout.readline()
-    assert json.loads(first)["table"] == 1
-    time.sleep(0.3)
-    proc.send_signal(signal.SIGINT)
-    rest = proc.stdout.read()                      # through the same buffer as the first line
-    err = proc.stderr.read()
-    assert proc.wait(60) == 130
-    lines = rest.decode().splitlines()
-    assert all(json.loads(line) for line in lines)                    # no half line
-    assert len(lines) < 3999                                          # it stopped before the end
-    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
-    assert not [p for p in os.listdir("/proc") if p.isdigit() and _is_child_of(int(p), proc.pid)]
-
-
-def _is_child_of(pid: int, parent: int) -> bool:
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    # Every wait below has a bound: past a minute the watchdog kills the process and its workers.
+    watchdog = threading.Timer(60, _kill_group, (proc.pid,))
+    watchdog.start()
     try:
-        with open(f"/proc/{pid}/stat") as f:
-            return int(f.read().rsplit(")", 1)[1].split()[1]) == parent
-    except (OSError, ValueError, IndexError):
-        return False
+        first = proc.stdout.readline()
+        assert json.loads(first)["table"] == 1
+        time.sleep(0.1 * attempt)
+        proc.send_signal(sig)
+        rest = proc.stdout.read()                  # through the same buffer as the first line
+        err = proc.stderr.read()
+        assert proc.wait(timeout=60) == status
+        gone = _group_gone(proc.pid)                                  # before anything here kills it
+    finally:
+        watchdog.cancel()
+        _kill_group(proc.pid)
+    assert gone                                                       # no worker is left
+    assert err == said                                                # one line, no traceback
+    text = first + rest
+    assert text.endswith(b"\n")                                       # no half line at the end
+    rows = [json.loads(line) for line in text.decode().splitlines()]
+    assert [r["table"] for r in rows] == list(range(1, len(rows) + 1))  # whole lines, in order
+    assert len(rows) < 4000                                           # it stopped before the end
+
+
+def test_a_batch_closed_early_ends_its_workers(big):
+    items = mjscore.score_many(big, jobs=2)
+    assert next(items).table == 1
+    started = time.monotonic()
+    items.close()
+    import multiprocessing
+
+    assert multiprocessing.active_children() == [] and time.monotonic() - started < 10
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _group_gone(pgid: int) -> bool:
+    """No process is left in the group (the session) the batch led: its workers are gone."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

@@ -350,20 +350,26 @@ def batch(
     if format is BatchFormat.csv:
         out.write(batch_line(None, "csv", header=True))
     n = errors = 0
+    encode = functools.partial(batch_line, fmt=format.value)
+    items = api.score_many(*[Path(f) for f in files], scheme=scheme, jobs=jobs or usable_cores(),
+                           encode=encode, sessions=True, **settings)
     try:
-        encode = functools.partial(batch_line, fmt=format.value)
-        for item in api.score_many(*[Path(f) for f in files], scheme=scheme, jobs=jobs or usable_cores(),
-                                   encode=encode, sessions=True, **settings):
+        for item in items:
             n += 1
             errors += not item.ok
             out.write(item.text or "")
             if progress is not None and n % 500 == 0:
                 progress.write(f"\r  {n:,} tables, {errors:,} with errors")
                 progress.flush()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Stopped):
         if progress is not None and n >= 500:
             progress.write("\n")                    # the count's line ends before the shell's prompt
         raise
+    finally:
+        # Stopped early (Ctrl-C, SIGTERM, a reader gone): the workers end here, now, not at exit.
+        close = getattr(items, "close", None)
+        if close is not None:
+            close()
     if progress is not None and n >= 500:
         progress.write(f"\r  {n:,} tables, {errors:,} with errors\n")
     if errors:
@@ -1292,31 +1298,50 @@ def _app_for(argv: list[str]) -> typer.Typer:
     return one
 
 
-class Terminated(BaseException):
-    """SIGTERM: the command stops as at Ctrl-C, its workers ended, its lines whole."""
+class Stopped(BaseException):
+    """Ctrl-C (SIGINT) or SIGTERM: the command stops, its workers ended, its lines whole.
+
+    Not a KeyboardInterrupt, which Typer would turn into exit status 130 without a word."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
 
 
-def _terminated(signum: int, frame: object) -> None:
-    raise Terminated()
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
+def _stopped(signum: int) -> NoReturn:
+    """The lines written so far, whole; one line saying what stopped the command; exit status
+    128 + the signal's number (130, 143).  A second signal from here on ends the process at once,
+    by the signal's own default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    with contextlib.suppress(Exception):
+        sys.stderr.write("mjscore: " + ("interrupted" if signum == signal.SIGINT else "terminated") + "\n")
+        sys.stderr.flush()
+    sys.exit(128 + signum)
 
 
 def main() -> None:
     from mjscore.cli import output
 
     output.install()
-    signal.signal(signal.SIGTERM, _terminated)
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
     try:
         _app_for(sys.argv)()
         sys.stdout.flush()         # a full disk shows here, not at exit
     except MjError as e:  # raised outside a command's own handler
         say_error(e)
         sys.exit(1)
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except Terminated:
-        with contextlib.suppress(Exception):
-            sys.stdout.flush()     # the lines written so far, whole
-        sys.exit(143)
+    except KeyboardInterrupt:      # raised by a handler not ours
+        _stopped(signal.SIGINT)
+    except Stopped as e:
+        _stopped(e.signum)
     except BrokenPipeError:
         # The reader went away (`mjscore batch ... | head`): nothing more to say to it.
         output.silence()

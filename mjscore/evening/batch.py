@@ -166,8 +166,9 @@ WINDOW = 4                # chunks in flight for each worker: enough to keep the
 
 def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: Encoder | None = None
                       ) -> Iterator[BatchItem]:
-    # Workers are forked from this process, so they start with its loaded schemes; an interrupt
-    # or SIGTERM here leaves the `with` and so ends them (`_worker_start`).
+    # Workers are forked from this process, so they start with its loaded schemes.  However the
+    # generator is left (the last result, an interrupt or SIGTERM, its consumer closing it), the
+    # workers are ended without waiting on anything they may have half sent (`_end`).
     source = iter(rows)
     first = list(itertools.islice(source, CHUNK))
     if len(first) < CHUNK:
@@ -177,7 +178,16 @@ def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: 
     import multiprocessing      # only for workers: 24 M instructions a one-hand `score` need not pay
 
     context = multiprocessing.get_context("fork")
-    with context.Pool(jobs, initializer=_worker_start) as pool:
+    # The workers start with Ctrl-C and SIGTERM held back until `_worker_start` has set their own
+    # handling (else one that came at once would run this process's, a traceback in the worker);
+    # the pool's threads keep them held back, so that they come to the main thread.  One that
+    # comes meanwhile is taken here as soon as the pool is made.
+    held = _hold_signals()
+    try:
+        pool = context.Pool(jobs, initializer=_worker_start)
+    finally:
+        _release_signals(held)
+    try:
         pending: deque[Any] = deque()
         while True:
             chunk = next(chunks, [])
@@ -187,6 +197,35 @@ def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: 
                 yield from pending.popleft().get()
             elif not chunk:
                 return
+    finally:
+        _end(pool)
+
+
+STOP_WAIT = 2.0           # seconds the pool's own shutdown may take before its workers are killed
+
+
+def _end(pool: Any) -> None:
+    """End the pool's workers now, and never wait for good on them.
+
+    `Pool.terminate` can block for ever: a worker it kills while sending a result leaves half a
+    message in the pipe, and the pool's result thread, which `terminate` joins, waits on the rest
+    (issue 31: `batch --jobs 2` hung at Ctrl-C).  So `terminate` runs in a thread of its own,
+    given `STOP_WAIT`; whatever worker is still there after it is killed (SIGKILL) and reaped.
+    The pool's threads are daemons: one left waiting does not hold up the exit."""
+    import threading
+
+    workers = list(getattr(pool, "_pool", []))    # the worker processes (CPython's Pool keeps them there)
+    stopper = threading.Thread(target=pool.terminate, name="mjscore-pool-stop", daemon=True)
+    stopper.start()
+    try:
+        stopper.join(STOP_WAIT)
+    finally:
+        workers += [p for p in getattr(pool, "_pool", []) if p not in workers]   # any the pool started since
+        for p in workers:
+            if p.exitcode is None:
+                p.kill()
+        for p in workers:
+            p.join(STOP_WAIT)
 
 
 def _worker_start() -> None:
@@ -195,6 +234,24 @@ def _worker_start() -> None:
     handler, which would make it print a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _release_signals(set())
+
+
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _hold_signals() -> set[int | signal.Signals]:
+    """Hold back Ctrl-C and SIGTERM in this thread (where the system can: not on Windows); the
+    signals held before."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return set()
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+
+
+def _release_signals(held: set[int | signal.Signals]) -> None:
+    """Let Ctrl-C and SIGTERM through again, but for those among `held`."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS - held)
 
 
 def _score_chunk(chunk: list[Row], request: Request, encode: Encoder | None = None) -> list[BatchItem]:

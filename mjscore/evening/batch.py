@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
@@ -166,8 +167,9 @@ WINDOW = 4                # chunks in flight for each worker: enough to keep the
 
 def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: Encoder | None = None
                       ) -> Iterator[BatchItem]:
-    # Workers are forked from this process, so they start with its loaded schemes; an interrupt
-    # or SIGTERM here leaves the `with` and so ends them (`_worker_start`).
+    # Workers are forked from this process where they can be (they start with its loaded schemes),
+    # else spawned (see `start_method`); an interrupt or SIGTERM here leaves the `with` and so
+    # ends them (`_worker_start`).
     source = iter(rows)
     first = list(itertools.islice(source, CHUNK))
     if len(first) < CHUNK:
@@ -176,7 +178,7 @@ def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: 
     chunks = itertools.chain([first], iter(lambda: list(itertools.islice(source, CHUNK)), []))
     import multiprocessing      # only for workers: 24 M instructions a one-hand `score` need not pay
 
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context(start_method(multiprocessing.get_all_start_methods(), sys.platform))
     with context.Pool(jobs, initializer=_worker_start) as pool:
         pending: deque[Any] = deque()
         while True:
@@ -187,6 +189,20 @@ def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: 
                 yield from pending.popleft().get()
             elif not chunk:
                 return
+
+
+def start_method(available: list[str], platform: str) -> str:
+    """"fork" where the system has it (Linux, as before), else "spawn": Windows has no fork, and
+    on macOS CPython itself calls fork unsafe (system libraries may have started threads) and
+    spawns by default.  A spawned worker imports mjscore afresh and reads its schemes again;
+    what it runs (`_worker_start`, `_score_chunk`, the encoder) is module-level, so it pickles.
+
+    >>> start_method(["fork", "spawn", "forkserver"], "linux"), start_method(["spawn"], "win32")
+    ('fork', 'spawn')
+    >>> start_method(["spawn", "fork", "forkserver"], "darwin")
+    'spawn'
+    """
+    return "fork" if "fork" in available and platform != "darwin" else "spawn"
 
 
 def _worker_start() -> None:

@@ -7,11 +7,16 @@ import re
 import sys
 from pathlib import Path
 
-import pexpect
 import pytest
 from typer.testing import CliRunner
 
 from mjscore.cli import app
+
+try:                              # a terminal to drive: pexpect's pty spawn, which Windows lacks
+    import pexpect
+    pexpect.spawn
+except (ImportError, AttributeError):
+    pexpect = None
 
 runner = CliRunner()
 HAND1 = "E: score 40 win self; S: score 8; W: ...; N: ..."
@@ -146,6 +151,8 @@ def test_an_add_up_evening_with_draws():
 
 def spawn(args, cwd, columns=80):
     env = dict(os.environ, COLUMNS=str(columns), TERM="dumb", MJSCORE_CACHE_DIR="")
+    if pexpect is None:
+        pytest.skip("no pty to drive a terminal with (Windows)")
     child = pexpect.spawn(sys.executable, ["-m", "mjscore", *args], cwd=str(cwd), env=env, encoding="utf-8",
                           timeout=30, dimensions=(40, columns))
     return child

@@ -9,12 +9,17 @@ import re
 import sys
 from pathlib import Path
 
-import pexpect
 import pytest
 from typer.testing import CliRunner
 
 from mjscore.cli import app
 from mjscore.cli.app import PROMPT_HELP
+
+try:                              # a terminal to drive: pexpect's pty spawn, which Windows lacks
+    import pexpect
+    pexpect.spawn
+except (ImportError, AttributeError):
+    pexpect = None
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -29,6 +34,8 @@ class Typist:
     def __init__(self, args, cwd, columns=120):
         env = dict(os.environ, COLUMNS=str(columns), TERM="xterm", MJSCORE_CACHE_DIR="")
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+        if pexpect is None:
+            pytest.skip("no pty to drive a terminal with (Windows)")
         self.child = pexpect.spawn(sys.executable, ["-m", "mjscore", *args], cwd=str(cwd), env=env,
                                    encoding="utf-8", timeout=30, dimensions=(40, columns))
         self.child.logfile_read = self.seen = io.StringIO()      # everything the terminal showed

@@ -1015,10 +1015,12 @@ def _token(path: Path | None) -> str:
         os.close(fd)
         raise InputError("the token file is not a regular file", where)
     with os.fdopen(fd, "rb") as f:
+        # Windows has no user ids, and its modes show only the read-only flag (a file reads
+        # 666 there): both checks are skipped; who may read the file is its ACL's to say.
         owner = getattr(os, "geteuid", None)
         if owner is not None and st.st_uid != owner():
             raise InputError("the token file belongs to another user: keep the token in a file of your own", where)
-        if st.st_mode & 0o077:
+        if owner is not None and st.st_mode & 0o077:
             raise InputError(f"others may read the token file (mode {stat.S_IMODE(st.st_mode):o}): a token is "
                              "kept in a file of its own that only you may read (mode 600)", where)
         if st.st_size > _TOKEN_FILE_BYTES:

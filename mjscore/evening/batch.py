@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
@@ -166,9 +167,10 @@ WINDOW = 4                # chunks in flight for each worker: enough to keep the
 
 def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: Encoder | None = None
                       ) -> Iterator[BatchItem]:
-    # Workers are forked from this process, so they start with its loaded schemes.  However the
-    # generator is left (the last result, an interrupt or SIGTERM, its consumer closing it), the
-    # workers are ended without waiting on anything they may have half sent (`_end`).
+    # Workers are forked from this process where they can be (they start with its loaded schemes),
+    # else spawned (see `start_method`).  However the generator is left (the last result, an
+    # interrupt or SIGTERM, its consumer closing it), the workers are ended without waiting on
+    # anything they may have half sent (`_end`).
     source = iter(rows)
     first = list(itertools.islice(source, CHUNK))
     if len(first) < CHUNK:
@@ -177,7 +179,7 @@ def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: 
     chunks = itertools.chain([first], iter(lambda: list(itertools.islice(source, CHUNK)), []))
     import multiprocessing      # only for workers: 24 M instructions a one-hand `score` need not pay
 
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context(start_method(multiprocessing.get_all_start_methods(), sys.platform))
     # The workers start with Ctrl-C and SIGTERM held back until `_worker_start` has set their own
     # handling (else one that came at once would run this process's, a traceback in the worker);
     # the pool's threads keep them held back, so that they come to the main thread.  One that
@@ -226,6 +228,20 @@ def _end(pool: Any) -> None:
                 p.kill()
         for p in workers:
             p.join(STOP_WAIT)
+
+
+def start_method(available: list[str], platform: str) -> str:
+    """"fork" where the system has it (Linux, as before), else "spawn": Windows has no fork, and
+    on macOS CPython itself calls fork unsafe (system libraries may have started threads) and
+    spawns by default.  A spawned worker imports mjscore afresh and reads its schemes again;
+    what it runs (`_worker_start`, `_score_chunk`, the encoder) is module-level, so it pickles.
+
+    >>> start_method(["fork", "spawn", "forkserver"], "linux"), start_method(["spawn"], "win32")
+    ('fork', 'spawn')
+    >>> start_method(["spawn", "fork", "forkserver"], "darwin")
+    'spawn'
+    """
+    return "fork" if "fork" in available and platform != "darwin" else "spawn"
 
 
 def _worker_start() -> None:

@@ -20,14 +20,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from mjscore.io.datacache import private, usable_dir
+from mjscore.io.datacache import BINARY, NOFOLLOW, NONBLOCK, private, usable_dir
 
 MAX_FILE_BYTES = 256 * 1024 * 1024      # a season of 5,000 hands keeps about 15 MB
 MAX_RECORD_BYTES = 1024 * 1024
 _TAIL = 64 * 1024                      # the first read from the end: several records' worth
 # Never a link, and never a wait: a FIFO planted in the folder opens at once (and is then
-# passed over, being no regular file) instead of blocking until someone writes to it.
-_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+# passed over, being no regular file) instead of blocking until someone writes to it.  Windows
+# has neither flag (nor FIFOs in a folder): there `_open` refuses a link by os.path.islink, and
+# O_BINARY keeps the byte offsets the records are found by.
+_FLAGS = NOFOLLOW | NONBLOCK | BINARY | getattr(os, "O_CLOEXEC", 0)
 
 
 class Record(NamedTuple):
@@ -54,8 +56,11 @@ def _open(key: str, flags: int) -> int | None:
     d = folder(create=bool(flags & os.O_CREAT))
     if d is None:
         return None
+    path = d / f"{key}.jsonl"
+    if not NOFOLLOW and os.path.islink(path):
+        return None
     try:
-        fd = os.open(d / f"{key}.jsonl", flags | _FLAGS, 0o600)
+        fd = os.open(path, flags | _FLAGS, 0o600)
     except OSError:
         return None
     st = os.fstat(fd)

@@ -36,7 +36,10 @@ def open_regular(path: str, display: str | None = None, what: str = "file") -> B
     terminal never becomes the controlling one.
     """
     name = display or path
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    # O_BINARY, Windows only: without it a descriptor reads in text mode there (CRLF made LF, and
+    # Ctrl-Z taken for the end), and a CRLF file's line ends could not be kept when it is written.
+    flags = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+             | getattr(os, "O_BINARY", 0))
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:

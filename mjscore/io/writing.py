@@ -45,9 +45,14 @@ def locked(path: str, display: str | None = None, wait: float = LOCK_WAIT) -> It
     lock_path = os.path.join(folder, f".{base}.lock")
     # Read-only: a lock is taken on any descriptor, so a lock file another writer made serves too.
     # Made 0600: a lock file another local user could open is one they could hold for ever.
-    flags = (os.O_RDONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    # Windows has neither O_NOFOLLOW nor O_NONBLOCK: there a link in the lock file's place is
+    # refused by os.path.islink just before, and a folder holds no FIFOs to block on.
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    flags = (os.O_RDONLY | os.O_CREAT | nofollow | getattr(os, "O_NONBLOCK", 0)
              | getattr(os, "O_CLOEXEC", 0))          # a FIFO in its place opens at once, and is refused
     try:
+        if not nofollow and os.path.islink(lock_path):
+            raise OSError(errno.ELOOP, "its lock file is a link")
         fd = os.open(lock_path, flags, 0o600)
     except OSError as e:
         why = ("its lock file belongs to another user" if e.errno == errno.EACCES and os.path.lexists(lock_path)
@@ -60,13 +65,13 @@ def locked(path: str, display: str | None = None, wait: float = LOCK_WAIT) -> It
         _remove_stale_temps(folder, base)
         yield
     finally:
-        os.close(fd)                     # closing the descriptor releases the lock
+        _release(fd)
 
 
 def _acquire(fd: int, name: str, wait: float) -> None:
     try:
         import fcntl
-    except ImportError:                  # not a POSIX system: lock a byte of the lock file instead
+    except ImportError:                  # not a POSIX system (Windows): filelock's lock of the descriptor
         _acquire_windows(fd, name, wait)
         return
     deadline = time.monotonic() + wait
@@ -78,24 +83,44 @@ def _acquire(fd: int, name: str, wait: float) -> None:
             if e.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
                 raise InputError(f"cannot lock the file for writing: {e.strerror or e}", Location(name)) from None
         if time.monotonic() >= deadline:
-            raise InputError(f"another writer is changing this file and did not finish within {wait:g} seconds; "
-                             "nothing was written (try again)", Location(name))
+            raise _busy(name, wait)
         time.sleep(_POLL)
 
 
-def _acquire_windows(fd: int, name: str, wait: float) -> None:     # pragma: no cover - not run on POSIX
-    import msvcrt
+def _acquire_windows(fd: int, name: str, wait: float) -> None:
+    """The lock where there is no fcntl: filelock's lock of a descriptor we opened (on Windows
+    LockFileEx of its first byte, the lock its FileLock takes; tested there by filelock), taken
+    without blocking and tried again until `wait` runs out, as flock is above.  `_release`
+    undoes it before the descriptor is closed: Windows frees a closed file's lock only later."""
+    import filelock
 
     deadline = time.monotonic() + wait
     while True:
         try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]  # msvcrt exists only on Windows
-            return
-        except OSError:
-            if time.monotonic() >= deadline:
-                raise InputError(f"another writer is changing this file and did not finish within {wait:g} "
-                                 "seconds; nothing was written (try again)", Location(name)) from None
-            time.sleep(_POLL)
+            if filelock.lock_descriptor(fd, blocking=False):
+                return
+        except OSError as e:
+            raise InputError(f"cannot lock the file for writing: {e.strerror or e}", Location(name)) from None
+        if time.monotonic() >= deadline:
+            raise _busy(name, wait)
+        time.sleep(_POLL)
+
+
+def _release(fd: int) -> None:
+    """Closing the descriptor releases the lock; where filelock took it (no fcntl), it is undone first."""
+    try:
+        import fcntl  # noqa: F401  # only whether it is there: flock's lock goes with the descriptor
+    except ImportError:
+        import filelock
+
+        with contextlib.suppress(OSError):
+            filelock.unlock_descriptor(fd)
+    os.close(fd)
+
+
+def _busy(name: str, wait: float) -> InputError:
+    return InputError(f"another writer is changing this file and did not finish within {wait:g} seconds; "
+                      "nothing was written (try again)", Location(name))
 
 
 def _remove_stale_temps(folder: str, base: str) -> None:
@@ -110,8 +135,15 @@ def _remove_stale_temps(folder: str, base: str) -> None:
         p = os.path.join(folder, n)
         with contextlib.suppress(OSError):
             st = os.lstat(p)
-            if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid():
+            # No user ids (Windows): a file in the folder we may delete from is taken for ours.
+            if stat.S_ISREG(st.st_mode) and (_uid() is None or st.st_uid == _uid()):
                 os.unlink(p)
+
+
+def _uid() -> int | None:
+    """The user's id; None where there are none (Windows: files' owners are not uids there)."""
+    getuid = getattr(os, "getuid", None)
+    return None if getuid is None else int(getuid())
 
 
 def check_writable(path: str, display: str | None = None) -> None:
@@ -127,7 +159,10 @@ def check_writable(path: str, display: str | None = None) -> None:
         raise InputError("is not a regular file: only a regular file is written", Location(name))
     if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK):
         raise InputError("the file is read-only: nothing was written (make it writable to change it)", Location(name))
-    if st.st_uid != os.getuid() and os.getuid() != 0:
+    # Skipped where there are no user ids (Windows: st_uid is always 0 there); Windows itself
+    # refuses, by the file's ACL, to let a writer replace a file that is not theirs to change.
+    uid = _uid()
+    if uid is not None and st.st_uid != uid and uid != 0:
         raise InputError("the file belongs to another user: mjscore changes only your own files "
                          "(nothing was written)", Location(name))
 
@@ -157,7 +192,7 @@ def replace(path: str, text: str, *, like: bytes | None = None, display: str | N
             os.fsync(f.fileno())
         if old is not None:
             os.chmod(tmp, stat.S_IMODE(old.st_mode))
-            if os.getuid() == 0 and (old.st_uid, old.st_gid) != (0, 0):
+            if _uid() == 0 and (old.st_uid, old.st_gid) != (0, 0):
                 os.chown(tmp, old.st_uid, old.st_gid)      # root keeps another user's file theirs
         else:
             umask = os.umask(0)

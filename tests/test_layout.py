@@ -28,7 +28,8 @@ def test_the_contract_names_every_module_of_the_package():
 def test_every_subpackage_is_built_into_the_wheel():
     packages = set(PYPROJECT["tool"]["setuptools"]["packages"])
     found = {"mjscore"} | {f"mjscore.{p.name}" for p in (ROOT / "mjscore").iterdir() if (p / "__init__.py").exists()}
-    assert packages == found | {"mjscore.schemes", "mjscore.docs", "mjscore.sample_hands"}
+    # The data folders installed as packages: the schemes (and their payoff tables), the docs, the samples.
+    assert packages == found | {"mjscore.schemes", "mjscore.schemes.settlement", "mjscore.docs", "mjscore.sample_hands"}
 
 
 def test_library_modules_import_our_own_modules_at_the_top():

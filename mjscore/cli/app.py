@@ -562,12 +562,7 @@ def session(
     for bad in played.errors:
         say_error(bad)
     if chart:
-        try:
-            color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-            sys.stdout.write("\n" + session_chart(result, color=color, width=output_width()))
-        except ImportError:
-            typer.echo("mjscore: error: --chart needs the plotext package (pip install plotext)", err=True)
-            raise typer.Exit(1)
+        _write_chart(lambda color, width: session_chart(result, color=color, width=width))
     if played.errors:
         raise typer.Exit(1)
 
@@ -621,13 +616,18 @@ def _print_season(played: SeasonResult, format: Format, chart: bool) -> None:
     for bad in played.errors:
         say_error(bad)
     if chart and result["players"]:
-        try:
-            color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-            sys.stdout.write("\n" + season_chart(result, color=color, width=output_width()))
-        except ImportError:
-            typer.echo("mjscore: error: --chart needs the plotext package (pip install plotext)", err=True)
-            raise typer.Exit(1)
+        _write_chart(lambda color, width: season_chart(result, color=color, width=width))
     if played.errors:
+        raise typer.Exit(1)
+
+
+def _write_chart(draw: Callable[[bool, int | None], str]) -> None:
+    """A chart after the figures (`--chart`), in colour on a terminal that takes it."""
+    try:
+        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        sys.stdout.write("\n" + draw(color, output_width()))
+    except ImportError:
+        typer.echo("mjscore: error: --chart needs the plotext package (pip install plotext)", err=True)
         raise typer.Exit(1)
 
 

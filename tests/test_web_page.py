@@ -6,6 +6,7 @@ unless MJSCORE_REQUIRE_BROWSER is set (as CI sets it), when they fail.  Screensh
 go to a temporary folder, which a failing assertion names.
 """
 
+import contextlib
 import json
 import os
 import re
@@ -32,24 +33,28 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 SHOTS = Path(tempfile.mkdtemp(prefix="mjscore-page-"))
 
 
+@contextlib.contextmanager
 def serving(evening, *given):
-    """`mjscore serve EVENING` on a free port of 127.0.0.1, as a generator: yields (address with
-    token, base, token, evening), then stops the server and checks that it stopped cleanly."""
+    """`mjscore serve EVENING` on a free port of 127.0.0.1: (address with token, base, token,
+    evening); stopped when the block ends (however it ends), and checked to have stopped cleanly."""
     proc = subprocess.Popen([sys.executable, "-m", "mjscore", "serve", str(evening), *given, "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = proc.stdout.readline()
-    m = re.match(r"Open (http://127\.0\.0\.1:\d+)/\?token=([\w-]+)", line)
-    assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
-    yield f"{m[1]}/?token={m[2]}", m[1], m[2], evening
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
+    try:
+        line = proc.stdout.readline()
+        m = re.match(r"Open (http://127\.0\.0\.1:\d+)/\?token=([\w-]+)", line)
+        assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
+        yield f"{m[1]}/?token={m[2]}", m[1], m[2], evening
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0 and "Stopped." in out and "Traceback" not in err, (out, err)
 
 
 @pytest.fixture
 def served(tmp_path):
     """A new evening of the four PLAYERS, served."""
-    yield from serving(tmp_path / "ev.mj", "--players", *PLAYERS)
+    with serving(tmp_path / "ev.mj", "--players", *PLAYERS) as served:
+        yield served
 
 
 # Three hands played, the first with a penalty: what the views that show an evening are tried on.
@@ -61,7 +66,8 @@ PLAYED = ("players Ann Bob Cid Dee\n---\npenalty Dee 100\nE: score 40 win self\n
 def served_evening(tmp_path):
     evening = tmp_path / "ev.mj"
     evening.write_text(PLAYED)
-    yield from serving(evening)
+    with serving(evening) as served:
+        yield served
 
 
 @pytest.fixture
@@ -638,9 +644,7 @@ def test_the_rules_view_shows_the_scheme_a_house_file_changed_and_the_settings(t
     house.write_text("scheme: our-club\nextends: classical\nlimit: 500\n")
     evening = tmp_path / "ev.mj"
     evening.write_text(f"players Ann Bob Cid Dee\nscheme {house.name}\nkitty 20\n---\n")
-    gen = serving(evening)
-    address, *_ = next(gen)
-    try:
+    with serving(evening) as (address, *_):
         dee = Phone(browser, "Dee", address)
         dee.tab("Rules")
         seen(dee, "#rules", "changes from classical")
@@ -648,8 +652,6 @@ def test_the_rules_view_shows_the_scheme_a_house_file_changed_and_the_settings(t
         assert "limit" in text and "1000" in text and "500" in text, text
         assert re.search(r"kitty\s+20 ★", text) and re.search(r"paying\s+between-all\n", text), text
         dee.shot("rules")
-    finally:
-        next(gen, None)
 
 
 def test_at_a_new_round_the_entry_says_who_moves_where(tmp_path, browser):
@@ -657,25 +659,19 @@ def test_at_a_new_round_the_entry_says_who_moves_where(tmp_path, browser):
     hand = "S: score 20 win self\nE: ...\nW: ...\nN: ...\n"
     evening = tmp_path / "ev.mj"
     evening.write_text("players Ann Bob Cid Dee\nscheme dmjl\n---\n" + "---\n".join([hand] * 4))
-    gen = serving(evening)
-    address, *_ = next(gen)
-    try:
+    with serving(evening) as (address, *_):
         ann = Phone(browser, "Ann", address)
         seen(ann, "#moves", "New round: ")
         moves = ann.page.locator("#moves").inner_text()
         assert re.fullmatch(r"New round: \w+ and \w+ swap chairs; \w+ and \w+ swap chairs", moves), moves
         assert "swap chairs" in ann.page.locator("#result").inner_text()       # Next: says it too
         ann.shot("new-round")
-    finally:
-        next(gen, None)
 
 
 def test_with_a_stake_the_standings_and_settle_up_show_money(tmp_path, browser):
     evening = tmp_path / "ev.mj"
     evening.write_text("players Ann Bob Cid Dee\nstake 0.05 EUR\n---\nE: score 40 win self\nS: score 8\nW: ...\nN: ...\n")
-    gen = serving(evening)
-    address, *_ = next(gen)
-    try:
+    with serving(evening) as (address, *_):
         bob = Phone(browser, "Bob", address)
         bob.tab("Standings")
         seen(bob, "#standings", "Settle-up")
@@ -685,8 +681,6 @@ def test_with_a_stake_the_standings_and_settle_up_show_money(tmp_path, browser):
         bob.tab("Rules")
         seen(bob, "#rules", "0.05 EUR")
         bob.shot("stake")
-    finally:
-        next(gen, None)
 
 
 def test_the_page_says_what_the_command_line_says_kitty_and_extra_hands_included(tmp_path, browser):
@@ -704,9 +698,7 @@ def test_the_page_says_what_the_command_line_says_kitty_and_extra_hands_included
         [sys.executable, "-m", "mjscore", "session", str(evening)], capture_output=True, text=True, timeout=60,
         check=True).stdout.split())
     assert "extra hand 1" in nxt and "the kitty holds 1 deal's stakes" in nxt, nxt
-    gen = serving(evening)
-    address, *_ = next(gen)
-    try:
+    with serving(evening) as (address, *_):
         bob = Phone(browser, "Bob", address)
         seen(bob, "#result", "Next:")
         hints = bob.page.locator("#result .hint").all_text_contents()
@@ -718,5 +710,3 @@ def test_the_page_says_what_the_command_line_says_kitty_and_extra_hands_included
         kitty = [t for t in bob.page.locator("#result .small").all_text_contents() if t.startswith("Kitty:")]
         assert kitty and all(k in cli for k in kitty), (kitty, cli)
         assert bob.page.locator("#deal").inner_text() == nxt.removeprefix("Next: ").split(" (")[0]
-    finally:
-        next(gen, None)

@@ -58,7 +58,7 @@ from mjscore.io.kajongg import read_database
 from mjscore.io.sessionfile import SessionHeader, read_session
 from mjscore.io.text import normalise, read_text
 from mjscore.model.errors import InputError, Location, MjError, SessionError
-from mjscore.model.settings import ROTATION, SETTINGS, Setting
+from mjscore.model.settings import BY_NAME, ROTATION, SETTINGS, Setting
 from mjscore.model.settings import given as given_settings
 from mjscore.model.table import Table, name_key
 from mjscore.model.tiles import SEATS as SEATS_ORDER
@@ -655,18 +655,15 @@ class Evening:
         played, header = self._remembered()
         scheme = load_scheme(named_in(played.scheme, self.path) if played.scheme is not None else None)
         given = dict(header.options)
-        settings = scheme.settlement.layered(given)
-        rotation = scheme.rotation.layered(given)
+        in_force = ((SETTINGS, scheme.settlement.layered(given)), (ROTATION, scheme.rotation.layered(given)))
 
         def shown(s: Setting[Any], value: Any) -> str:
             # A setting that follows another when not given says so ("as east-double").
             if value is None:
-                return f"as {s.follows.replace('_', '-')}" if s.follows else "none"
+                return f"as {BY_NAME[s.follows].word}" if s.follows else "none"
             return s.text(value)
-        rows = [{"word": s.word, "value": shown(s, getattr(settings, s.name)), "given": s.name in given, "help": s.help}
-                for s in SETTINGS]
-        rows += [{"word": s.word, "value": shown(s, getattr(rotation, s.name)), "given": s.name in given, "help": s.help}
-                 for s in ROTATION]
+        rows = [{"word": s.word, "value": shown(s, getattr(values, s.name)), "given": s.name in given, "help": s.help}
+                for group, values in in_force for s in group]
         changes = _views.diff(load_scheme(scheme.base[1]), scheme) if scheme.base else []
         return {"scheme": scheme.name, "title": scheme.title, "description": scheme.description,
                 "file": None if played.scheme is None else played.scheme,

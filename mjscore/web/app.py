@@ -219,20 +219,22 @@ def create_app(evening_path: str, token: str) -> FastAPI:
     def stats() -> dict[str, Any]:
         return table.evening.stats().to_dict()
 
-    @app.get("/api/hands/{number}", summary="One hand of the evening, as `session --hand N --format json`")
-    def one_hand(number: int) -> dict[str, Any]:
+    def played_hands(number: int) -> Any:
+        """The evening's hands as played, hand `number` among them; 404 when there is none."""
         hands = table.evening.play().hands
         if not 1 <= number <= len(hands):
             raise HTTPException(404, f"the evening has {len(hands)} hands played")
-        hand = hands[number - 1].to_dict()
+        return hands
+
+    @app.get("/api/hands/{number}", summary="One hand of the evening, as `session --hand N --format json`")
+    def one_hand(number: int) -> dict[str, Any]:
+        hand = played_hands(number)[number - 1].to_dict()
         # What the page says of it, in the library's words (as the command line says them).
         return {**hand, "title": api.hand_title(hand["hand"], hand["dealer"], hand["round"]), "said": api.said(hand)}
 
     @app.get("/api/hands/{number}/text", summary="Hand N as the evening's file holds it (what a correction starts from)")
     def hand_text(number: int) -> dict[str, Any]:
-        hands = table.evening.play().hands
-        if not 1 <= number <= len(hands):
-            raise HTTPException(404, f"the evening has {len(hands)} hands played")
+        played_hands(number)
         seats, round_letter, text = table.evening.hand_seating(number)
         return {"hand": number, "seats": dict(zip("ESWN", seats)), "round": round_letter, "text": text}
 

@@ -104,7 +104,6 @@ async function changed() {
     }
   }
   if (evening) {
-    S.hands = st.hands;
     if (st.hands > 0) await showHand(st.hands); else { $("result").hidden = true; $("result").replaceChildren(); }
     S.evening = null;
     if (S.tab !== "table") await showTab();

@@ -27,7 +27,7 @@ from mjscore.evening.entry import answer_kind as _answer_kind
 from mjscore.evening.entry import entry_line as _entry_line
 from mjscore.evening.batch import BatchItem, encoded, score_files, score_stream
 from mjscore.evening.check import CheckReport, check_rows
-from mjscore.evening.checkpoint import play_file
+from mjscore.evening.resume import play_file
 from mjscore.evening.journal import Added, Corrected, Removed, add_hand, nth_hand, print_session, remove_last_hand
 from mjscore.evening.journal import replace_hand, start_evening
 from mjscore.evening.journal import HandTakenError as HandTakenError  # for the shells: a hand added twice
@@ -53,7 +53,7 @@ from mjscore.io.reader import (
     stream_tables,
     text_tables,
 )
-from mjscore.io import shipped as _shipped
+from mjscore.store import packaged as _packaged
 from mjscore.io.kajongg import read_database
 from mjscore.io.sessionfile import SessionHeader, read_session
 from mjscore.io.text import normalise, read_text
@@ -364,7 +364,7 @@ def play_session(source: Source, *, name: str | None = None, keep_going: bool = 
     text, shown = _source(source, name)
     session = read_session(text, shown)
     if isinstance(source, os.PathLike) and os.fspath(source) != "-":
-        # An evening file keeps a checkpoint (evening.checkpoint): the hands played before are read back.
+        # An evening file keeps a checkpoint (evening.resume): the hands played before are read back.
         return play_file(session, os.fspath(source), _scheme_name(scheme), given, keep_going)
     return play(session, _scheme_name(scheme), given, keep_going)
 
@@ -1049,7 +1049,7 @@ def help_topics() -> dict[str, str]:
     >>> sorted(mjscore.help_topics())
     ['notation', 'rules', 'schemes']
     """
-    return _shipped.help_topics()
+    return _packaged.help_topics()
 
 
 def help_text(topic: str) -> str:
@@ -1061,7 +1061,7 @@ def help_text(topic: str) -> str:
     >>> mjscore.help_text("notation").splitlines()[0]
     '# Writing hands down: the notation'
     """
-    return _shipped.help_document(topic)
+    return _packaged.help_document(topic)
 
 
 def examples() -> dict[str, str]:
@@ -1072,7 +1072,7 @@ def examples() -> dict[str, str]:
     >>> mjscore.examples()["win-on-discard"]
     "hand 12: South wins on North's discard"
     """
-    return _shipped.example_names()
+    return _packaged.example_names()
 
 
 def example(name: str) -> str:
@@ -1083,7 +1083,7 @@ def example(name: str) -> str:
     >>> mjscore.score(mjscore.example("win-on-discard")).winner
     <Wind.SOUTH: 'S'>
     """
-    return _shipped.example_text(name)
+    return _packaged.example_text(name)
 
 
 # -- schemes -----------------------------------------------------------------------------------

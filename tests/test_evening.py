@@ -370,13 +370,13 @@ def test_a_data_package_not_found_is_looked_up_once(monkeypatch, tmp_path):
     import importlib.util
 
     import mjscore
-    from mjscore.io import shipped
+    from mjscore.store import packaged
     from mjscore.rules.shipped import scheme_dir
 
     calls = []
-    monkeypatch.setattr(shipped, "find_spec", lambda name: calls.append(name))
-    monkeypatch.setattr(shipped, "__file__", str(tmp_path / "mjscore" / "io" / "shipped.py"))   # no pyproject
-    shipped.data_folder.cache_clear()
+    monkeypatch.setattr(packaged, "find_spec", lambda name: calls.append(name))
+    monkeypatch.setattr(packaged, "__file__", str(tmp_path / "mjscore" / "store" / "packaged.py"))   # no pyproject
+    packaged.data_folder.cache_clear()
     try:
         for _ in range(3):
             with pytest.raises(mjscore.SchemeError, match="shipped schemes are not installed"):
@@ -384,5 +384,5 @@ def test_a_data_package_not_found_is_looked_up_once(monkeypatch, tmp_path):
         assert calls == ["mjscore.schemes"]
     finally:
         monkeypatch.undo()
-        shipped.data_folder.cache_clear()
+        packaged.data_folder.cache_clear()
     assert importlib.util.find_spec("mjscore.schemes") is not None and scheme_dir().is_dir()

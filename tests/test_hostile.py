@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from mjscore.cli import app
-from mjscore.io import datacache
-from mjscore.io.datacache import fingerprint
+from mjscore.store import scheme_cache
+from mjscore.store.cache_folder import fingerprint
 from mjscore.model.errors import MjError, SchemeError
 from mjscore.rules import scheme as scheme_module
 from mjscore.rules.scheme import load_scheme
@@ -55,7 +55,7 @@ def forget():
 def classical_entry(cache_dir: Path) -> Path:
     path = str((scheme_dir() / "classical.yaml").resolve())
     source = fingerprint((scheme_dir() / "classical.yaml").read_bytes())
-    return cache_dir / f"{datacache._key('scheme', path, source)}.json"
+    return cache_dir / f"{scheme_cache._key('scheme', path, source)}.json"
 
 
 def poison(entry: Path) -> None:
@@ -164,8 +164,8 @@ def test_3_an_alias_bomb_in_a_scheme_is_refused_before_anything_walks_it(cache, 
 
 
 def test_3_nothing_larger_than_its_source_allows_is_cached(cache, monkeypatch):
-    monkeypatch.setattr(datacache, "EXPANSION", 0)
-    monkeypatch.setattr(datacache, "MAX_ENTRY_BYTES", 100)
+    monkeypatch.setattr(scheme_cache, "EXPANSION", 0)
+    monkeypatch.setattr(scheme_cache, "MAX_ENTRY_BYTES", 100)
     score_json()
     assert list(cache.iterdir()) == []
 

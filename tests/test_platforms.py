@@ -198,21 +198,21 @@ def test_the_start_method_of_each_system():
 def test_the_cache_folder_on_linux_is_where_it_was(monkeypatch, tmp_path):
     """platformdirs' folder (on Linux ~/.cache/mjscore, computed without importing it), or
     $XDG_CACHE_HOME/mjscore taken as it is."""
-    from mjscore.io import datacache
+    from mjscore.store import cache_folder
 
     monkeypatch.delenv("MJSCORE_CACHE_DIR")
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     import platformdirs
 
-    assert datacache.cache_dir() == Path(platformdirs.user_cache_dir("mjscore", appauthor=False))
+    assert cache_folder.cache_dir() == Path(platformdirs.user_cache_dir("mjscore", appauthor=False))
     if sys.platform.startswith("linux"):
-        assert datacache.cache_dir() == tmp_path / ".cache" / "mjscore"
+        assert cache_folder.cache_dir() == tmp_path / ".cache" / "mjscore"
     for given in (str(tmp_path / "x"), "relative/folder"):
         monkeypatch.setenv("XDG_CACHE_HOME", given)
-        assert datacache.cache_dir() == Path(given) / "mjscore"
+        assert cache_folder.cache_dir() == Path(given) / "mjscore"
     monkeypatch.setenv("MJSCORE_CACHE_DIR", "")
-    assert datacache.cache_dir() is None
+    assert cache_folder.cache_dir() is None
 
 
 def test_the_suite_starts_where_there_is_no_geteuid(boot):

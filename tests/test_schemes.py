@@ -186,8 +186,8 @@ def test_parsed_scheme_cache_follows_the_file(tmp_path, monkeypatch):
     import os
     import time
 
-    from mjscore.io import datacache
     from mjscore.rules import scheme
+    from mjscore.store import cache_folder
 
     monkeypatch.setenv("MJSCORE_CACHE_DIR", str(tmp_path / "cache"))
     house = tmp_path / "club.yaml"
@@ -206,5 +206,5 @@ def test_parsed_scheme_cache_follows_the_file(tmp_path, monkeypatch):
     scheme._load.cache_clear()
     assert load_scheme(str(house)).limit == 3000                   # a broken cache is ignored
     monkeypatch.setenv("MJSCORE_CACHE_DIR", "")
-    assert datacache.cache_dir() is None
+    assert cache_folder.cache_dir() is None
     scheme._load.cache_clear()

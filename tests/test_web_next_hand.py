@@ -219,7 +219,7 @@ def test_the_standings_and_the_last_hand_are_what_session_says(client, evening):
 
 def test_the_last_hand_is_had_from_the_checkpoints_last_record(evening, monkeypatch):
     """The first `GET /api/hands/N` after an add reads the checkpoint's last records, never every one."""
-    from mjscore.io import checkpoints
+    from mjscore.store import checkpoints
 
     ev = mjscore.Evening(evening)
     for _ in range(5):
@@ -297,7 +297,7 @@ def test_a_line_sent_while_the_hand_is_written_or_taken_back_is_refused_not_kept
 def test_a_status_poll_never_waits_on_a_writers_lock(client, evening):
     """A writer (an add at a terminal, a settle) holds the evening's lock: the phones' polls are
     answered meanwhile, from the evening as it stands."""
-    from mjscore.io.writing import locked
+    from mjscore.store.lock import locked
 
     status(client)
     held, release = threading.Event(), threading.Event()

@@ -3,7 +3,7 @@
 The file stays the plain compact notation a person can read and edit (a header block naming the
 players, then hands separated by `---`); `mjscore session` plays it back.  Every change holds the
 evening's lock while it re-reads the file, checks the new evening by playing it whole, and
-writes it (`io.writing`): two writers at once never lose or bring back a hand, and the file is
+writes it (`store.lock`, `store.atomic`): two writers at once never lose or bring back a hand, and the file is
 never left half-written.  The text checked is the text written: a hand is read as a file is
 (line ends, bytes that are not UTF-8), and one hand only.
 """
@@ -16,12 +16,13 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from mjscore.evening.checkpoint import play_file
+from mjscore.evening.resume import play_file
 from mjscore.evening.session import SessionResult, play
 from mjscore.io.notation import print_table
 from mjscore.io.sessionfile import HandSource, Session, player_names, read_session
 from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, normalise, read_bytes
-from mjscore.io.writing import check_writable, locked, replace, target_of
+from mjscore.store.atomic import check_writable, replace, target_of
+from mjscore.store.lock import locked
 from mjscore.model.errors import InputError, Location, MjError, SessionError
 from mjscore.model.settings import EVENING, SETTINGS, header_lines
 from mjscore.pipeline import EMPTY, named_in

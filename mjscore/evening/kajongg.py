@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mjscore.io.kajongg import KajonggDatabase, KajonggGame, KajonggHand, KHand, KMeld, Source, parse_hand_string
-from mjscore.io.writing import check_writable, replace
+from mjscore.store.atomic import check_writable, replace
 from mjscore.io.sessionfile import name_problem, read_session
 from mjscore.model.errors import InputError, Location, MjError, escaped, excerpt
 from mjscore.model.table import Form, SetKind, name_key

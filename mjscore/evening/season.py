@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from mjscore.evening.checkpoint import play_file
+from mjscore.evening.resume import play_file
 from mjscore.evening.session import SessionResult, play
 from mjscore.io.reader import file_is_session
 from mjscore.io.sessionfile import read_session

@@ -97,7 +97,7 @@ class Transfer(NamedTuple):
 class PlayedHand:
     """One hand of the evening: its number, who sat where, its result, the totals after it.
 
-    A hand read back from the evening's checkpoint (`evening.checkpoint`) holds its plain form
+    A hand read back from the evening's checkpoint (`evening.resume`) holds its plain form
     as JSON, what `to_dict()` gives, and is scored again only if its typed `result` is asked for."""
 
     number: int

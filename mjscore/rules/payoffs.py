@@ -12,8 +12,8 @@ from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
 
-from mjscore.io import datacache
-from mjscore.io.datacache import fingerprint
+from mjscore.store import scheme_cache
+from mjscore.store.cache_folder import fingerprint
 from mjscore.io.text import decode, read_bytes
 from mjscore.io.yamlsafe import load_document
 from mjscore.model.errors import Location, MjError, SchemeError, excerpt
@@ -100,7 +100,7 @@ def _builtin() -> tuple[dict[str, Payoff], str]:
     except MjError as e:
         raise SchemeError(e.message, e.location) from None
     source = fingerprint(raw)
-    cached = datacache.load("payoffs", str(path), source, lambda _: None)
+    cached = scheme_cache.load("payoffs", str(path), source, lambda _: None)
     if cached is not None:
         try:
             return parse_payoffs(cached, PAYOFF_NAME), source
@@ -112,7 +112,7 @@ def _builtin() -> tuple[dict[str, Payoff], str]:
         raise SchemeError(e.message, e.location, e.token) from None
     data = document.get("payoffs") if isinstance(document, dict) else None
     payoffs = parse_payoffs(data, PAYOFF_NAME)      # checked, then remembered
-    datacache.store("payoffs", str(path), source, [], len(raw), data)
+    scheme_cache.store("payoffs", str(path), source, [], len(raw), data)
     return payoffs, source
 
 

@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, NoReturn
 
 from mjscore.hand.arrange import SHAPES
-from mjscore.io import datacache
-from mjscore.io.datacache import fingerprint
+from mjscore.store import scheme_cache
+from mjscore.store.cache_folder import fingerprint
 from mjscore.io.text import decode, read_bytes
 from mjscore.io.yamlsafe import load_document
 from mjscore.model.errors import Location, MjError, SchemeError, excerpt
@@ -212,7 +212,7 @@ MAX_SCHEME_BYTES = 4 * 1024 * 1024
 def _load(path: str, given: str | None = None) -> Scheme:
     raw = _read_bytes(Path(path), given)
     source = fingerprint(raw)
-    cached = datacache.load("scheme", path, source, _fingerprint_now)
+    cached = scheme_cache.load("scheme", path, source, _fingerprint_now)
     if isinstance(cached, dict):
         try:
             return _build(cached, path)
@@ -220,7 +220,7 @@ def _load(path: str, given: str | None = None) -> Scheme:
             pass                               # an entry that fails the checks is never believed
     data = _flat_data(Path(path), (), raw, given)
     scheme = _build(dict(data), path)          # checked before it is remembered
-    datacache.store("scheme", path, source, data["_sources_read"][1:], data["_source_bytes"], _plain(data))
+    scheme_cache.store("scheme", path, source, data["_sources_read"][1:], data["_source_bytes"], _plain(data))
     return scheme
 
 

@@ -1,10 +1,10 @@
-"""Where the shipped rule data lives: the package `mjscore.schemes` (see `mjscore.io.shipped`)."""
+"""Where the shipped rule data lives: the package `mjscore.schemes` (see `mjscore.store.packaged`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from mjscore.io.shipped import data_folder
+from mjscore.store.packaged import data_folder
 from mjscore.model.errors import Location, SchemeError
 
 

@@ -15,7 +15,7 @@ import mjscore
 from mjscore.cli import app
 from mjscore.evening import session as session_module
 from mjscore import pipeline
-from mjscore.io import checkpoints
+from mjscore.store import checkpoints
 from mjscore.rules import scheme as scheme_module
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dee")

@@ -3,8 +3,8 @@ per hand played (the hand's result and the evening's state after it), so that `a
 the hand it adds and `session` reads what it has played before.
 
 This module only keeps the lines; what a record holds, and whether it belongs to the evening
-as it stands now, is `mjscore.evening.checkpoint`'s to say.  The trust rules are the scheme
-cache's (`io.datacache`): the folder must be the user's own and writable by nobody else, a
+as it stands now, is `mjscore.evening.resume`'s to say.  The trust rules are the scheme
+cache's (`store.cache_folder`): the folder must be the user's own and writable by nobody else, a
 file is opened without following links and read only when it is a regular file of the user's,
 within a size limit; a record is never believed before it is checked, and any doubt (a broken
 line, a file that is not as it should be) means the evening is played again.  Writing is
@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from mjscore.io.datacache import BINARY, NOFOLLOW, NONBLOCK, private, usable_dir
+from mjscore.store.cache_folder import BINARY, NOFOLLOW, NONBLOCK, private, usable_dir
 
 MAX_FILE_BYTES = 256 * 1024 * 1024      # a season of 5,000 hands keeps about 15 MB
 MAX_RECORD_BYTES = 1024 * 1024

@@ -1,6 +1,6 @@
 """An evening played from its checkpoint: only the hands not played before are scored.
 
-`add`, `undo` and `session` keep, in the user's cache (`io.checkpoints`), a record for every
+`add`, `undo` and `session` keep, in the user's cache (`store.checkpoints`), a record for every
 hand of an evening file they have played: the hand's result as `to_dict()` gives it, the
 evening's state after it (`EveningState.snapshot`: the seating and its counts, the totals,
 what was paid, the hands added up) and the fingerprints of the schemes it was scored under.
@@ -33,9 +33,9 @@ from mjscore.evening.session import (
     play,
     valid_snapshot,
 )
-from mjscore.io import checkpoints
-from mjscore.io.checkpoints import Record
-from mjscore.io.datacache import fingerprint
+from mjscore.store import checkpoints
+from mjscore.store.checkpoints import Record
+from mjscore.store.cache_folder import fingerprint
 from mjscore.io.sessionfile import HandSource, Session
 from mjscore.model.errors import MjError
 from mjscore.model.tiles import WIND_BY_LETTER

@@ -54,7 +54,7 @@ from mjscore.io.reader import (
     text_tables,
 )
 from mjscore.store import packaged as _packaged
-from mjscore.io.kajongg import read_database
+from mjscore.io.kajongg_db import read_database
 from mjscore.io.sessionfile import SessionHeader, read_session
 from mjscore.io.text import normalise, read_text
 from mjscore.model.errors import InputError, Location, MjError, SessionError

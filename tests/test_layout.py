@@ -115,3 +115,22 @@ def test_a_type_ignore_says_which_error_and_why():
     config = PYPROJECT["tool"]["mypy"]
     assert "ignore_errors" not in config and "exclude" not in config
     assert all("ignore_errors" not in o for o in config.get("overrides", []))
+
+
+def test_one_module_name_and_one_class_name_per_thing():
+    """No two modules of the package share a name (no `shipped.py` in two folders, no `checkpoint`
+    beside `checkpoints`), and no two classes do: a newcomer finds a thing by its name."""
+    import difflib
+
+    modules = [p for p in (ROOT / "mjscore").rglob("*.py") if p.name != "__init__.py" and p.name != "__main__.py"]
+    stems = sorted(p.stem for p in modules)
+    assert len(stems) == len(set(stems)), [s for s in stems if stems.count(s) > 1]
+    near = [(a, b) for i, a in enumerate(stems) for b in stems[i + 1:]
+            if a.rstrip("s") == b.rstrip("s") or difflib.SequenceMatcher(None, a, b).ratio() > 0.9]
+    assert near == []
+    classes: dict[str, list[str]] = {}
+    for p in modules:
+        for node in ast.parse(p.read_text()).body:
+            if isinstance(node, ast.ClassDef):
+                classes.setdefault(node.name, []).append(str(p.relative_to(ROOT)))
+    assert {name: where for name, where in classes.items() if len(where) > 1} == {}

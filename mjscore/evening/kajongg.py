@@ -1,6 +1,6 @@
 """Kajongg's games as evening files, and how far `session` of them gives Kajongg's own figures.
 
-Each game of a Kajongg database (io.kajongg) becomes one compact evening file that `mjscore
+Each game of a Kajongg database (io.kajongg_db) becomes one compact evening file that `mjscore
 session` plays: the players by name in Kajongg's seat order, `start 0` (Kajongg's balances start
 at nothing), the scheme that reproduces the game's rule set (`kajongg-dmjl` for "Classical
 Chinese DMJL", `kajongg-bmja` for "Classical Chinese BMJA"), then every hand with each player's
@@ -37,7 +37,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mjscore.io.kajongg import KajonggDatabase, KajonggGame, KajonggHand, KHand, KMeld, Source, parse_hand_string
+from mjscore.io.kajongg_db import KajonggDatabase, KajonggGame, KajonggHand, KHand, KMeld, Source, parse_hand_string
 from mjscore.store.atomic import check_writable, replace
 from mjscore.io.sessionfile import name_problem, read_session
 from mjscore.model.errors import InputError, Location, MjError, escaped, excerpt

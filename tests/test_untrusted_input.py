@@ -1,5 +1,6 @@
-"""Attacks on what mjscore reads: the scheme cache, scheme paths and values, odd text, what
-reaches a terminal or a spreadsheet.  Each test names the item of the probe it answers."""
+"""Untrusted input, tried as a hostile writer would: the scheme cache's entries and folder, scheme
+paths and values, absurd YAML, odd bytes and text, what reaches a terminal or a spreadsheet,
+FIFOs and links planted where mjscore opens a file."""
 
 import csv
 import io
@@ -69,7 +70,7 @@ def poison(entry: Path) -> None:
 
 # -- 1. planted entries ------------------------------------------------------------------------
 
-def test_1_an_entry_in_a_folder_others_can_write_is_never_read(cache):
+def test_an_entry_in_a_folder_others_can_write_is_never_read(cache):
     honest = score_json()["players"][0]["points"]
     entry = classical_entry(cache)
     assert entry.exists()
@@ -80,7 +81,7 @@ def test_1_an_entry_in_a_folder_others_can_write_is_never_read(cache):
 
 
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="no user ids (Windows): the owner check is skipped there")
-def test_1_an_entry_of_another_user_is_never_read(cache):
+def test_an_entry_of_another_user_is_never_read(cache):
     honest = score_json()["players"][0]["points"]
     entry = classical_entry(cache)
     poison(entry)
@@ -92,7 +93,7 @@ def test_1_an_entry_of_another_user_is_never_read(cache):
     assert score_json()["players"][0]["points"] == honest
 
 
-def test_1_an_entry_listing_no_files_or_of_an_old_format_is_ignored(cache):
+def test_an_entry_listing_no_files_or_of_an_old_format_is_ignored(cache):
     honest = score_json()["players"][0]["points"]
     entry = classical_entry(cache)
     record = json.loads(entry.read_text())
@@ -102,7 +103,7 @@ def test_1_an_entry_listing_no_files_or_of_an_old_format_is_ignored(cache):
     assert poison_free == honest == score_json()["players"][0]["points"]
 
 
-def test_1_a_scheme_edited_in_place_with_its_time_kept_is_read_again(cache, tmp_path):
+def test_a_scheme_edited_in_place_with_its_time_kept_is_read_again(cache, tmp_path):
     house = tmp_path / "house.yaml"
     house.write_text("scheme: house\nextends: classical\nlimit: 2000\n")
     assert load_scheme(str(house)).limit == 2000
@@ -113,7 +114,7 @@ def test_1_a_scheme_edited_in_place_with_its_time_kept_is_read_again(cache, tmp_
     assert load_scheme(str(house)).limit == 3000
 
 
-def test_1_a_changed_base_scheme_misses_the_entry_of_the_file_that_extends_it(cache, tmp_path):
+def test_a_changed_base_scheme_misses_the_entry_of_the_file_that_extends_it(cache, tmp_path):
     base = tmp_path / "base.yaml"
     base.write_text("scheme: base\nextends: classical\nlimit: 2000\n")
     house = tmp_path / "house.yaml"
@@ -126,7 +127,7 @@ def test_1_a_changed_base_scheme_misses_the_entry_of_the_file_that_extends_it(ca
 
 # -- 2. links ----------------------------------------------------------------------------------
 
-def test_2_a_planted_link_is_never_written_through(cache, tmp_path):
+def test_a_planted_link_is_never_written_through(cache, tmp_path):
     victim = tmp_path / "victim.txt"
     victim.write_text("precious")
     entry = classical_entry(cache)
@@ -138,7 +139,7 @@ def test_2_a_planted_link_is_never_written_through(cache, tmp_path):
     assert not entry.is_symlink() or entry.resolve() == victim    # replaced as a name, never followed
 
 
-def test_2_a_cache_folder_that_is_a_link_is_not_used(tmp_path, monkeypatch):
+def test_a_cache_folder_that_is_a_link_is_not_used(tmp_path, monkeypatch):
     real = tmp_path / "real"
     real.mkdir(mode=0o700)
     (tmp_path / "link").symlink_to(real)
@@ -154,7 +155,7 @@ ALIAS_BOMB = "scheme: bomb\nextends: classical\nnotes:\n  a: &a [x, x, x, x, x, 
     f"  {chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(9))
 
 
-def test_3_an_alias_bomb_in_a_scheme_is_refused_before_anything_walks_it(cache, tmp_path):
+def test_an_alias_bomb_in_a_scheme_is_refused_before_anything_walks_it(cache, tmp_path):
     bomb = tmp_path / "bomb.yaml"
     bomb.write_text(ALIAS_BOMB)
     assert len(ALIAS_BOMB) < 700
@@ -163,7 +164,7 @@ def test_3_an_alias_bomb_in_a_scheme_is_refused_before_anything_walks_it(cache, 
     assert list(cache.iterdir()) == []
 
 
-def test_3_nothing_larger_than_its_source_allows_is_cached(cache, monkeypatch):
+def test_nothing_larger_than_its_source_allows_is_cached(cache, monkeypatch):
     monkeypatch.setattr(scheme_cache, "EXPANSION", 0)
     monkeypatch.setattr(scheme_cache, "MAX_ENTRY_BYTES", 100)
     score_json()
@@ -172,7 +173,7 @@ def test_3_nothing_larger_than_its_source_allows_is_cached(cache, monkeypatch):
 
 # -- 4. a bad entry ----------------------------------------------------------------------------
 
-def test_4_an_entry_that_fails_the_checks_means_the_yaml_is_read_again(cache):
+def test_an_entry_that_fails_the_checks_means_the_yaml_is_read_again(cache):
     score_json()
     entry = classical_entry(cache)
     record = json.loads(entry.read_text())
@@ -188,7 +189,7 @@ SECRET = "root:$6$s3cr3t-hash-that-must-not-leak:19000:0:99999:7:::"
 
 
 @pytest.mark.parametrize("target", ["/dev/zero", "/dev/null", "fifo", "secret", "folder"])
-def test_5_a_scheme_header_reads_only_regular_files_and_echoes_nothing(tmp_path, target):
+def test_a_scheme_header_reads_only_regular_files_and_echoes_nothing(tmp_path, target):
     if target == "fifo":
         os.mkfifo(tmp_path / "fifo")
     elif target == "secret":
@@ -206,7 +207,7 @@ def test_5_a_scheme_header_reads_only_regular_files_and_echoes_nothing(tmp_path,
     assert "s3cr3t" not in proc.stdout + proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_5_a_relative_scheme_path_is_read_from_the_table_files_folder(tmp_path, monkeypatch):
+def test_a_relative_scheme_path_is_read_from_the_table_files_folder(tmp_path, monkeypatch):
     club = tmp_path / "club"
     club.mkdir()
     (club / "house.yaml").write_text("scheme: club-house\nextends: classical\nlimit: 2000\n")
@@ -219,7 +220,7 @@ def test_5_a_relative_scheme_path_is_read_from_the_table_files_folder(tmp_path, 
     assert json.loads(r.stdout)["scheme"] == "club-house"
 
 
-def test_5_messages_show_only_a_short_escaped_excerpt(tmp_path):
+def test_messages_show_only_a_short_escaped_excerpt(tmp_path):
     f = tmp_path / "s.yaml"
     f.write_text(f'scheme: x\nlimit: "{SECRET}\\e[2J"\n')
     with pytest.raises(SchemeError) as e:
@@ -257,7 +258,7 @@ def test_5_messages_show_only_a_short_escaped_excerpt(tmp_path):
     ("notes: &a [*a]\n", "YAML"),
     ("rules:\n  - {id: r1, text: t, when: {sets: [1, 2]}, points: 2}\n", "(r1).when.sets"),
 ])
-def test_6_values_that_make_no_sense_are_refused_with_their_key(tmp_path, body, fragment):
+def test_values_that_make_no_sense_are_refused_with_their_key(tmp_path, body, fragment):
     f = tmp_path / "house.yaml"
     head = "" if body.startswith("%TAG") else "scheme: house\nextends: classical\n"
     f.write_text(head + body)
@@ -268,14 +269,14 @@ def test_6_values_that_make_no_sense_are_refused_with_their_key(tmp_path, body, 
     assert "pwned" not in message
 
 
-def test_6_a_shipped_scheme_passes_every_range():
+def test_a_shipped_scheme_passes_every_range():
     for name in scheme_module.shipped_schemes():
         assert load_scheme(name).limit <= scheme_module.MAX_LIMIT
 
 
 # -- 7. rules lists ----------------------------------------------------------------------------
 
-def test_7_twenty_thousand_rules_load(tmp_path):
+def test_twenty_thousand_rules_load(tmp_path):
     # Loading is linear: 20,000 rules took 8 s when every rule was checked against every other.
     f = tmp_path / "many.yaml"
     f.write_text("scheme: many\nextends: classical\nrules:\n" + "".join(
@@ -300,7 +301,7 @@ SAMPLE = Path("sample_hands/evening.mj").read_bytes()
     ("nel", SAMPLE.replace(b" ", " \u0085".encode(), 5)),
     ("u2028", SAMPLE.replace(b" ", " \u2028".encode(), 5)),
 ])
-def test_8_the_same_bytes_give_the_same_tables_in_every_command(tmp_path, name, data):
+def test_the_same_bytes_give_the_same_tables_in_every_command(tmp_path, name, data):
     f = tmp_path / f"{name}.mj"
     f.write_bytes(data)
     batch = [json.loads(line) for line in runner.invoke(app, ["batch", str(f)]).stdout.splitlines()]
@@ -312,7 +313,7 @@ def test_8_the_same_bytes_give_the_same_tables_in_every_command(tmp_path, name, 
     assert shown.stdout.count("---") == 2
 
 
-def test_8_a_bom_does_not_hide_a_yaml_file_or_a_session(tmp_path):
+def test_a_bom_does_not_hide_a_yaml_file_or_a_session(tmp_path):
     for sample, command in (("win-on-discard.yaml", ["batch"]), ("evening-session.mj", ["session", "--format", "json"])):
         f = tmp_path / sample
         f.write_bytes(b"\xef\xbb\xbf" + Path("sample_hands", sample).read_bytes())
@@ -326,7 +327,7 @@ def test_8_a_bom_does_not_hide_a_yaml_file_or_a_session(tmp_path):
 # -- 9. streaming ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("command", ["score", "show"])
-def test_9_each_table_is_answered_before_the_next_is_read(command):
+def test_each_table_is_answered_before_the_next_is_read(command):
     proc = subprocess.Popen([sys.executable, "-m", "mjscore", command, "-", "--format", "json"]
                             if command == "score" else [sys.executable, "-m", "mjscore", command, "-"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -344,7 +345,7 @@ def test_9_each_table_is_answered_before_the_next_is_read(command):
 
 # -- 10. output that cannot be encoded ---------------------------------------------------------
 
-def test_10_an_ascii_terminal_gets_escapes_and_every_row():
+def test_an_ascii_terminal_gets_escapes_and_every_row():
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "PYTHONIO", "PYTHONUTF8"))}
     env.update(LC_ALL="C", LANG="C", PYTHONUTF8="0", PYTHONCOERCECLOCALE="0")
     r = subprocess.run([sys.executable, "-m", "mjscore", "show", "sample_hands/evening.mj", "--tiles", "unicode"],
@@ -355,7 +356,7 @@ def test_10_an_ascii_terminal_gets_escapes_and_every_row():
 
 # -- 11. spreadsheets --------------------------------------------------------------------------
 
-def test_11_csv_cells_a_spreadsheet_would_run_are_defused(tmp_path, monkeypatch):
+def test_csv_cells_a_spreadsheet_would_run_are_defused(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     f = Path("=HYPERLINK(1).mj")
     f.write_text("paying: winner-only\nplayers:\n  E: {tiles: '[111p] 222s 333m EEE 99s', win: {tile: 9s, self: true}, name: '@SUM(A1)'}\n"
@@ -369,7 +370,7 @@ def test_11_csv_cells_a_spreadsheet_would_run_are_defused(tmp_path, monkeypatch)
 
 # -- 12. the terminal --------------------------------------------------------------------------
 
-def test_12_escape_sequences_never_reach_the_terminal_raw(tmp_path):
+def test_escape_sequences_never_reach_the_terminal_raw(tmp_path):
     house = tmp_path / "evil.yaml"
     house.write_text('scheme: evil\nextends: classical\ntitle: "\\e]0;pwned\\a\\e[2J Evil"\n')
     r = runner.invoke(app, ["schemes", "show", str(house)])
@@ -381,7 +382,7 @@ def test_12_escape_sequences_never_reach_the_terminal_raw(tmp_path):
     assert r.exit_code == 0 and "\x1b" not in r.stdout and "\u202e" not in r.stdout and "\\u202e" in r.stdout
 
 
-def test_12_invisible_characters_in_an_error_are_shown_escaped():
+def test_invisible_characters_in_an_error_are_shown_escaped():
     r = runner.invoke(app, ["show", "-e", "E: 1m\u200b2m \u202e"])
     assert r.exit_code == 1 and "\u200b" not in r.stderr and "\\u200b" in r.stderr
 
@@ -398,7 +399,7 @@ def test_12_invisible_characters_in_an_error_are_shown_escaped():
     ("players A B C D\nstart abc", "'start' takes"),
     ("players A B C D\nstart 100 200", "'start' takes"),
 ])
-def test_13_session_headers(header, fragment):
+def test_session_headers(header, fragment):
     text = header + "\n---\nE: score 10 win self\nS: score 0\nW: score 0\nN: score 0\n"
     with pytest.raises(MjError, match=fragment):
         from mjscore.io.sessionfile import read_session
@@ -406,17 +407,17 @@ def test_13_session_headers(header, fragment):
         read_session(text, "s.mj")
 
 
-def test_13_table_headers_refuse_zero_like_the_command_line():
+def test_table_headers_refuse_zero_like_the_command_line():
     r = runner.invoke(app, ["score", "-e", "loser-difference-limit 0; " + HAND])
     assert r.exit_code == 1 and "1 or more" in r.stderr
 
 
-def test_13_one_tile_is_one_tile():
+def test_one_tile_is_one_tile():
     r = runner.invoke(app, ["show", "-e", "E: 1m"])
     assert "E holds 1 tile;" in r.stderr
 
 
-def test_13_a_full_disk_is_one_clear_line():
+def test_a_full_disk_is_one_clear_line():
     with open("/dev/full", "w") as full:
         r = subprocess.run([sys.executable, "-m", "mjscore", "batch", "sample_hands/evening.mj"], stdout=full,
                            stderr=subprocess.PIPE, text=True, timeout=60)

@@ -8,7 +8,7 @@ header (`round W`, `scheme NAME`, `draw`, `dealer-wins N`, a settlement option..
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -44,6 +44,11 @@ from mjscore.model.tiles import (
 )
 
 MAX_SCORE = 10**9
+# Where a position inside a value stands in its file: (line, column) in the text -> (line,
+# column) in the file, for text that sits inside another form (a YAML string).
+ColumnOf = Callable[[int, int], tuple[int, int]]
+# A run's tiles, its playing tiles, and its flowers and seasons.
+RunParts = tuple[tuple[Tile, ...], tuple[Tile, ...], tuple[Tile, ...]]
 
 FLAGS = {f.value: f for f in WinFlag}
 TABLE_SETTINGS = {s.word: s for s in SETTINGS}          # the settings a table's header may give
@@ -96,7 +101,7 @@ def parse_run(word: str) -> tuple[Tile, ...] | None:
     return parts[0] if parts is not None else None
 
 
-def run_parts(word: str) -> tuple[tuple[Tile, ...], tuple[Tile, ...], tuple[Tile, ...]] | None:
+def run_parts(word: str) -> RunParts | None:
     """A run's tiles, its playing tiles and its flowers and seasons; None if it is no run.
 
     Short runs are remembered: the same ones come back table after table in a batch.
@@ -105,11 +110,11 @@ def run_parts(word: str) -> tuple[tuple[Tile, ...], tuple[Tile, ...], tuple[Tile
 
 
 @lru_cache(maxsize=4096)
-def _short_run_parts(word: str):
+def _short_run_parts(word: str) -> RunParts | None:
     return _parts(_parse_run(word))
 
 
-def _parts(run):
+def _parts(run: tuple[Tile, ...] | None) -> RunParts | None:
     if run is None:
         return None
     return run, tuple(x for x in run if not x.is_bonus), tuple(x for x in run if x.is_bonus)
@@ -218,7 +223,7 @@ def split_tables(text: str, file: str = "<input>", first_line: int = 1) -> Itera
 
 
 def logical_lines(text: str, file: str = "<input>", first_line: int = 1,
-                  column_of=None) -> Iterator[Line]:
+                  column_of: ColumnOf | None = None) -> Iterator[Line]:
     """The lines' words: comments dropped, `;` splitting a line in two, empty lines skipped.
 
     `column_of(line_no, col)` maps a position in `text` to a position in the file (YAML block
@@ -243,7 +248,7 @@ def logical_lines(text: str, file: str = "<input>", first_line: int = 1,
             col += len(segment) + 1
 
 
-def _loc(file: str, line: int, col: int, column_of) -> Location:
+def _loc(file: str, line: int, col: int, column_of: ColumnOf | None) -> Location:
     if column_of is not None:
         line, col = column_of(line, col)
     return Location(file, line, col)
@@ -304,7 +309,7 @@ def resolve_names(tokens: tuple[Token, ...], names: dict[str, str]) -> tuple[Tok
     return tuple(out)
 
 
-def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of=None,
+def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of: ColumnOf | None = None,
                 allow_empty: bool = False, names: dict[str, str] | None = None,
                 settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS) -> Table:
     """One table in compact notation. Raises NotationError (or GroupError) on bad input.
@@ -388,7 +393,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
 _STATED = ("round", *COUNTERS)        # the headers a session checks against its own count
 
 
-def _parse_penalty(head: Token, args) -> Penalty:
+def _parse_penalty(head: Token, args: Sequence[Token]) -> Penalty:
     """`penalty SEAT N` (to each other player) or `penalty SEAT N to SEAT`."""
     usage = "'penalty' takes SEAT AMOUNT, or SEAT AMOUNT to SEAT"
     if len(args) not in (2, 4):
@@ -410,7 +415,7 @@ def _parse_penalty(head: Token, args) -> Penalty:
     return Penalty(payer, amount, payee)
 
 
-def parse_setting(head: Token, args, settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS):
+def parse_setting(head: Token, args: Sequence[Token], settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS) -> Any:
     """A setting's header line (`east-double off`, `stake 0.05 EUR`): its value, one word (a
     stake's two), read as the setting says."""
     word = head.text
@@ -435,7 +440,7 @@ def _unknown_line(word: str) -> str:
             f"({', '.join(HEADERS)}){hint}")
 
 
-def _expect_args(head: Token, args, n: int, what: str = "") -> None:
+def _expect_args(head: Token, args: Sequence[Token], n: int, what: str = "") -> None:
     if len(args) != n:
         if n == 0:
             raise NotationError(f"'{head.text}' takes nothing after it", args[0].where, args[0].text)
@@ -585,7 +590,7 @@ def parse_player_tokens(seat: Wind, head: Token, tokens: tuple[Token, ...]) -> P
     return _parse_player(seat, Line.of_tokens((head, *tokens)))
 
 
-def tokens_of(text: str, file: str, first_line: int, column_of=None) -> tuple[Token, ...]:
+def tokens_of(text: str, file: str, first_line: int, column_of: ColumnOf | None = None) -> tuple[Token, ...]:
     """All tokens of a text, lines and `;` joined: for a player written as one YAML string."""
     out: list[Token] = []
     for line in logical_lines(text, file, first_line, column_of):
@@ -667,7 +672,7 @@ def _parse_compact_group(tok: Token) -> Meld:
     return _parse_group(Line.of_tokens(tokens), 0, 1)[0]
 
 
-def _group_error(open_tok: Token, form: Form, kind, tiles, closing: str) -> GroupError:
+def _group_error(open_tok: Token, form: Form, kind: SetKind | None, tiles: tuple[Tile, ...], closing: str) -> GroupError:
     text = f"{open_tok.text}{tiles_text(tiles, sep='')}{closing}"
     if form is Form.DECLARED_KONG:
         return GroupError(f"{text} is not a kong: ( ) holds four identical tiles", open_tok.where, text)
@@ -744,7 +749,7 @@ _FORM_ORDER = (Form.EXPOSED, Form.CLAIMED_KONG, Form.DECLARED_KONG, Form.GROUP)
 _FORM_PLACE = {form: n for n, form in enumerate(_FORM_ORDER)}
 
 
-def meld_order(m: Meld):
+def meld_order(m: Meld) -> tuple[int, tuple[int, ...]]:
     """Canonical order of written groups: exposed, claimed kongs, declared kongs, concealed
     groups; by tiles."""
     return (_FORM_PLACE[m.form], tuple(t.index for t in m.tiles))
@@ -824,5 +829,5 @@ def print_table(table: Table, *, style: str = "text") -> str:
     return "\n".join(lines) + "\n"
 
 
-def print_tables(tables, *, style: str = "text") -> str:
+def print_tables(tables: Iterable[Table], *, style: str = "text") -> str:
     return "---\n".join(print_table(t, style=style) for t in tables)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import io
 import re
 import sys
-from typing import NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, BinaryIO, Literal, NamedTuple, TypeVar, overload
 
 from mjscore.io.notation import parse_table, parse_tables, split_tables
 from mjscore.io.text import (
@@ -28,6 +29,11 @@ from mjscore.io.text import (
 from mjscore.io.yamlform import iter_yaml_tables, parse_yaml_tables
 from mjscore.model.errors import InputError, Location, MjError, NotationError, SessionError
 from mjscore.model.table import Table
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
+
+_Item = TypeVar("_Item")
 
 
 def parse_any(text: str, name: str = "<input>", *, yaml_form: bool | None = None) -> list[Table]:
@@ -83,7 +89,7 @@ def read_tables(path: str) -> list[Table]:
     return parse_any(text, name)
 
 
-def iter_tables(text: str, name: str):
+def iter_tables(text: str, name: str) -> Iterator[tuple[int, Table | MjError]]:
     """Each table of a text with the line it starts on: (line, Table) or (line, MjError).
 
     A bad table does not stop the others: batch reports it as an error row and goes on.
@@ -111,7 +117,14 @@ class SessionText(NamedTuple):
     file: str
 
 
-def stream_tables(path: str, parse: bool = True, sessions: bool = False):
+@overload
+def stream_tables(path: str, parse: Literal[True] = True,
+                  sessions: bool = False) -> Iterator[tuple[str, int, Table | SessionText | MjError]]: ...
+@overload
+def stream_tables(path: str, parse: bool,
+                  sessions: bool = False) -> Iterator[tuple[str, int, Table | TableText | SessionText | MjError]]: ...
+def stream_tables(path: str, parse: bool = True,
+                  sessions: bool = False) -> Iterator[tuple[str, int, Table | TableText | SessionText | MjError]]:
     """(display name, line, Table | MjError) for each table of a file (`-`: standard input),
     read as it goes.
 
@@ -126,13 +139,13 @@ def stream_tables(path: str, parse: bool = True, sessions: bool = False):
     return _not_empty(_stream_tables(path, name, parse, sessions), name)
 
 
-def text_tables(text: str, name: str):
+def text_tables(text: str, name: str) -> Iterator[tuple[str, int, Table | MjError]]:
     """(name, line, Table | MjError) for each table of a text, as `stream_tables` gives them."""
     text = normalise(text, name)
     return _not_empty(((name, line, item) for line, item in iter_tables(text, name)), name)
 
 
-def _not_empty(items, name: str):
+def _not_empty(items: Iterable[tuple[str, int, _Item]], name: str) -> Iterator[tuple[str, int, _Item | MjError]]:
     empty = True
     for item in items:
         empty = False
@@ -141,16 +154,18 @@ def _not_empty(items, name: str):
         yield name, 0, NotationError("holds no table: write each player's line as 'E: ...'", Location(name))
 
 
-def _stream_tables(path: str, name: str, parse: bool = True, sessions: bool = False):
+def _stream_tables(path: str, name: str, parse: bool = True,
+                   sessions: bool = False) -> Iterator[tuple[str, int, Table | TableText | SessionText | MjError]]:
     try:
-        stream = sys.stdin.buffer if path == "-" else open_regular(path)
+        stream: BinaryIO = sys.stdin.buffer if path == "-" else open_regular(path)
     except MjError as e:
         yield name, 0, e
         return
     try:
         # What is there now, without waiting for more: a table typed into a pipe is answered
         # before the next one comes.
-        head = stream.read1(_HEAD) if hasattr(stream, "read1") else stream.read(_HEAD)
+        read1 = getattr(stream, "read1", None)     # standard input's buffer has it, a raw file not
+        head: bytes = read1(_HEAD) if read1 is not None else stream.read(_HEAD)
         head_text = head.decode("utf-8-sig", "replace")
         if looks_like_yaml(head_text, name) or is_compact_session(head_text.replace("\r", "\n")):
             try:
@@ -161,10 +176,10 @@ def _stream_tables(path: str, name: str, parse: bool = True, sessions: bool = Fa
             if sessions and is_session(text, name):
                 yield name, 1, SessionText(text, name)
                 return
-            for line, item in iter_tables(text, name):
-                yield name, line, item
+            for line, table in iter_tables(text, name):
+                yield name, line, table
             return
-        raw = io.BufferedReader(_Prefixed(head, stream)) if head else stream
+        raw: BinaryIO = io.BufferedReader(_Prefixed(head, stream)) if head else stream
         for line, item in compact_tables(lines_of(raw, name), name, parse):
             yield name, line, item
     except OSError as e:          # the rest of the file cannot be read
@@ -177,7 +192,7 @@ def _stream_tables(path: str, name: str, parse: bool = True, sessions: bool = Fa
 _HEAD = 65536        # bytes read to tell the file's form
 
 
-def _text_lines(lines, name: str):
+def _text_lines(lines: Iterable[str], name: str) -> Iterator[tuple[int, str | MjError]]:
     """(number, text) for each of an iterable of text lines, as `lines_of` gives them."""
     for number, line in enumerate(lines, start=1):
         line = line.rstrip("\r\n")
@@ -201,7 +216,14 @@ class TableText(NamedTuple):
 MAX_TABLE_CHARS = 100_000       # a table longer than this (a few hundred lines) is no table
 
 
-def compact_tables(numbered_lines, name: str, parse: bool = True):
+@overload
+def compact_tables(numbered_lines: Iterable[tuple[int, str | MjError]], name: str,
+                   parse: Literal[True] = True) -> Iterator[tuple[int, Table | MjError]]: ...
+@overload
+def compact_tables(numbered_lines: Iterable[tuple[int, str | MjError]], name: str,
+                   parse: bool) -> Iterator[tuple[int, Table | TableText | MjError]]: ...
+def compact_tables(numbered_lines: Iterable[tuple[int, str | MjError]], name: str,
+                   parse: bool = True) -> Iterator[tuple[int, Table | TableText | MjError]]:
     """(line, Table | MjError) for each table of numbered compact lines, parsed as each `---`
     arrives, so memory does not grow with the number of tables.  With `parse` False a table
     comes as its TableText (at the line it starts on), for another process to parse.  A table
@@ -210,9 +232,9 @@ def compact_tables(numbered_lines, name: str, parse: bool = True):
     chunk: list[str] = []
     size = 0
     first = 1
-    problem = None
+    problem: MjError | None = None
 
-    def emit():
+    def emit() -> tuple[int, Table | TableText | MjError] | None:
         if problem is not None:
             return first, problem
         if not any(ln.split("#", 1)[0].strip() for ln in chunk):
@@ -254,7 +276,7 @@ def compact_tables(numbered_lines, name: str, parse: bool = True):
 _TOO_LONG = NotationError("too long")         # the mark of a table whose lines are being passed over
 
 
-def stream_lines(lines, name: str = "<lines>"):
+def stream_lines(lines: Iterable[str], name: str = "<lines>") -> Iterator[tuple[str, int, Table | MjError]]:
     """(name, line, Table | MjError) for each table of an iterable of compact-notation lines."""
     for line, item in compact_tables(_text_lines(lines, name), name):
         yield name, line, item
@@ -263,7 +285,7 @@ def stream_lines(lines, name: str = "<lines>"):
 class _Prefixed(io.RawIOBase):
     """A raw stream that first gives back the bytes already read to tell the file's form."""
 
-    def __init__(self, head: bytes, stream):
+    def __init__(self, head: bytes, stream: BinaryIO):
         super().__init__()
         self.head = head
         self.stream = stream
@@ -271,7 +293,8 @@ class _Prefixed(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buf) -> int:
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        buf = memoryview(buffer).cast("B")
         if self.head:
             n = min(len(buf), len(self.head))
             buf[:n] = self.head[:n]

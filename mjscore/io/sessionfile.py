@@ -229,9 +229,10 @@ def _read_yaml_session(text: str, name: str) -> Session:
                          [reader.where(n) for n in pnode.value])
     start = 2000
     if "start" in fields:
-        start = reader.scalar(fields["start"][1], "'start'")
-        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start <= MAX_SCORE:
+        given = reader.scalar(fields["start"][1], "'start'")
+        if not isinstance(given, int) or isinstance(given, bool) or not 0 <= given <= MAX_SCORE:
             raise YamlFormError(f"'start' takes a whole number from 0 to {MAX_SCORE:,}", reader.where(fields["start"][1]))
+        start = given
     scheme = reader.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
     scheme_where = reader.where(fields["scheme"][1]) if "scheme" in fields else Location()
     options = reader.header_values(fields, SESSION_SETTINGS).options

@@ -9,11 +9,12 @@ error can point at the line and column of the value at fault.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from mjscore.io.notation import (
     TABLE_SETTINGS,
+    ColumnOf,
     Token,
     parse_player_tokens,
     parse_table,
@@ -26,6 +27,14 @@ from mjscore.model.errors import Location, MjError, NotationError, YamlFormError
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.model.table import COUNTERS, PlayerHand, Table
 from mjscore.model.tiles import SEATS, WIND_BY_LETTER, Wind
+
+if TYPE_CHECKING:                  # yaml is imported when a YAML text is read, not at start-up
+    from yaml.nodes import Node
+
+# A scalar as YAML's core schema reads it (other tags are refused before).
+Scalar = str | int | bool | None
+# A mapping's entries by key: (key node, value node).
+Fields = dict[str, tuple["Node", "Node"]]
 
 TABLE_KEYS = {"round", "scheme", "draw", "players", "name", "id", "penalties", *(x.name for x in SETTINGS),
               *COUNTERS, *COUNTERS.values()}
@@ -53,10 +62,10 @@ class NodeReader:
         self.seen = 0
 
     # -- node helpers -----------------------------------------------------------------------
-    def where(self, node) -> Location:
+    def where(self, node: Node) -> Location:
         return mark_location(self.file, node.start_mark)
 
-    def count(self, node) -> None:
+    def count(self, node: Node) -> None:
         # Aliases share nodes; counting every visit bounds what a billion-laughs document costs.
         self.seen += 1
         if self.seen > 200_000:
@@ -64,26 +73,27 @@ class NodeReader:
         if node.tag not in _SAFE_TAGS:
             raise YamlFormError(f"YAML tag '{node.tag}' is not allowed: tables are plain data", self.where(node))
 
-    def scalar(self, node, what: str):
+    def scalar(self, node: Node, what: str) -> Scalar:
         import yaml
 
         self.count(node)
         if not isinstance(node, yaml.ScalarNode):
             raise YamlFormError(f"{what} must be a single value, not a list or mapping", self.where(node))
+        value: str = node.value          # a scalar node's value is its text
         if node.tag == _STR:
-            return node.value
+            return value
         if node.tag == _INT:
             try:
-                return int(node.value.replace("_", ""), 0)
+                return int(value.replace("_", ""), 0)
             except ValueError:
-                return node.value
+                return value
         if node.tag == _BOOL:
-            return node.value.lower() in ("true", "yes", "on", "y")
+            return value.lower() in ("true", "yes", "on", "y")
         if node.tag == _NULL:
             return None
-        return node.value
+        return value
 
-    def text(self, node, what: str) -> str:
+    def text(self, node: Node, what: str) -> str:
         v = self.scalar(node, what)
         if v is None:
             return ""
@@ -91,13 +101,13 @@ class NodeReader:
             raise YamlFormError(f"{what} must be text, not {node.value}", self.where(node))
         return str(v)
 
-    def mapping(self, node, what: str, allowed: set[str]) -> dict:
+    def mapping(self, node: Node, what: str, allowed: set[str]) -> Fields:
         import yaml
 
         self.count(node)
         if not isinstance(node, yaml.MappingNode):
             raise YamlFormError(f"{what} must be a mapping", self.where(node))
-        out: dict = {}
+        out: Fields = {}
         for k, v in node.value:
             key = self.scalar(k, "a key")
             if not isinstance(key, str) or key not in allowed:
@@ -108,11 +118,11 @@ class NodeReader:
             out[key] = (k, v)
         return out
 
-    def column_of(self, node):
+    def column_of(self, node: Node) -> ColumnOf:
         """Map (line, column) inside a string value to the file position of its text."""
         base_line = node.start_mark.line + 1
         base_col = node.start_mark.column + 1
-        style = node.style
+        style = getattr(node, "style", None)     # a scalar's: `text` has refused any other node
         if style in ("|", ">"):
             indent = None
             for raw in self.lines[node.start_mark.line + 1:]:
@@ -124,12 +134,12 @@ class NodeReader:
         shift = 1 if style in ('"', "'") else 0
         return lambda line, col: (base_line + line - 1, (base_col + shift + col - 1) if line == 1 else col)
 
-    def tokens(self, node, what: str) -> tuple[Token, ...]:
+    def tokens(self, node: Node, what: str) -> tuple[Token, ...]:
         text = self.text(node, what)
         return tokens_of(text, self.file, 1, self.column_of(node))
 
     # -- tables -----------------------------------------------------------------------------
-    def documents(self, docs) -> list[Table]:
+    def documents(self, docs: list[Node]) -> list[Table]:
         import yaml
 
         tables: list[Table] = []
@@ -148,7 +158,7 @@ class NodeReader:
             raise YamlFormError("the YAML holds no table", Location(self.file, 1, 1))
         return tables
 
-    def session_hands(self, node) -> list[Table]:
+    def session_hands(self, node: Node) -> list[Table]:
         """The hands of a session file, each a table (the session's own keys are checked here;
         running a session is the session module's business)."""
         import yaml
@@ -160,7 +170,7 @@ class NodeReader:
             raise YamlFormError("'hands' must be a list of tables", self.where(hands))
         return [self.table(item) for item in hands.value]
 
-    def table(self, node) -> Table:
+    def table(self, node: Node) -> Table:
         import yaml
 
         if isinstance(node, yaml.ScalarNode):
@@ -213,7 +223,7 @@ class NodeReader:
                      options=headers.options, where=self.where(node), names=(),
                      stated=frozenset(k for k in ("round", *COUNTERS) if k in fields or COUNTERS.get(k) in fields))
 
-    def header_values(self, fields: dict, settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS) -> Table:
+    def header_values(self, fields: Fields, settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS) -> Table:
         """The settings and penalties among a table's (or with SESSION_SETTINGS a session's) YAML
         keys, as a table header holds them: they go through the compact form's own checks,
         pointing at the YAML."""
@@ -246,7 +256,7 @@ class NodeReader:
                                               header_lines[line - 1][0].start_mark.column + 1),
                            allow_empty=True, names=self.names, settings=settings)
 
-    def player(self, seat: Wind, knode, vnode) -> PlayerHand:
+    def player(self, seat: Wind, knode: Node, vnode: Node) -> PlayerHand:
         import yaml
 
         head = Token.at(f"{seat.value}:", self.where(knode))
@@ -288,13 +298,13 @@ class NodeReader:
             return tuple(tokens)
         return resolve_names((Token.at("-", tokens[0].where), *tokens), self.names)[1:]
 
-    def number_token(self, node, what: str) -> Token:
+    def number_token(self, node: Node, what: str) -> Token:
         v = self.scalar(node, what)
         if not isinstance(v, int) or isinstance(v, bool):
             raise NotationError(f"{what} takes a whole number, not '{node.value}'", self.where(node), node.value)
         return Token.at(str(v), self.where(node))
 
-    def win_tokens(self, knode, vnode) -> list[Token]:
+    def win_tokens(self, knode: Node, vnode: Node) -> list[Token]:
         import yaml
 
         at = self.where(knode)
@@ -328,7 +338,7 @@ def parse_yaml_tables(text: str, file: str = "<input>") -> list[Table]:
     return reader.documents(load_nodes(text, file))
 
 
-def iter_yaml_tables(text: str, file: str):
+def iter_yaml_tables(text: str, file: str) -> Iterator[tuple[int, Table | MjError]]:
     """(line, Table) or (line, MjError) for each table of a YAML text, in order."""
     import yaml
 

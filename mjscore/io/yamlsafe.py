@@ -8,7 +8,13 @@ read through `load_nodes`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Protocol
+
 from mjscore.model.errors import Location, YamlFormError, excerpt
+
+if TYPE_CHECKING:                  # yaml is imported when a YAML text is read, not at start-up
+    from yaml import CSafeLoader, SafeLoader
+    from yaml.nodes import Node
 
 MAX_YAML_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 32
@@ -16,21 +22,32 @@ MAX_ALIASES = 100
 MAX_EVENTS = 2_000_000
 MAX_VALUES = 100_000
 MAX_DIGITS = 30       # values a data document may expand to, aliases followed
+
+
+class Mark(Protocol):
+    """Where a YAML event or node starts: PyYAML's mark, or libyaml's (another class, the same fields)."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+
+
 _PLAIN = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "bool", "null", "float", "seq", "map", "timestamp")}
 
 
-def mark_location(file: str, mark) -> Location:
+def mark_location(file: str, mark: Mark | None) -> Location:
     return Location(file, mark.line + 1, mark.column + 1) if mark is not None else Location(file)
 
 
-def safe_loader():
+def safe_loader() -> type[SafeLoader] | type[CSafeLoader]:
     """The safe loader, in C when PyYAML was built with libyaml (several times faster)."""
     import yaml
 
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def load_nodes(text: str, file: str) -> list:
+def load_nodes(text: str, file: str) -> list[Node]:
     """The documents of a YAML text as composed nodes, after the safety checks."""
     import yaml
 
@@ -69,7 +86,7 @@ def load_nodes(text: str, file: str) -> list:
         raise YamlFormError(f"YAML: {problem}", where) from None
 
 
-def load_document(text: str, file: str):
+def load_document(text: str, file: str) -> Any:
     """The one YAML document of a data file (a scheme, the payoff tables) as plain Python values,
     after the same safety checks as hand files, and once its expansion is known to be bounded."""
     nodes = load_nodes(text, file)
@@ -89,7 +106,7 @@ def load_document(text: str, file: str):
         loader.dispose()
 
 
-def check_expansion(root, file: str, limit: int = MAX_VALUES) -> int:
+def check_expansion(root: Node, file: str, limit: int = MAX_VALUES) -> int:
     """How many values the document holds with every alias written out; refused above `limit`
     when that is more than ten times the values written, for a tag other than plain data, or
     for a value that contains itself.
@@ -102,7 +119,7 @@ def check_expansion(root, file: str, limit: int = MAX_VALUES) -> int:
 
     size: dict[int, int] = {}
     busy: set[int] = set()
-    stack = [(root, False)]
+    stack: list[tuple[Node, bool]] = [(root, False)]
     while stack:
         node, done = stack.pop()
         key = id(node)

@@ -69,9 +69,15 @@ class Wind(Enum):
 
 _WIND_ORDER = (Wind.EAST, Wind.SOUTH, Wind.WEST, Wind.NORTH)
 SEATS = _WIND_ORDER
-for _n, _w in enumerate(_WIND_ORDER, start=1):
-    _w.number, _w.letter = _n, _w.value
-del _n, _w
+
+
+def _number_the_seats() -> None:
+    """Each wind's seat number (East 1) and letter, kept on the member: read for every tile and seat."""
+    for number, wind in enumerate(_WIND_ORDER, start=1):
+        wind.number, wind.letter = number, wind.value
+
+
+_number_the_seats()
 # The seats as the plain forms of results write them (E S W N), as people say them (East ...),
 # and from their letter back to the wind.
 SEAT_LETTERS = tuple(w.letter for w in SEATS)

@@ -461,24 +461,57 @@ def parse_number(tok: Token, what: str) -> int:
     return value
 
 
+class _Written:
+    """What a player's line wrote, word by word, before it is checked as a whole: built by
+    `_read_words`, one list per kind of word."""
+
+    __slots__ = ("concealed", "bonus", "melds", "places", "runs", "among", "opened", "discards",
+                 "incomplete", "claim", "score", "win")
+
+    def __init__(self) -> None:
+        self.concealed: list[Tile] = []
+        self.bonus: list[Tile] = []
+        self.melds: list[Meld] = []
+        self.places: list[tuple[int, tuple[Tile, ...]]] = []   # each word (its number) and the tiles it wrote
+        self.runs: list[tuple[Tile, ...]] = []    # the concealed tiles, run by run as written
+        self.among: list[int] = []                # for each group of `melds`, how many runs stood before it
+        self.opened: list[int] = []               # the word that opened each group of `melds`
+        self.discards: list[Tile] = []
+        self.incomplete = False
+        self.claim: int | None = None
+        self.score: int | None = None
+        self.win: Win | None = None
+
+
 def _parse_player(seat: Wind, line: Line) -> PlayerHand:
-    """A player's line (its first word the seat, `E:`): words are read as plain strings, and a
-    word's place is asked of the line only for a message (`Line.place`)."""
-    concealed: list[Tile] = []
-    bonus: list[Tile] = []
-    melds: list[Meld] = []
-    places: list[tuple[int, tuple[Tile, ...]]] = []       # each word (its number) and the tiles it wrote
-    runs: list[tuple[Tile, ...]] = []    # the concealed tiles, run by run as written
-    among: list[int] = []                # for each group of `melds`, how many runs stood before it
-    opened: list[int] = []               # the word that opened each group of `melds`
-    discards: list[Tile] = []
-    incomplete = False
-    claim = score = None
-    win = None
+    """A player's line (its first word the seat, `E:`): its words read (`_read_words`), then the
+    questions about the line as a whole, each its own step."""
+    w = _read_words(seat, line)
+    _check_score_line(w, line)
+    may_have_taken = _take_the_discards_set(w)
+    _check_pairs(w, may_have_taken, line)
+    melds, concealed, bonus, discards = w.melds, w.concealed, w.bonus, w.discards
+    if len(melds) > 1:
+        melds.sort(key=meld_order)
+    concealed.sort(key=_INDEX)
+    return PlayerHand(seat=seat, concealed=tuple(concealed), melds=tuple(melds),
+                      bonus=tuple(sorted(bonus, key=_INDEX)) if bonus else (), incomplete=w.incomplete,
+                      claim=w.claim, score=w.score, win=w.win,
+                      discards=tuple(sorted(discards, key=_INDEX)) if discards else (), where=line.where,
+                      tile_places=tuple(w.places), line=line, written=tuple(w.runs) if len(w.runs) > 1 else ())
+
+
+def _read_words(seat: Wind, line: Line) -> _Written:
+    """The words of a player's line, each read as what it is: a group, tiles, or a keyword
+    (`_read_keyword`).  Words are read as plain strings, and a word's place is asked of the line
+    only for a message (`Line.place`).  Tiles and groups, most of the words, are read here with
+    the lists bound to locals: this loop runs for every word of every table."""
+    w = _Written()
+    concealed, bonus, melds, places, runs, among, opened = (w.concealed, w.bonus, w.melds, w.places, w.runs,
+                                                            w.among, w.opened)
     words = line.words
     i = 1
     n = len(words)
-
     while i < n:
         k = i
         t = words[i]
@@ -505,72 +538,89 @@ def _parse_player(seat: Wind, line: Line) -> PlayerHand:
             opened.append(k)
             among.append(len(runs))
             places.append((k, meld.tiles))
-        elif t in (")", "]", ">", "}"):
-            raise NotationError(f"'{t}' closes a group that was never opened", line.place(k), t)
-        elif t == "...":
-            if incomplete:
-                raise NotationError("'...' is given twice", line.place(k), t)
-            incomplete = True
-        elif t == "=":
-            if claim is not None:
-                raise NotationError("a claim '= N' is given twice", line.place(k), t)
-            claim = parse_number(_next(line, i, "the claimed score after '='"), "'='")
-            i += 1
-        elif t == "score":
-            if score is not None:
-                raise NotationError("'score' is given twice", line.place(k), t)
-            score = parse_number(_next(line, i, "the score after 'score'"), "'score'")
-            i += 1
-        elif t == "win":
-            if win is not None:
-                raise NotationError("a player has one win clause", line.place(k), t)
-            win, i = _parse_win(seat, line, i)
-        elif t == "discarded":
-            # Her own discards since her last draw from the wall (the sacred-discard rule).
-            start = i
-            while i < n and (parts := run_parts(words[i])) is not None and not parts[2]:
-                discards.extend(parts[0])
-                i += 1
-            if i == start:
-                raise NotationError("'discarded' takes the tiles the player discarded since her last draw",
-                                    line.place(k), t)
-        elif t in FLAGS or t in ("self", "from"):
-            raise NotationError(f"'{t}' belongs in a win clause: win TILE self|from SEAT [flags]",
-                                line.place(k), t)
         else:
-            raise NotationError(_bad_word(t), line.place(k), t)
-    if score is not None and (concealed or melds or bonus or incomplete):
+            i = _read_keyword(w, seat, line, k, i)
+    return w
+
+
+def _read_keyword(w: _Written, seat: Wind, line: Line, k: int, i: int) -> int:
+    """Word `k`, which is no tile and opens no group: a keyword and what it takes (from word
+    `i` on), kept in `w`; the number of the word after them."""
+    t = line.words[k]
+    if t in (")", "]", ">", "}"):
+        raise NotationError(f"'{t}' closes a group that was never opened", line.place(k), t)
+    if t == "...":
+        if w.incomplete:
+            raise NotationError("'...' is given twice", line.place(k), t)
+        w.incomplete = True
+        return i
+    if t == "=":
+        if w.claim is not None:
+            raise NotationError("a claim '= N' is given twice", line.place(k), t)
+        w.claim = parse_number(_next(line, i, "the claimed score after '='"), "'='")
+        return i + 1
+    if t == "score":
+        if w.score is not None:
+            raise NotationError("'score' is given twice", line.place(k), t)
+        w.score = parse_number(_next(line, i, "the score after 'score'"), "'score'")
+        return i + 1
+    if t == "win":
+        if w.win is not None:
+            raise NotationError("a player has one win clause", line.place(k), t)
+        w.win, i = _parse_win(seat, line, i)
+        return i
+    if t == "discarded":
+        # Her own discards since her last draw from the wall (the sacred-discard rule).
+        words, start = line.words, i
+        while i < len(words) and (parts := run_parts(words[i])) is not None and not parts[2]:
+            w.discards.extend(parts[0])
+            i += 1
+        if i == start:
+            raise NotationError("'discarded' takes the tiles the player discarded since her last draw",
+                                line.place(k), t)
+        return i
+    if t in FLAGS or t in ("self", "from"):
+        raise NotationError(f"'{t}' belongs in a win clause: win TILE self|from SEAT [flags]", line.place(k), t)
+    raise NotationError(_bad_word(t), line.place(k), t)
+
+
+def _check_score_line(w: _Written, line: Line) -> None:
+    """A `score N` line lists no tiles, and a win clause names its tile unless the score was counted."""
+    if w.score is not None and (w.concealed or w.melds or w.bonus or w.incomplete):
         raise NotationError("a 'score N' line lists no tiles: the score was counted at the table",
-                            line.place(1), words[1])
-    where = line.where
-    if win is not None and win.tile is None and score is None:
-        raise NotationError("the win clause needs the winning tile: win TILE self|from SEAT", where, words[0])
-    may_have_taken: list[int] = []           # bracketed sets the winning discard may have completed
-    if win is not None and win.discarder is not None and win.tile is not None and win.tile not in concealed:
-        # The set the discard completed, written in brackets as the breakdown prints it ([55p],
-        # [345p]).  One such set is the same hand as its tiles among the concealed ones; of two or
-        # more, the scorer takes the one that scores best, as for plain tiles (`hand.arrange.readings`).
-        may_have_taken = [k for k, m in enumerate(melds)
-                          if m.form is Form.EXPOSED and win.tile in m.tiles and len(m.tiles) <= 3]
-        if len(may_have_taken) == 1:
-            k = may_have_taken.pop()
-            concealed.extend(melds[k].tiles)
-            runs.insert(among[k], melds[k].tiles)
-            del melds[k], opened[k], among[k]
+                            line.place(1), line.words[1])
+    if w.win is not None and w.win.tile is None and w.score is None:
+        raise NotationError("the win clause needs the winning tile: win TILE self|from SEAT", line.where,
+                            line.words[0])
+
+
+def _take_the_discards_set(w: _Written) -> list[int]:
+    """The bracketed sets the winning discard may have completed, written as the breakdown prints
+    it ([55p], [345p]).  One such set is the same hand as its tiles among the concealed ones, and
+    is moved there; of two or more, the scorer takes the one that scores best, as for plain tiles
+    (`hand.arrange.readings`): their places are returned, and they stay."""
+    win = w.win
+    if win is None or win.discarder is None or win.tile is None or win.tile in w.concealed:
+        return []
+    may_have_taken = [k for k, m in enumerate(w.melds)
+                      if m.form is Form.EXPOSED and win.tile in m.tiles and len(m.tiles) <= 3]
+    if len(may_have_taken) == 1:
+        k = may_have_taken.pop()
+        w.concealed.extend(w.melds[k].tiles)
+        w.runs.insert(w.among[k], w.melds[k].tiles)
+        del w.melds[k], w.opened[k], w.among[k]
+    return may_have_taken
+
+
+def _check_pairs(w: _Written, may_have_taken: list[int], line: Line) -> None:
+    """A pair in brackets is no set, but for the one the winning discard completed."""
     pairs = 0
-    for k, (m, at) in enumerate(zip(melds, opened)):
+    for k, (m, at) in enumerate(zip(w.melds, w.opened, strict=True)):
         if m.form is Form.EXPOSED and len(m.tiles) == 2:
             pairs += 1
             if k not in may_have_taken or pairs > 1:     # only the discard's pair, and one of them
                 text = f"[{tiles_text(m.tiles, sep='')}]"
                 raise GroupError(_not_a_set(text), line.place(at), text)
-    if len(melds) > 1:
-        melds.sort(key=meld_order)
-    concealed.sort(key=_INDEX)
-    return PlayerHand(seat=seat, concealed=tuple(concealed), melds=tuple(melds),
-                      bonus=tuple(sorted(bonus, key=_INDEX)) if bonus else (), incomplete=incomplete, claim=claim,
-                      score=score, win=win, discards=tuple(sorted(discards, key=_INDEX)) if discards else (), where=where,
-                      tile_places=tuple(places), line=line, written=tuple(runs) if len(runs) > 1 else ())
 
 
 _INDEX = attrgetter("index")      # tiles sort by index; the key is read in C, not compared in Python

@@ -19,9 +19,11 @@ from mjscore.version import __version__
 # pays for the scoring engine only when a command needs it.
 _API = {
     "parse": "mjscore.api", "score": "mjscore.api", "score_many": "mjscore.api",
-    "play_session": "mjscore.api", "play_season": "mjscore.api", "waits": "mjscore.api", "check": "mjscore.api", "check_many": "mjscore.api", "check_line": "mjscore.api",
+    "play_session": "mjscore.api", "play_season": "mjscore.api", "waits": "mjscore.api", "check": "mjscore.api",
+    "check_many": "mjscore.api", "check_line": "mjscore.api",
     "entry_line": "mjscore.api", "answer_kind": "mjscore.api", "help_topics": "mjscore.api",
-    "help_text": "mjscore.api", "examples": "mjscore.api", "example": "mjscore.api", "NoWinnerError": "mjscore.model.errors",
+    "help_text": "mjscore.api", "examples": "mjscore.api", "example": "mjscore.api",
+    "NoWinnerError": "mjscore.model.errors",
     "load_scheme": "mjscore.api", "shipped_schemes": "mjscore.api", "tables": "mjscore.api",
     "waits_many": "mjscore.api", "canonical": "mjscore.api", "Evening": "mjscore.api",
     "describe_scheme": "mjscore.api", "diff_schemes": "mjscore.api", "payoff_tables": "mjscore.api",

@@ -167,8 +167,9 @@ def tables(source: Source | Iterable[str], *, name: str | None = None) -> Iterat
 
 def canonical(source: Source, *, tiles: str = "text", name: str | None = None) -> Iterator[Entry]:
     r"""Each table of a source in canonical compact notation, checked on the way (`value`: the
-    text; `tiles="unicode"` writes tile pictures); a player's runs stay as she grouped them.  A session file comes back whole, its header
-    and the players' names kept, so that the text plays again to the same evening.
+    text; `tiles="unicode"` writes tile pictures); a player's runs stay as she grouped them.  A
+    session file comes back whole, its header and the players' names kept, so that the text
+    plays again to the same evening.
 
     >>> import mjscore
     >>> [e.value for e in mjscore.canonical("S: [Rd Rd Rd] 432m 876m 55p 789s 1f win 5p from N")]
@@ -233,9 +234,10 @@ def score_many(*sources: Source | Iterable[str], jobs: int = 1, scheme: str | os
     (a `TableResult`) or `item.error` (an `MjError`); `item.to_dict()` is the JSON line `mjscore
     batch` writes.  With `sessions`, a session file (a `Path`) gives an item per hand, played
     with its seating (`item.data`: the hand as `play_session` gives it), then one for its end
-    (`item.table` 0: the totals, the standings and the settle-up); without, an error item.  The scheme, `explain` and the settings as for `score`.  With `jobs` above 1, files are
-    parsed and scored in that many worker processes, in the same order; each item then carries
-    its plain result (`item.data`, what `to_dict()` holds) rather than a typed one.  `encode`
+    (`item.table` 0: the totals, the standings and the settle-up); without, an error item.  The
+    scheme, `explain` and the settings as for `score`.  With `jobs` above 1, files are parsed
+    and scored in that many worker processes, in the same order; each item then carries its
+    plain result (`item.data`, what `to_dict()` holds) rather than a typed one.  `encode`
     turns each item into the text to write, where it was scored (`item.text`): from its plain
     form (`item.to_dict()`) or that form as JSON (`item.to_json()`, written without building it).
 
@@ -276,7 +278,8 @@ def waits_many(source: Source | Iterable[str], scheme: str | os.PathLike[str] | 
 
     >>> import mjscore
     >>> [e.value or str(e.error) for e in mjscore.waits_many("E: 1m 19p 19s E S W NN C F P\n---\nE: 1x")]
-    [[{'seat': 'E', 'waits': ['9m'], 'dead': []}], "<input>:3:4: error: '1x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)"]
+    [[{'seat': 'E', 'waits': ['9m'], 'dead': []}],
+     "<input>:3:4: error: '1x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)"]
     """
     for entry in tables(source, name=name):
         if entry.error is not None:
@@ -326,7 +329,9 @@ def check_many(source: Source | Iterable[str], *, name: str | None = None,
     >>> import mjscore
     >>> [(e.line, e.value.lines if e.ok else str(e.error))
     ...  for e in mjscore.check_many("E: score 10 win self = 10\n---\nE: 1x")]
-    [(1, ['<input>:1:1: E claims 10 beside a score counted at the table (score 10): there are no tiles to compare with']), (3, "<input>:3:4: error: '1x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)")]
+    [(1, ['<input>:1:1: E claims 10 beside a score counted at the table (score 10): there are no tiles to
+           compare with']),
+     (3, "<input>:3:4: error: '1x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)")]
     """
     given = _given(settings, SETTINGS)
     rows: Iterable[tuple[str, int, Any]]
@@ -575,7 +580,8 @@ class Evening:
         the hands after it played again; nothing written when it, or a later hand after it, is
         wrong (the later hand named).  `result.changed()`: the totals that moved."""
         text, shown = _source(hand, name)
-        corrected = replace_hand(self.path, number, text, hand_name=name or ("<typed>" if shown == "<input>" else shown))
+        typed = "<typed>" if shown == "<input>" else shown
+        corrected = replace_hand(self.path, number, text, hand_name=name or typed)
         self._played = None
         return corrected
 

@@ -52,8 +52,8 @@ class BatchItem(NamedTuple):
         """`to_dict()` as JSON text (`model.plain`); a result writes its own, without the object."""
         if self.result is None:
             return plain.encode(self.to_dict())
-        return "".join(['{"table": ', str(self.table), ', "file": ', plain.string(self.file), ', "line": ', str(self.line),
-                        ", ", self.result.to_json()[1:]])
+        return "".join(['{"table": ', str(self.table), ', "file": ', plain.string(self.file),
+                        ', "line": ', str(self.line), ", ", self.result.to_json()[1:]])
 
 
 class Played(NamedTuple):
@@ -147,7 +147,8 @@ def score_files(files: Iterable[str], scheme: str | None = None, given: Mapping[
     only writes.
     """
     if jobs <= 1:
-        rows = _expanded((row for path in files for row in stream_tables(path, sessions=sessions)), scheme, given, explain)
+        rows = _expanded((row for path in files for row in stream_tables(path, sessions=sessions)), scheme, given,
+                         explain)
         items = score_stream(rows, scheme, given, explain)
         return items if encode is None else (encoded(item, encode) for item in items)
     # A session is played through here, in order (its seating runs from hand to hand); its hands

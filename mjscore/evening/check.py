@@ -58,7 +58,7 @@ def breakdown(player: dict[str, Any]) -> list[str]:
     values = [_value(i) for i in items]
     wide = max((len(v) for v in values), default=0)
     lines = [f"{v:>{wide}}  {i['text']}{' ' + i['applies_to'] if i.get('applies_to') else ''}"
-             for v, i in zip(values, items)]
+             for v, i in zip(values, items, strict=True)]
     if player.get("limit"):
         lines.append(f"= {player['limit']}, a limit hand: {player['score']}")
     elif player["doubles"]:

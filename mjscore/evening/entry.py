@@ -69,7 +69,7 @@ def check_line(answer: str, seat: str | Wind, names: Sequence[str] | None = None
     in what was typed: `name`, line 1, its column."""
     seat = seat if isinstance(seat, Wind) else WIND_BY_LETTER[seat]
     prevailing = round if isinstance(round, Wind) else WIND_BY_LETTER[round]
-    by_name = {n: s.value for n, s in zip(names, SEATS)} if names else {}
+    by_name = {n: s.value for n, s in zip(names, SEATS, strict=True)} if names else {}
     typed = answer.rstrip("\n")
     if is_draw(typed):
         return None
@@ -156,7 +156,7 @@ def hand_parts(text: str, names: Sequence[str]) -> HandParts:
     >>> p.lines, p.penalties, p.draw
     ({'E': 'score 40 win self', 'S': '12', 'W': '...'}, (Penalty(payer='Dee', amount=100, payee='Ann'),), False)
     """
-    by_name = {n: s.value for n, s in zip(names, SEATS)}
+    by_name = {n: s.value for n, s in zip(names, SEATS, strict=True)}
 
     def player(word: str) -> str | None:
         seat = word if word in WIND_BY_LETTER else name_seat(by_name, word)

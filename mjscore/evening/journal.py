@@ -288,7 +288,8 @@ def replace_hand(path: str, number: int, hand: str, *, hand_name: str = "<hand>"
             if e.location.file == path and first < e.location.line <= first + len(new_lines):
                 e.location = Location(hand_name, e.location.line - first, e.location.column)
                 raise
-            later = next((k + 1 for k, h in enumerate(changed.hands) if h.line > e.location.line), len(changed.hands) + 1) - 1
+            later = next((k + 1 for k, h in enumerate(changed.hands) if h.line > e.location.line),
+                         len(changed.hands) + 1) - 1
             raise SessionError(f"hand {later} would not be possible after the correction of hand {number}: "
                                f"{e.message} (nothing was written)", e.location, e.token) from None
         replace(target, new, like=raw, display=path)
@@ -302,7 +303,7 @@ def print_session(text: str, name: str, style: str = "text") -> str:
     evening = play(session)
     h = session.header
     out = [header(h.names, h.start if h.start != 2000 else None, h.scheme, dict(h.options)).rstrip("\n")]
-    for source, hand in zip(session.hands, evening.hands):
+    for source, hand in zip(session.hands, evening.hands, strict=True):
         out.append(print_table(source.read({n: s.value for s, n in hand.names.items()}), style=style).rstrip("\n"))
     return "\n---\n".join(out) + "\n"
 

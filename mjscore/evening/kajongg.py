@@ -290,7 +290,8 @@ def _win_clause(kh: KHand, w: Wind, src: KajonggHand, parsed: dict[Wind, KHand],
         elif liable is not None:
             discarder = liable
             note = (f"'from {liable.letter}': Kajongg does not record who discarded "
-                    f"{kh.last.text if kh.last else 'the tile'}; {liable.letter} pays for all (Kajongg's Dangerous Game)")
+                    f"{kh.last.text if kh.last else 'the tile'}; {liable.letter} pays for all "
+                    "(Kajongg's Dangerous Game)")
         else:
             discarder = w.next(-1)
             note = (f"'from {discarder.letter}': Kajongg does not record who discarded "
@@ -428,7 +429,9 @@ def compare(evening: Evening, played: SessionResult) -> GameCheck:
     names = evening.names
     departures = []
     agreeing = 0
-    for k, (h, ours) in enumerate(zip(evening.hands, played.hands), start=1):
+    # Played with keep_going, the evening may stop short of Kajongg's hands (at a hand we refuse):
+    # the hands after it are not compared.
+    for k, (h, ours) in enumerate(zip(evening.hands, played.hands, strict=False), start=1):
         src = h.source
         result = ours.result
         seating_ok = all(ours.names[s] == names[h.seats[s]] for s in SEATS)

@@ -191,12 +191,12 @@ def _played(d: dict[str, Any], session: Session, again: _Again) -> PlayedHand | 
     JSON is the text written (the record's fingerprint, `_sum`, is checked), so it reads back as it was."""
     number, after, seats, kept = d["i"], d.get("after"), d.get("names"), d.get("hand")
     names = session.header.names
-    if not (isinstance(after, dict) and valid_snapshot(after, number) and isinstance(seats, dict) and set(seats) == set(WIND_BY_LETTER)
-            and sorted(seats.values()) == sorted(names) and isinstance(kept, str)
-            and d.get("sum") == _sum(d)):
+    if not (isinstance(after, dict) and valid_snapshot(after, number)
+            and isinstance(seats, dict) and set(seats) == set(WIND_BY_LETTER)
+            and sorted(seats.values()) == sorted(names) and isinstance(kept, str) and d.get("sum") == _sum(d)):
         return None
     return PlayedHand(number, {WIND_BY_LETTER[s]: n for s, n in seats.items()},
-                      lambda: again.result_of(number), dict(zip(names, after["totals"])), kept)
+                      lambda: again.result_of(number), dict(zip(names, after["totals"], strict=True)), kept)
 
 
 def _sum(record: dict[str, Any]) -> str:

@@ -171,7 +171,8 @@ class Hands(Sequence[PlayedHand]):
         self._held.append(hand)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and len(other) == len(self) and all(a == b for a, b in zip(self, other))
+        return (isinstance(other, Sequence) and len(other) == len(self)
+                and all(a == b for a, b in zip(self, other, strict=True)))
 
     __hash__ = None  # type: ignore[assignment]  # a sequence that grows: not hashable, as a list
 
@@ -195,7 +196,8 @@ class NextDeal(NamedTuple):
     def as_dict(self) -> dict[str, object]:
         return {"dealer": self.dealer, "round": self.round.value, "hand": self.hand,
                 "extra_hands": self.extra_hands, "kitty_deals": self.kitty_deals,
-                "seats": {s.value: n for s, n in zip(SEATS, self.seats)}, "seats_change": self.seats_change,
+                "seats": {s.value: n for s, n in zip(SEATS, self.seats, strict=True)},
+                "seats_change": self.seats_change,
                 "dealer_wins": self.dealer_wins, "text": self.sentence(), "moves": self.moves(),
                 "kept": self.kept()}
 
@@ -233,8 +235,10 @@ class NextDeal(NamedTuple):
         if self.seats_change:
             # A new round under a rotation that changes seats: who sits where from this deal on.
             pairs = ", ".join(f"{a} and {b} swap chairs" for a, b in self.swaps())
-            more.append(f"new round: {pairs}: " + ", ".join(f"{n} {s.value}" for s, n in zip(SEATS, self.seats)))
-        return f"Next: {hand_title(self.hand, self.dealer, self.round.value)}" + (f" ({'; '.join(more)})" if more else "")
+            chairs = ", ".join(f"{n} {s.value}" for s, n in zip(SEATS, self.seats, strict=True))
+            more.append(f"new round: {pairs}: {chairs}")
+        title = hand_title(self.hand, self.dealer, self.round.value)
+        return f"Next: {title}" + (f" ({'; '.join(more)})" if more else "")
 
 
 def hand_title(number: int, dealer: str, round_letter: str) -> str:
@@ -357,8 +361,8 @@ class EveningState:
         state = cls(header)
         state.seating = Seating(**{f.name: snapshot[f.name] for f in dataclasses.fields(Seating)})
         state.seating.seats = list(state.seating.seats)
-        state.totals = dict(zip(header.names, snapshot["totals"]))
-        state.paid = dict(zip(header.names, snapshot["paid"]))
+        state.totals = dict(zip(header.names, snapshot["totals"], strict=True))
+        state.paid = dict(zip(header.names, snapshot["paid"], strict=True))
         state.added = list(snapshot["added"])
         state.played = played
         return state
@@ -541,7 +545,7 @@ def next_hand(played: SessionResult, header: SessionHeader, text: str, name: str
     nxt = played.next
     if nxt is None:
         raise SessionError("the evening has no next hand", header.where)
-    hand = parse_table(text, name, 1, names={n: s.value for s, n in zip(SEATS, nxt.seats)})
+    hand = parse_table(text, name, 1, names={n: s.value for s, n in zip(SEATS, nxt.seats, strict=True)})
     return _with_session_values(hand, header, nxt.round, nxt, nxt.seats)
 
 

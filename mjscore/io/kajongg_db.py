@@ -305,7 +305,8 @@ def _row(r: tuple[Any, ...], path: str, where: str, players: set[int]) -> Kajong
     pid = _whole(r[5], path, where, "player", 0, _LARGE)
     if pid not in players:
         raise InputError(f"{where}: a row of player {pid}, who is not one of the game's four", Location(path))
-    rules = () if r[2] is None else tuple(x for x in _text(r[2], path, where, "manualrules", 0, MAX_TEXT).split("||") if x)
+    rules = () if r[2] is None else tuple(
+        x for x in _text(r[2], path, where, "manualrules", 0, MAX_TEXT).split("||") if x)
     return KajonggRow(
         player=pid,
         wind=_wind(r[9], path, where, "wind"),

@@ -186,7 +186,8 @@ class Line(NamedTuple):
         """Each word with its place."""
         if self.given is not None:
             return self.given
-        return tuple(Token(m[0], self.file, self.number, self.start + m.start() + 1) for m in _TOKEN.finditer(self.text))
+        return tuple(Token(m[0], self.file, self.number, self.start + m.start() + 1)
+                     for m in _TOKEN.finditer(self.text))
 
     def token(self, k: int) -> Token:
         return self.tokens[k]
@@ -722,7 +723,8 @@ def _parse_compact_group(tok: Token) -> Meld:
     return _parse_group(Line.of_tokens(tokens), 0, 1)[0]
 
 
-def _group_error(open_tok: Token, form: Form, kind: SetKind | None, tiles: tuple[Tile, ...], closing: str) -> GroupError:
+def _group_error(open_tok: Token, form: Form, kind: SetKind | None, tiles: tuple[Tile, ...],
+                 closing: str) -> GroupError:
     text = f"{open_tok.text}{tiles_text(tiles, sep='')}{closing}"
     if form is Form.DECLARED_KONG:
         return GroupError(f"{text} is not a kong: ( ) holds four identical tiles", open_tok.where, text)

@@ -231,7 +231,8 @@ def _read_yaml_session(text: str, name: str) -> Session:
     if "start" in fields:
         given = reader.scalar(fields["start"][1], "'start'")
         if not isinstance(given, int) or isinstance(given, bool) or not 0 <= given <= MAX_SCORE:
-            raise YamlFormError(f"'start' takes a whole number from 0 to {MAX_SCORE:,}", reader.where(fields["start"][1]))
+            raise YamlFormError(f"'start' takes a whole number from 0 to {MAX_SCORE:,}",
+                                reader.where(fields["start"][1]))
         start = given
     scheme = reader.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
     scheme_where = reader.where(fields["scheme"][1]) if "scheme" in fields else Location()
@@ -255,7 +256,7 @@ def player_names(names: list[str], places: list[Location]) -> tuple[str, ...]:
     plain one), checked that it can stand where a seat goes in a hand and be written back in the
     notation, and that no two are one name once case and form are set aside."""
     out: list[str] = []
-    for raw, where in zip(names, places):
+    for raw, where in zip(names, places, strict=True):
         name = unicodedata.normalize("NFKC", raw)
         why = _unwritable(name)
         if why:

@@ -281,7 +281,8 @@ class NodeReader:
         if "incomplete" in fields and self.scalar(fields["incomplete"][1], "'incomplete'") is True:
             toks.append(Token.at("...", self.where(fields["incomplete"][1])))
         if "score" in fields:
-            toks += [Token.at("score", self.where(fields["score"][0])), self.number_token(fields["score"][1], "'score'")]
+            toks += [Token.at("score", self.where(fields["score"][0])),
+                     self.number_token(fields["score"][1], "'score'")]
         if "win" in fields:
             toks.extend(self.win_tokens(fields["win"][0], fields["win"][1]))
         if "claim" in fields:

@@ -62,7 +62,8 @@ def load_nodes(text: str, file: str) -> list[Node]:
             if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise YamlFormError(f"YAML nested more than {MAX_DEPTH} levels deep", mark_location(file, ev.start_mark))
+                    raise YamlFormError(f"YAML nested more than {MAX_DEPTH} levels deep",
+                                        mark_location(file, ev.start_mark))
             elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
             elif isinstance(ev, yaml.AliasEvent):

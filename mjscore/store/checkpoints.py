@@ -83,9 +83,11 @@ def _records(data: bytes, base: int) -> Iterator[Record]:
         line = data[at:end]
         if len(line) <= MAX_RECORD_BYTES:
             try:
-                yield Record(base + at, base + end + 1, json.loads(line))
-            except ValueError:
+                record = json.loads(line)
+            except ValueError:                  # a broken line is passed over
                 pass
+            else:
+                yield Record(base + at, base + end + 1, record)
         at = end + 1
 
 

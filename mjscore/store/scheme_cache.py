@@ -22,6 +22,7 @@ The cache is a convenience, never an authority:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -36,7 +37,7 @@ EXPANSION = 16            # an entry's JSON may be at most this many times its s
 
 
 def _key(kind: str, path: str, source: str) -> str:
-    return fingerprint(f"{__version__}\0{kind}\0{path}\0{source}".encode("utf-8"))
+    return fingerprint(f"{__version__}\0{kind}\0{path}\0{source}".encode())
 
 
 def load(kind: str, path: str, source: str, reread: Callable[[str], str | None]) -> object | None:
@@ -95,7 +96,5 @@ def store(kind: str, path: str, source: str, depends: list[tuple[str, str]], sou
             f.write(text)
         os.replace(tmp, d / f"{key}.json")
     except OSError:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass

@@ -76,7 +76,8 @@ def test_a_hand_added_is_what_add_prints_and_what_session_then_shows(client, eve
     assert added["hand"] == cli_json("session", str(evening), "--hand", "1", "--format", "json")
     shown = client.get("/api/hands/1", headers=AUTH).json()
     # The hand as add prints it, with what the page says of it in the library's words.
-    assert shown.pop("title") == "Hand 1: Ann deals, East round" and shown.pop("said") == mjscore.api.said(added["hand"])
+    assert shown.pop("title") == "Hand 1: Ann deals, East round"
+    assert shown.pop("said") == mjscore.api.said(added["hand"])
     assert shown == added["hand"]
 
 
@@ -216,7 +217,6 @@ def test_the_page_asks_nothing_of_any_other_host():
 
 # -- `mjscore serve` on the command line -------------------------------------------------------
 
-import os  # noqa: E402
 import re  # noqa: E402
 import signal  # noqa: E402
 import subprocess  # noqa: E402

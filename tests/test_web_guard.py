@@ -67,11 +67,12 @@ def test_a_401_says_how_to_authenticate_and_every_answer_is_neither_cached_nor_s
     r = c.get("/api/status")
     assert r.status_code == 401 and r.headers["www-authenticate"].startswith("Bearer")
     auth = {"Authorization": f"Bearer {TOKEN}"}
-    for r in (r, c.get("/api/status", headers=auth), c.get("/api/hands/9", headers=auth),
-              c.put("/api/drafts/E", json={"text": "12x", "hand": 7}, headers=auth),
-              c.post("/api/hands", content=b"{}", headers={**auth, "Content-Type": "text/plain"}),
-              c.get("/", headers=auth)):
-        assert r.headers["x-content-type-options"] == "nosniff" and r.headers["cache-control"] == "no-store", r
+    for answer in (r, c.get("/api/status", headers=auth), c.get("/api/hands/9", headers=auth),
+                   c.put("/api/drafts/E", json={"text": "12x", "hand": 7}, headers=auth),
+                   c.post("/api/hands", content=b"{}", headers={**auth, "Content-Type": "text/plain"}),
+                   c.get("/", headers=auth)):
+        assert answer.headers["x-content-type-options"] == "nosniff", answer
+        assert answer.headers["cache-control"] == "no-store", answer
 
 
 @pytest.mark.parametrize("kind", [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"])

@@ -161,9 +161,11 @@ def test_undo_names_its_hand_and_two_at_once_take_back_one(client, evening):
     message = r.json()["error"]["message"]
     assert r.status_code == 409 and "hand 1 is not the evening's last hand: the last is hand 2" in message
     for _ in range(10):
-        answers = []
-        threads = [threading.Thread(target=lambda: answers.append(
-            client.delete("/api/hands/last?hand=2&by=Ann", headers=JSON).status_code)) for _ in range(2)]
+        answers: list[int] = []
+
+        def take_back(answers: list[int] = answers) -> None:
+            answers.append(client.delete("/api/hands/last?hand=2&by=Ann", headers=JSON).status_code)
+        threads = [threading.Thread(target=take_back) for _ in range(2)]
         for t in threads:
             t.start()
         for t in threads:

@@ -17,7 +17,7 @@ import pytest
 # The file limits it tries the server under, and the signals that stop it, are POSIX's.
 resource = pytest.importorskip("resource", reason="no resource module (Windows): the server's limits are POSIX's")
 
-import mjscore
+import mjscore  # noqa: E402  (after the skip: the module's tests are POSIX's)
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dee")
 
@@ -139,7 +139,8 @@ def serve_once(*args):
     (lambda p: p.mkdir(), "the token file is not a regular file"),
     (lambda p: os.mkfifo(p, 0o600), "the token file is not a regular file"),
     (lambda p: os.symlink("/etc/hostname", p), "the token file is a link"),
-    (lambda p: (p.write_text("x" * 40 + "\n"), p.chmod(0o644)), "others may read the token file (mode 644): a token is kept"),
+    (lambda p: (p.write_text("x" * 40 + "\n"), p.chmod(0o644)),
+     "others may read the token file (mode 644): a token is kept"),
     (lambda p: (p.write_text("x" * 40 + "\n"), p.chmod(0o640)), "others may read the token file (mode 640)"),
     (lambda p: (p.write_text("abc123\n"), p.chmod(0o600)), "the token file holds no token of 128 bits or more"),
     (lambda p: (p.write_text("x" * 5000 + "\n"), p.chmod(0o600)), "the token file holds more than a token"),

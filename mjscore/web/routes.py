@@ -1,0 +1,293 @@
+"""The table page's routes: the page itself (`page`) and its JSON API (`api_routes`), each a
+FastAPI `APIRouter` at module level.  What belongs to one app (the evening's next hand, the
+evening's folder, the page's files) is had through dependencies that read `app.state`, which
+`web.app.create_app` sets.
+
+Every JSON route sends the library's plain object as it is; `/openapi.json` describes it
+(`responses=`, from web.schemas) with every error status the route can give, each with the
+app's error body.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, TypeAdapter
+from starlette.exceptions import HTTPException
+
+import mjscore.api as api
+from mjscore.model.errors import MjError
+from mjscore.model.settings import SETTINGS
+from mjscore.model.tiles import WIND_BY_LETTER
+from mjscore.version import __version__
+from mjscore.web import schemas as s
+
+# A request's text never names a file: the same words whatever the path is (a file, a folder, nothing).
+NO_FILES = "a request names only a shipped scheme (see 'mjscore schemes'): no file is read for it"
+SETTING_NAMES = frozenset(x.name for x in SETTINGS)       # what `POST /api/score` takes as settings
+NUMBER = Query(ge=1, le=10 ** 6, description="The number of the hand it is for (409 when that hand is no longer "
+                                             "the one this call is for).")
+
+# The page loads nothing from anywhere but this server, and runs only its own script.
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+HEADERS = {"Cache-Control": "no-store", "Content-Security-Policy": CSP, "Referrer-Policy": "no-referrer",
+           "X-Content-Type-Options": "nosniff"}
+
+
+class PlainJSON(JSONResponse):
+    """An answer's JSON as the routes have always sent it: pydantic's compact writer, as FastAPI
+    wrote a route's `dict[str, Any]` before the answers were described (the description of an
+    answer changes none of its bytes)."""
+
+    plain = TypeAdapter(dict[str, Any])
+
+    def render(self, content: Any) -> bytes:
+        return self.plain.dump_json(content)
+
+
+# -- what belongs to one app -------------------------------------------------------------------
+
+async def next_hand(request: Request) -> api.NextHand:
+    """The evening's next hand as this app holds it (and through it, the evening)."""
+    table: api.NextHand = request.app.state.table
+    return table
+
+
+async def evening_folder(request: Request) -> str:
+    """The evening's folder, left out of every message."""
+    folder: str = request.app.state.folder
+    return folder
+
+
+async def page_files(request: Request) -> Mapping[str, bytes]:
+    """The page's files (page.html, page.js, page.css), read once when the app is made."""
+    files: Mapping[str, bytes] = request.app.state.files
+    return files
+
+
+Table = Annotated[api.NextHand, Depends(next_hand)]
+Folder = Annotated[str, Depends(evening_folder)]
+Files = Annotated[Mapping[str, bytes], Depends(page_files)]
+
+
+# -- what each route answers -------------------------------------------------------------------
+
+ERRORS: dict[int, str] = {
+    400: "The table was opened by a name, not by its address (the Host header): nothing else is read.",
+    401: "No token, or a wrong one (`?token=`, `Authorization: Bearer TOKEN`, or the port's cookie).",
+    403: "A change sent by another site's page (its Origin or Sec-Fetch-Site).",
+    404: "No such hand, or no such seat.",
+    409: "Another phone got there first: the hand named is no longer the one this call is for (ask the status "
+         "again).",
+    413: "The request is larger than 64 KiB.",
+    415: "A change not sent as JSON (Content-Type: application/json).",
+    422: "The request, the hand it sends, or the evening's file is wrong: the message says what, and where.",
+    500: "A fault in mjscore: the message names its kind, never a traceback.",
+}
+GUARDED = (400, 401, 413, 500)          # any request, whatever its route (web.guard, the app's fault handler)
+CHANGES = (403, 415)                    # any request that changes something
+
+
+def answers(model: type[BaseModel], *errors: int, status: int = 200, change: bool = False) -> dict[int | str, Any]:
+    """A route's `responses=`: its answer's model under `status`, and every error status it can
+    give (those of the guard for every route, of a change when `change`, and `errors`), each
+    with the app's error body."""
+    said = " ".join(inspect.cleandoc(model.__doc__ or "").split("\n\n")[0].split())
+    out: dict[int | str, Any] = {status: {"model": model, "description": said}}
+    for code in sorted({*GUARDED, *(CHANGES if change else ()), *errors}):
+        out[code] = {"model": s.ErrorBody, "description": ERRORS[code]}
+    return out
+
+
+page = APIRouter(include_in_schema=False)
+api_routes = APIRouter(prefix="/api", default_response_class=PlainJSON)
+
+
+# -- the page ----------------------------------------------------------------------------------
+
+@page.get("/")
+def index(request: Request, files: Files) -> Response:
+    if "token" in request.query_params:
+        # The token has set the cookie (see `web.guard.Guard`): the address bar, the history and a
+        # shared screenshot keep the page's address without it.
+        return RedirectResponse("/", status_code=303)
+    return Response(files["page.html"], media_type="text/html; charset=utf-8", headers=HEADERS)
+
+
+@page.get("/favicon.ico")
+def icon() -> Response:
+    return Response(status_code=204)            # no icon: a browser asks for one all the same
+
+
+@page.get("/page.js")
+def script(files: Files) -> Response:
+    return Response(files["page.js"], media_type="text/javascript; charset=utf-8", headers=HEADERS)
+
+
+@page.get("/page.css")
+def style(files: Files) -> Response:
+    return Response(files["page.css"], media_type="text/css; charset=utf-8", headers=HEADERS)
+
+
+# -- the evening -------------------------------------------------------------------------------
+
+@api_routes.get("/status", response_model=None, responses=answers(s.StatusOut),
+                summary="What changed: the next hand as held (its drafts and penalties), the notices")
+def status(table: Table, folder: Folder) -> dict[str, Any]:
+    st = table.status()
+    st["title"] = f"mjscore {__version__}"
+    if st["error"] is not None:
+        st["error"] = s.described(st["error"], folder)["error"]
+    return st
+
+
+@api_routes.get("/evening", response_model=None, responses=answers(s.EveningOut, 422),
+                summary="The evening: what `mjscore session EVENING --format json` prints")
+def evening(table: Table) -> dict[str, Any]:
+    return table.evening.play(keep_going=True).to_dict()
+
+
+@api_routes.get("/standings", response_model=None, responses=answers(s.StandingsOut, 422),
+                summary="The evening's totals, standings and settle-up, without its hands")
+def standings(table: Table) -> dict[str, Any]:
+    played = table.evening.play()
+    return {"players": list(played.players), "start": played.start, "hands": len(played.hands), **played.summary()}
+
+
+@api_routes.get("/stats", response_model=None, responses=answers(s.StatsOut, 422),
+                summary="Each player's figures this evening: what `mjscore session EVENING --stats --format json` "
+                        "prints in the evening's folder")
+def stats(table: Table) -> dict[str, Any]:
+    return table.evening.stats().to_dict()
+
+
+def played_hands(table: api.NextHand, number: int) -> Any:
+    """The evening's hands as played, hand `number` among them; 404 when there is none."""
+    hands = table.evening.play().hands
+    if not 1 <= number <= len(hands):
+        raise HTTPException(404, f"the evening has {len(hands)} hands played")
+    return hands
+
+
+@api_routes.get("/hands/{number}", response_model=None, responses=answers(s.HandShownOut, 404, 422),
+                summary="One hand of the evening, as `session --hand N --format json`")
+def one_hand(number: int, table: Table) -> dict[str, Any]:
+    hand = played_hands(table, number)[number - 1].to_dict()
+    # What the page says of it, in the library's words (as the command line says them).
+    return {**hand, "title": api.hand_title(hand["hand"], hand["dealer"], hand["round"]), "said": api.said(hand)}
+
+
+@api_routes.get("/hands/{number}/text", response_model=None, responses=answers(s.HandTextOut, 404, 422),
+                summary="Hand N as the evening's file holds it (what a correction starts from)")
+def hand_text(number: int, table: Table) -> dict[str, Any]:
+    played_hands(table, number)
+    seats, round_letter, text = table.evening.hand_seating(number)
+    return {"hand": number, "seats": dict(zip("ESWN", seats, strict=True)), "round": round_letter, "text": text}
+
+
+@api_routes.get("/rules", response_model=None, responses=answers(s.RulesOut, 422),
+                summary="The rules in force: the scheme, what a house file changed from its base, the evening's "
+                        "settings")
+def rules(table: Table) -> dict[str, Any]:
+    return table.evening.rules()
+
+
+# -- changing the evening ----------------------------------------------------------------------
+
+def shipped_only(text: str) -> None:
+    """Refuse a request's text whose header names a scheme that is not a shipped one: a request
+    never makes the server read a file (nor learn whether one exists)."""
+    try:
+        tables = api.parse(text, name="<request>")
+    except MjError:
+        return                          # what is wrong with it is said by the call it was for
+    if any(t.scheme is not None and t.scheme not in api.shipped_schemes() for t in tables):
+        raise HTTPException(422, NO_FILES)
+
+
+@api_routes.post("/hands", status_code=201, response_model=None,
+                 responses=answers(s.AddedOut, 409, 422, status=201, change=True),
+                 summary="Settle hand N as held (its drafts and penalties), or add a hand's text: what "
+                         "`mjscore add EVENING -e TEXT --format json` prints")
+def add(hand: s.HandIn, table: Table) -> dict[str, Any]:
+    if hand.text is not None:
+        shipped_only(hand.text)
+        return table.add(hand.text, hand=hand.hand, by=hand.by).to_dict()
+    if hand.hand is None:
+        raise HTTPException(422, "name the hand to settle ('hand': N), or give its text")
+    return table.settle(hand.hand, others_nothing=hand.others_nothing, draw=hand.draw, by=hand.by).to_dict()
+
+
+@api_routes.put("/hands/{number}", response_model=None, responses=answers(s.CorrectedOut, 409, 422, change=True),
+                summary="Correct hand N (any hand): what `mjscore edit EVENING N -e TEXT --format json` prints; a "
+                        "later hand it makes impossible: 422 naming it")
+def correct(number: int, body: s.CorrectionIn, table: Table) -> dict[str, Any]:
+    shipped_only(body.text)
+    return table.edit(number, body.text, by=body.by).to_dict()
+
+
+@api_routes.delete("/hands/last", response_model=None, responses=answers(s.RemovedOut, 409, 422, change=True),
+                   summary="Take back hand N, if it is the last: what `mjscore undo EVENING --format json` prints; "
+                           "its lines come back as the drafts")
+def undo(table: Table, hand: Annotated[int, NUMBER], by: str | None = None) -> dict[str, Any]:
+    return table.undo(hand, by=by[:64] if by else None).to_dict()
+
+
+@api_routes.post("/score", response_model=None, responses=answers(s.TableOut, 422, change=True),
+                 summary="Score a table, nothing written: what `mjscore score - --format json` prints")
+def score(body: s.ScoreIn) -> dict[str, Any]:
+    if body.scheme is not None and body.scheme not in api.shipped_schemes():
+        raise HTTPException(422, NO_FILES)
+    shipped_only(body.text)
+    unknown = sorted(set(body.settings) - SETTING_NAMES)
+    if unknown:
+        raise HTTPException(422, f"'{unknown[0][:32]}' is no setting ({', '.join(sorted(SETTING_NAMES))})")
+    return api.score(body.text, scheme=body.scheme, **body.settings).to_dict()
+
+
+# -- the next hand, held here ------------------------------------------------------------------
+
+def known_seat(seat: str) -> str:
+    if seat not in WIND_BY_LETTER:
+        raise HTTPException(404, "a seat is E, S, W or N")
+    return seat
+
+
+@api_routes.put("/drafts/{seat}", response_model=None, responses=answers(s.DraftOut, 404, 409, 422, change=True),
+                summary="Check one player's line of hand N, and hold it as that seat's draft")
+def draft(seat: str, line: s.LineIn, table: Table) -> dict[str, Any]:
+    return table.put_line(known_seat(seat), line.text, hand=line.hand, by=line.by)
+
+
+@api_routes.delete("/drafts", response_model=None, responses=answers(s.DraftsDroppedOut, 409, 422, change=True),
+                   summary="Drop the lines held for hand N (its penalties stay)")
+def drop_drafts(table: Table, hand: Annotated[int, NUMBER]) -> dict[str, Any]:
+    table.drop_lines(hand=hand)
+    return {"drafts": {}}
+
+
+@api_routes.delete("/drafts/{seat}", response_model=None,
+                   responses=answers(s.DraftDroppedOut, 404, 409, 422, change=True),
+                   summary="Withdraw one seat's line of hand N (the player cleared it)")
+def drop_draft(seat: str, table: Table, hand: Annotated[int, NUMBER]) -> dict[str, Any]:
+    table.drop_lines(hand=hand, seat=known_seat(seat))
+    return {"seat": seat, "draft": None}
+
+
+@api_routes.put("/penalties", response_model=None, responses=answers(s.PenaltiesOut, 409, 422, change=True),
+                summary="The penalties of hand N, replacing those held")
+def put_penalties(body: s.PenaltiesIn, table: Table) -> dict[str, Any]:
+    given = [{"from": p.payer, "amount": p.amount, "to": p.payee, "by": p.by} for p in body.penalties]
+    return {"penalties": table.put_penalties(body.hand, given, by=body.by)}
+
+
+@api_routes.post("/penalties", response_model=None, responses=answers(s.PenaltiesOut, 409, 422, change=True),
+                 summary="One more penalty of hand N")
+def add_penalty(body: s.OnePenaltyIn, table: Table) -> dict[str, Any]:
+    one = {"from": body.payer, "amount": body.amount, "to": body.payee}
+    return {"penalties": table.put_penalties(body.hand, [one], by=body.by, append=True)}

@@ -78,7 +78,8 @@ def main() -> None:
     args = ap.parse_args()
     py = sys.executable
     with tempfile.TemporaryDirectory() as tmp:
-        print(f"check: python -m mjscore check FILE > /dev/null{f' (every {args.bad}th table unreadable)' if args.bad else ''}")
+        print("check: python -m mjscore check FILE > /dev/null"
+              + (f" (every {args.bad}th table unreadable)" if args.bad else ""))
         peaks = {}
         for n in args.sizes:
             path = Path(tmp) / f"claims-{n}.mj"

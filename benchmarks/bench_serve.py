@@ -70,7 +70,8 @@ class Served:
         m = re.match(r"Open http://127\.0\.0\.1:(\d+)/\?token=([\w-]+)", line)
         if not m:
             self.proc.kill()
-            raise SystemExit(f"mjscore serve did not start: {line!r} {self.proc.stderr.read() if self.proc.stderr else ''}")
+            raise SystemExit(f"mjscore serve did not start: {line!r} "
+                             f"{self.proc.stderr.read() if self.proc.stderr else ''}")
         self.port, token = int(m[1]), m[2]
         self.headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json",
                         "Origin": f"http://127.0.0.1:{self.port}"}
@@ -134,7 +135,7 @@ def measure(command: list[str], hands: int, runs: int) -> Figures:
                 out.add(kind, served.timed(*make(k)))
             out.cpu[kind] = server_cpu(pid) - before
         standings = "/api/standings" if served.has_standings else "/api/evening"
-        for k in range(max(1, runs // 4)):
+        for _k in range(max(1, runs // 4)):
             for kind, method, path, body in [
                     ("hand add", "POST", "/api/hands", {"text": ADDED, "hand": hands + 1}),
                     ("first status after an add", "GET", "/api/status", None),
@@ -164,7 +165,7 @@ def main() -> None:
     print(f"{'request':28} " + " ".join(f"{f'{n} hands: p50 / p99 ms, CPU ms':>38}" for n in results))
     for kind in kinds:
         cells = []
-        for n, f in results.items():
+        for _n, f in results.items():
             p50, p99, cpu = f.row(kind)
             cells.append(f"{p50:10.2f} / {p99:8.2f} {cpu:10.2f} ({len(f.ms[kind])})")
         print(f"{kind:28} " + " ".join(f"{c:>38}" for c in cells))

@@ -1,5 +1,6 @@
 """`batch --jobs N`: worker processes, the same bytes as one process, in input order."""
 
+import contextlib
 import json
 import os
 import random
@@ -122,10 +123,8 @@ def test_a_batch_closed_early_ends_its_workers(big):
 
 
 def _kill_group(pgid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(pgid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def _group_gone(pgid: int) -> bool:

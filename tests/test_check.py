@@ -26,7 +26,8 @@ def test_a_claim_is_weighed_with_the_schemes_rounding_before_the_doubles(tmp_pat
 @pytest.mark.parametrize("claim,said", [
     # items left out, one or two together: alternatives
     (80, ["any one of these would account for the difference:",
-          "the claim leaves out Pung or kong of dragons [CCC] (1 double)", "the claim leaves out Going out (20 points)"]),
+          "the claim leaves out Pung or kong of dragons [CCC] (1 double)",
+          "the claim leaves out Going out (20 points)"]),
     (40, ["the claim leaves out both Pung or kong of dragons [CCC] (1 double) and Pung or kong of own wind EEE "
           "(1 double), together"]),
     # an item counted twice
@@ -44,7 +45,8 @@ def test_a_claim_is_weighed_with_the_schemes_rounding_before_the_doubles(tmp_pat
 def test_every_difference_is_explained_beside_the_breakdown(claim, said):
     report = mjscore.check(HAND.format(claim=claim))
     text = "\n".join(report.lines)
-    assert report.differences == 1 and report.lines[0].endswith(f"claims {claim}, mjscore counts 160 (40 points, 2 doubles)")
+    assert report.differences == 1 and report.lines[0].endswith(
+        f"claims {claim}, mjscore counts 160 (40 points, 2 doubles)")
     breakdown = report.lines[report.lines.index("    mjscore's breakdown:") + 1:]
     for item in ("4 points  Exposed pung of honours [CCC]", "1 double  Pung or kong of dragons [CCC]",
                  "20 points  Going out", "= 40 points x 2^2 = 160"):

@@ -14,7 +14,7 @@ from mjscore.cli import app
 
 try:                              # a terminal to drive: pexpect's pty spawn, which Windows lacks
     import pexpect
-    pexpect.spawn
+    pexpect.spawn  # noqa: B018 -- the access raises AttributeError where pexpect has no spawn
 except (ImportError, AttributeError):
     pexpect = None
 
@@ -51,7 +51,8 @@ def test_add_starts_an_evening_and_answers_by_name(tmp_path):
 def test_add_starts_an_evening_with_a_kitty_and_an_extra_hand_bonus(tmp_path):
     ev = tmp_path / "ev.mj"
     r = add(ev, "--players", "Ann", "Bob", "Cid", "Dee", "--scheme", "dmjl", "--kitty", "50", "--kitty-hand",
-            "no-chow", "--extra-hand-bonus", "20", "-e", "E: [111p] 222s 333m EEE 99s win 9s self; S: ...; W: ...; N: ...")
+            "no-chow", "--extra-hand-bonus", "20",
+            "-e", "E: [111p] 222s 333m EEE 99s win 9s self; S: ...; W: ...; N: ...")
     assert r.exit_code == 0, r.output
     assert ev.read_text().startswith("players Ann Bob Cid Dee\nscheme dmjl\nkitty 50\nkitty-hand no-chow\n"
                                      "extra-hand-bonus 20\n---\n")
@@ -251,7 +252,8 @@ def test_the_chart_is_plain_off_a_terminal_and_never_in_json():
     assert r.exit_code == 0 and "Running totals" in r.stdout and "\x1b" not in r.stdout
     axis = next(line for line in r.stdout.splitlines()[::-1] if re.fullmatch(r"[\s\d]+", line) and line.strip())
     assert all(x.isdigit() for x in axis.split())                     # whole hand numbers
-    assert runner.invoke(app, ["session", "sample_hands/evening-session.mj", "--chart", "--format", "json"]).exit_code == 2
+    assert runner.invoke(app, ["session", "sample_hands/evening-session.mj",
+                               "--chart", "--format", "json"]).exit_code == 2
 
 
 # -- the command line --------------------------------------------------------------------------

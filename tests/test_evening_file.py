@@ -106,8 +106,10 @@ def test_1_a_writer_that_cannot_get_the_lock_says_so_and_writes_nothing(tmp_path
     holder = subprocess.Popen([sys.executable, "-c", (
         "import os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR)\n"
         "try:\n    import fcntl; fcntl.flock(fd, fcntl.LOCK_EX)\n"
-        "except ImportError:\n    import filelock; filelock.lock_descriptor(fd)   # Windows: the lock mjscore takes there\n"
-        "print('held', flush=True); time.sleep(20)"), str(tmp_path / ".ev.mj.lock")], stdout=subprocess.PIPE, text=True)
+        "except ImportError:\n"
+        "    import filelock; filelock.lock_descriptor(fd)   # Windows: the lock mjscore takes there\n"
+        "print('held', flush=True); time.sleep(20)"), str(tmp_path / ".ev.mj.lock")],
+        stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
         r = cli("add", str(path), "-e", HAND)
@@ -260,7 +262,8 @@ def test_4_a_new_evening_gets_the_umask_s_mode_and_an_old_one_keeps_its_own(tmp_
 
 def test_4_crlf_line_ends_and_a_byte_order_mark_are_kept(tmp_path):
     path = tmp_path / "ev.mj"
-    path.write_bytes(b"\xef\xbb\xbfplayers Ann Bob Cid Dee\r\n---\r\nE: score 10 win self\r\nS: ...\r\nW: ...\r\nN: ...\r\n")
+    path.write_bytes(b"\xef\xbb\xbfplayers Ann Bob Cid Dee\r\n---\r\n"
+                     b"E: score 10 win self\r\nS: ...\r\nW: ...\r\nN: ...\r\n")
     mjscore.Evening(path).add(hand(5))
     data = path.read_bytes()
     assert data.startswith(b"\xef\xbb\xbfplayers") and data.count(b"\r\n") == data.count(b"\n")
@@ -413,7 +416,8 @@ def test_8_a_chain_of_extends_deeper_than_32_is_a_scheme_error_and_the_batch_goe
         (tmp_path / f"s{n}.yaml").write_text(f"scheme: s{n}\nextends: s{n - 1}.yaml\n")
     with pytest.raises(mjscore.SchemeError, match="more than 32 deep"):
         mjscore.load_scheme(tmp_path / "s1499.yaml")
-    (tmp_path / "t.mj").write_text(f"scheme s1499.yaml\n{HAND.replace('; ', chr(10))}\n---\n{HAND.replace('; ', chr(10))}\n")
+    (tmp_path / "t.mj").write_text(f"scheme s1499.yaml\n{HAND.replace('; ', chr(10))}\n"
+                                   f"---\n{HAND.replace('; ', chr(10))}\n")
     items = list(mjscore.score_many(tmp_path / "t.mj"))
     assert [i.ok for i in items] == [False, True] and "more than 32 deep" in str(items[0].error)
 

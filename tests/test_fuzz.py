@@ -143,7 +143,8 @@ def test_every_generated_table_scores_and_settles_under_every_scheme(seed, name,
 GOOD = [print_table(random_table(random.Random(n), claimed_kongs=n % 2 == 1)) for n in range(12)]
 CHUNKS = st.one_of(
     st.sampled_from(GOOD),
-    st.sampled_from(["E: 12x\n", "E: 5555p ...\nW: 5p ...\n", "E: <5555p ...\n", "E: <555p> ...\n", "round Q\nE: ...\n", "# only a comment\n", "\n"]),
+    st.sampled_from(["E: 12x\n", "E: 5555p ...\nW: 5p ...\n", "E: <5555p ...\n", "E: <555p> ...\n", "round Q\nE: ...\n",
+                     "# only a comment\n", "\n"]),
     st.binary(max_size=60).map(lambda b: b.decode("latin-1")),
     st.text(max_size=60),
 )

@@ -100,7 +100,7 @@ def test_session_of_each_imported_game_gives_kajongg_s_scores_and_balances(name,
         assert played.players == tuple(seats) and not played.errors
         assert len(played.hands) == len(hands) == g.check.hands
         moved = {n: 0 for n in seats}                 # what the departing hands moved, against Kajongg
-        for k, (hand, kajongg) in enumerate(zip(played.hands, hands), start=1):
+        for k, (hand, kajongg) in enumerate(zip(played.hands, hands, strict=True), start=1):
             assert {hand.names[s]: s.letter for s in mjscore.Wind} == {n: r[0] for n, r in kajongg.items()}, k
             result = hand.result
             scores = {hand.names[s]: result.player(s).score for s in mjscore.Wind}
@@ -271,7 +271,7 @@ def test_penalty_rows_of_a_scoring_game_become_penalties(copy):
     db = copy()
     con = sqlite3.connect(db)
     players = [p for (p,) in con.execute("SELECT player FROM score WHERE hand = 0 ORDER BY wind")]
-    for player, amount in zip(players, (-30, 10, 10, 10)):
+    for player, amount in zip(players, (-30, 10, 10, 10), strict=True):
         con.execute("INSERT INTO score(game, hand, data, manualrules, player, won, penalty, prevailing, wind, "
                     "points, payments, balance, rotated, notrotated) VALUES (1, 0, '', 'False Naming of Discard, "
                     "Claimed for Mah Jongg', ?, 0, 1, 'E', 'E', 0, ?, ?, 0, 0)", (player, amount, amount))

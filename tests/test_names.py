@@ -41,7 +41,8 @@ def test_a_table_outside_an_evening_names_seats_as_before(table, message):
 
 @pytest.mark.parametrize("text", [
     HEAD + "ann: score 10 win from BOB\nbob: ...\nCID: ...\ndee: ...\npenalty dee 10 to Ann\n",
-    "players: [Ann, Bob, Cid, Dee]\nhands:\n  - players: {ann: 'score 10 win from bob', BOB: '...', cid: '...', Dee: '...'}\n"
+    "players: [Ann, Bob, Cid, Dee]\nhands:\n"
+    "  - players: {ann: 'score 10 win from bob', BOB: '...', cid: '...', Dee: '...'}\n"
     "    penalties: ['dee 10 to ann']\n",
 ])
 def test_names_match_without_regard_to_case(text, tmp_path):

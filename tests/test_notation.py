@@ -292,7 +292,7 @@ def test_a_players_grouping_survives_the_printout_and_the_table_stays_the_same(d
             continue
         order = data.draw(st.permutations(tiles))
         cuts = sorted(data.draw(st.sets(st.integers(1, max(len(order) - 1, 1)), max_size=4)))
-        runs = [order[a:b] for a, b in zip([0, *cuts], [*cuts, len(order)]) if order[a:b]]
+        runs = [order[a:b] for a, b in zip([0, *cuts], [*cuts, len(order)], strict=True) if order[a:b]]
         written = " ".join(tiles_text(run, sep="") for run in runs)
         rest = player_text(dataclasses.replace(p, concealed=()))
         lines.append(f"{p.seat.value}: {written} {rest}".rstrip())

@@ -48,8 +48,8 @@ def test_a_result_writes_what_the_encoder_writes_of_its_object(scheme, explain):
 
 # Each name as a YAML double-quoted string writes it: quotes, a backslash, letters beyond ASCII, a
 # tab, a control character, an invisible one, a tile's picture.
-@pytest.mark.parametrize("name", ['Ann \\"the Fox\\"', "back\\\\slash", "Zoë", "李", "a\\tb", "bell\\u0007", "\\u200bZed",
-                                  "\\U0001F004"])
+@pytest.mark.parametrize("name", ['Ann \\"the Fox\\"', "back\\\\slash", "Zoë", "李", "a\\tb", "bell\\u0007",
+                                  "\\u200bZed", "\\U0001F004"])
 def test_names_and_files_are_written_as_the_encoder_writes_them(name, tmp_path):
     path = tmp_path / f"odd 'file' {name[:3]}.yaml"
     path.write_text('players:\n'

@@ -86,7 +86,8 @@ def test_the_two_command_lines():
     first, second = blocks("sh")[:2]
     assert first.strip() == ("python3 -m venv .venv && .venv/bin/pip install -q . && "
                              ".venv/bin/mjscore score sample_hands/win-on-discard.mj")
-    assert second.strip() == "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/python -m pytest"
+    assert second.strip() == ("python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && "
+                              ".venv/bin/python -m pytest")
     assert second.strip() in (ROOT / ".ci" / "run").read_text()          # CI runs the README's test command
 
 

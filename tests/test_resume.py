@@ -78,7 +78,8 @@ def test_an_add_scores_only_the_hand_it_adds(tmp_path, cache, scored):
     added = mjscore.Evening(path).add(hand(30))
     assert len(scored) == 1                                   # not 31
     assert added.to_dict()["hand"] == uncached(path)["hands"][-1]
-    assert added.evening.summary() == {k: v for k, v in uncached(path).items() if k not in ("players", "start", "hands")}
+    assert added.evening.summary() == {k: v for k, v in uncached(path).items()
+                                       if k not in ("players", "start", "hands")}
     assert len(added.evening.hands) == 31
 
 
@@ -121,7 +122,8 @@ def test_undo_then_add_keeps_the_checkpoint_true(tmp_path, cache, scored):
     scored.clear()
     removed = ev.undo()
     assert scored == [] and len(removed.evening.hands) == 7
-    assert removed.evening.summary() == {k: v for k, v in uncached(path).items() if k not in ("players", "start", "hands")}
+    assert removed.evening.summary() == {k: v for k, v in uncached(path).items()
+                                         if k not in ("players", "start", "hands")}
     assert [r["i"] for r in records(cache)] == list(range(1, 8))     # hand 8's record went with it
     ev.add(hand(99))
     assert len(scored) == 1 and mjscore.play_session(path).to_dict() == uncached(path)
@@ -180,8 +182,9 @@ def test_a_line_that_is_not_json_is_passed_over(tmp_path, cache, scored):
     lambda lines: [json.dumps(json.loads(line) | {"after": json.loads(line)["after"] | {"totals": [1e300] * 4}})
                    for line in lines],
     # A change that would pass for true: every total 1,000 more (only the record's sum tells).
-    lambda lines: [json.dumps(json.loads(line) | {"after": json.loads(line)["after"]
-                                                  | {"totals": [t + 1000 for t in json.loads(line)["after"]["totals"]]}})
+    lambda lines: [json.dumps(json.loads(line)
+                              | {"after": json.loads(line)["after"]
+                                 | {"totals": [t + 1000 for t in json.loads(line)["after"]["totals"]]}})
                    for line in lines],
 ])
 def test_a_spoilt_checkpoint_is_never_believed(tmp_path, cache, scored, spoil):

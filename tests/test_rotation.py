@@ -23,7 +23,8 @@ runner = CliRunner()
 
 # Who won each hand (by seat) or D for a draw: four rounds with extra hands and draws (a draw does
 # not pass the deal in DMJL).
-RESULTS = "E S D W N S E W S N D E S N W E S S W E N S W".split()
+RESULTS = ["E", "S", "D", "W", "N", "S", "E", "W", "S", "N", "D", "E",
+           "S", "N", "W", "E", "S", "S", "W", "E", "N", "S", "W"]
 # Kajongg's seating of each hand: the prevailing wind, then the initials at E S W N.
 KAJONGG = [
     "E ABCD", "E ABCD", "E BCDA", "E BCDA", "E CDAB", "E DABC",
@@ -47,7 +48,8 @@ def game(results=RESULTS, header="scheme kajongg-dmjl\n"):
         if result == "D":
             hands.append("draw\n")
             continue
-        hands.append("".join(f"{s}: score {20 + 2 * n} win self\n" if s == result else f"{s}: score {(7 * n + 5 * k) % 30}\n"
+        hands.append("".join(f"{s}: score {20 + 2 * n} win self\n" if s == result
+                             else f"{s}: score {(7 * n + 5 * k) % 30}\n"
                              for k, s in enumerate("ESWN")))
     return "players Ann Bob Cid Dee\n" + header + "".join("---\n" + h for h in hands)
 
@@ -89,8 +91,8 @@ def test_next_says_when_the_seats_change(tmp_path):
     path = tmp_path / "game.mj"
     path.write_text(game(RESULTS[:6]))             # the East round, played out
     out = runner.invoke(app, ["session", str(path)]).stdout
-    assert ("Next: Hand 7: Dee deals, South round (new round: Cid and Bob swap chairs, Dee and Ann swap chairs: Dee E, Cid S, Bob W, Ann N)"
-            in out)
+    assert ("Next: Hand 7: Dee deals, South round (new round: Cid and Bob swap chairs, "
+            "Dee and Ann swap chairs: Dee E, Cid S, Bob W, Ann N)" in out)
     nxt = json.loads(runner.invoke(app, ["session", str(path), "--format", "json"]).stdout)["next"]
     assert nxt["seats"] == {"E": "Dee", "S": "Cid", "W": "Bob", "N": "Ann"} and nxt["seats_change"] is True
     assert nxt["moves"] == "New round: Cid and Bob swap chairs; Dee and Ann swap chairs"     # what the page shows
@@ -99,9 +101,11 @@ def test_next_says_when_the_seats_change(tmp_path):
     # The hand after: the seats stand as changed, and Next says nothing more of them.
     added = runner.invoke(app, ["add", str(path), "-e", "E: score 30 win self; S: score 0; W: score 0; N: score 0"])
     assert "Hand 7: Dee deals, South round." in added.stdout
-    assert "Next: Hand 8: Dee deals, South round (Dee deals again: East's win keeps the deal, extra hand 1)\n" in added.stdout
+    assert ("Next: Hand 8: Dee deals, South round (Dee deals again: East's win keeps the deal, extra hand 1)\n"
+            in added.stdout)
     undone = runner.invoke(app, ["undo", str(path)]).stdout
-    assert "Next: Hand 7: Dee deals, South round (new round: Cid and Bob swap chairs, Dee and Ann swap chairs: Dee E, Cid S, Bob W, Ann N)" in undone
+    assert ("Next: Hand 7: Dee deals, South round (new round: Cid and Bob swap chairs, "
+            "Dee and Ann swap chairs: Dee E, Cid S, Bob W, Ann N)" in undone)
 
 
 def test_a_hand_that_names_its_players_is_checked_against_the_changed_seats(tmp_path):

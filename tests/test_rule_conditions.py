@@ -218,8 +218,9 @@ def test_a_count_with_an_unknown_key_names_it(tmp_path):
 def test_the_green_tile_class(tmp_path, tile, green):
     s = house(tmp_path, "rules:\n  - {id: green-win, text: Won on a green tile, when: {winning_tile_class: green}, "
                         "points: 50}\n")
-    hands = {"2s": "[111m] [999p] 234s 567s 22s", "3s": "[111m] [999p] 234s 567s 33s", "5s": "[111m] [999p] 234s 666s 55s",
-             "F": "[111m] [999p] 234s 567s FF", "C": "[111m] [999p] 234s 567s CC"}
+    hands = {"2s": "[111m] [999p] 234s 567s 22s", "3s": "[111m] [999p] 234s 567s 33s",
+             "5s": "[111m] [999p] 234s 666s 55s", "F": "[111m] [999p] 234s 567s FF",
+             "C": "[111m] [999p] 234s 567s CC"}
     p = east(f"E: {hands[tile]} win {tile} self", s)
     assert ("green-win" in {i.rule for i in p.items}) is green
 
@@ -239,8 +240,8 @@ def test_nine_gates_with_concealed_ends_refuses_the_upper_end_too(tmp_path):
 
 
 def test_a_nine_is_no_simple(tmp_path):
-    s = house(tmp_path, "rules:\n  - {id: simple-set, text: A pung of simples, when: {sets: {tiles: simple, count: 1}}, "
-                        "points: 50}\n")
+    s = house(tmp_path, "rules:\n  - {id: simple-set, text: A pung of simples, "
+                        "when: {sets: {tiles: simple, count: 1}}, points: 50}\n")
     assert "simple-set" not in {i.rule for i in east("E: [999m] 123p 456p 789p 11s win 1s self", s).items}
     assert "simple-set" in {i.rule for i in east("E: [888m] 123p 456p 789p 11s win 1s self", s).items}
 
@@ -257,7 +258,8 @@ def test_the_seat_condition(tmp_path):
 @pytest.mark.parametrize("extra", ["[0, 9]", "[1, 10]", "[a, 9]", "[5]"])
 def test_a_gates_range_is_two_ranks_from_1_to_9(tmp_path, extra):
     with pytest.raises(SchemeError, match="ranks 1 to 9"):
-        mjscore.load_scheme(house(tmp_path, f"rules:\n  - {{id: nine-gates, when: {{nine_gates: {{extra: {extra}}}}}}}\n"))
+        mjscore.load_scheme(house(tmp_path,
+                                  f"rules:\n  - {{id: nine-gates, when: {{nine_gates: {{extra: {extra}}}}}}}\n"))
 
 
 def test_nine_gates_written_as_true(tmp_path):

@@ -135,7 +135,8 @@ def test_bmja_winner_with_two_chows_is_an_input_error():
 
 
 def test_draw_values_every_hand_and_pays_nothing():
-    t = parse_table(open("sample_hands/draw.mj").read())
+    with open("sample_hands/draw.mj") as f:
+        t = parse_table(f.read())
     r = evaluate(t).to_dict()
     # round N: E [EEE] 4 + CC 2, own wind x2 = 12; S [333s] 2 + FF 2 = 4;
     # W NNN 8 + PP 2, prevailing wind x2 = 20; N (7777p) 16 + two bonus tiles 8 = 24
@@ -160,7 +161,8 @@ def test_shipped_schemes_load_and_say_where_values_come_from(name):
     ("scheme: x\nlimit: 500\nsets: {}\nfoo: 1\n", "foo: unknown key"),
     ("scheme: x\nlimit: five\n", "limit: takes a whole number"),
     ("scheme: x\nextends: classical\nrules:\n  - {id: r1, points: 2, doubles: 1}\n", "exactly one of points"),
-    ("scheme: x\nextends: classical\nrules:\n  - {id: r1, when: {colour: red}, points: 2}\n", "when.colour: unknown condition"),
+    ("scheme: x\nextends: classical\nrules:\n  - {id: r1, when: {colour: red}, points: 2}\n",
+     "when.colour: unknown condition"),
     ("scheme: x\nextends: classical\nrules:\n  - {id: r1, when: {sets: {tiles: purple}}, points: 2}\n", "takes one of"),
     ("scheme: x\nextends: classical\nrules:\n  - {id: r1, scope: everyone, points: 2}\n", "scope: takes one of"),
     ("scheme: x\nextends: classical\nrules:\n  - {id: nope, remove: true}\n", "cannot remove 'nope'"),
@@ -181,7 +183,8 @@ def test_broken_scheme_files_name_the_key(tmp_path, body, fragment):
 
 
 def test_house_rules_copied_from_classical_with_two_values_changed(tmp_path):
-    text = open("schemes/classical.yaml").read()
+    with open("schemes/classical.yaml") as f:
+        text = f.read()
     text = text.replace("scheme: classical", "scheme: our-club")
     text = text.replace("bonus_tile_points: 4", "bonus_tile_points: 8")
     text = re.sub(r"(id: mahjong,.*points: )20", r"\g<1>30", text)
@@ -235,7 +238,8 @@ def test_explain_shows_the_runner_up():
 
 def test_batch_reports_every_table_with_error_rows(tmp_path):
     f = tmp_path / "mixed.mj"
-    good = open("sample_hands/east-self-drawn.mj").read()
+    with open("sample_hands/east-self-drawn.mj") as sample:
+        good = sample.read()
     f.write_text(good + "---\nE: 12x\n---\n" + good + "---\nE: 123m win 5p self\n")
     r = runner.invoke(app, ["batch", str(f)])
     lines = [json.loads(x) for x in r.stdout.splitlines()]
@@ -270,7 +274,7 @@ def scored(seed, name):
 @given(st.integers(0, 10**9), st.sampled_from(SCHEMES))
 def test_arrangement_uses_exactly_the_players_tiles(seed, name):
     t, scheme, ts = scored(seed, name)
-    for hand, p in zip(t.players, ts.players):
+    for hand, p in zip(t.players, ts.players, strict=True):
         used = [i for b in p.best.arrangement.blocks for i in b.tiles]
         assert counts_of(used) == counts_of(hand.all_tiles())
 

@@ -43,7 +43,8 @@ EXPECTED = [
 
 
 def played(path=SESSION):
-    text = open(path).read()
+    with open(path) as f:
+        text = f.read()
     return play(read_session(text, path)).to_dict()
 
 
@@ -53,12 +54,12 @@ def test_twenty_hand_session_rotation_nets_and_totals(path):
     assert len(r["hands"]) == 20
     names = r["players"]
     totals = {n: 2000 for n in names}
-    for hand, (number, rnd, east, nets) in zip(r["hands"], EXPECTED):
+    for hand, (number, rnd, east, nets) in zip(r["hands"], EXPECTED, strict=True):
         assert (hand["hand"], hand["round"], hand["dealer"]) == (number, rnd, east)
         seat_of = {v: k for k, v in hand["names"].items()}
         got = tuple(hand["settlement"]["net"][seat_of[n]] for n in names)
         assert got == nets, number
-        for n, x in zip(names, nets):
+        for n, x in zip(names, nets, strict=True):
             totals[n] += x
         assert hand["totals"] == totals
     assert r["totals"] == {"Ann": 2898, "Bob": 1184, "Cid": 1818, "Dee": 2100}
@@ -74,7 +75,8 @@ def test_session_command_outputs():
     assert text.exit_code == 0
     assert "Final standings" in text.stdout and "Bob pays Ann 816" in text.stdout
     js = json.loads(runner.invoke(app, ["session", SESSION, "--format", "json"]).stdout)
-    assert {"hands", "totals"} <= set(js) and js["hands"][2]["names"] == {"E": "Bob", "S": "Cid", "W": "Dee", "N": "Ann"}
+    assert ({"hands", "totals"} <= set(js)
+            and js["hands"][2]["names"] == {"E": "Bob", "S": "Cid", "W": "Dee", "N": "Ann"})
     rows = list(csv.DictReader(io.StringIO(runner.invoke(app, ["session", SESSION, "--format", "csv"]).stdout)))
     assert len(rows) == 80 and {r["name"]: r["total"] for r in rows[-4:]} == \
         {"Ann": "2898", "Bob": "1184", "Cid": "1818", "Dee": "2100"}
@@ -91,7 +93,7 @@ def test_session_chart_tells_the_players_apart_without_colour(columns):
     chart = r.stdout[r.stdout.index("Running totals"):].splitlines()
     assert max(map(len, chart)) <= int(columns)                            # fits the width, piped
     plot = [line for line in chart if "│" in line or "┤" in line]
-    for marker, name in zip("ox+*", ("Ann", "Bob", "Cid", "Dee")):
+    for marker, name in zip("ox+*", ("Ann", "Bob", "Cid", "Dee"), strict=True):
         assert f"{marker}{marker} {name}" in "\n".join(plot)                 # the legend: a marker each
         assert any(re.search(rf"{re.escape(marker)} {name} *│$", line) for line in plot), name   # named at the end
     ticks = [int(line.split("┤")[0]) for line in chart if "┤" in line]
@@ -233,7 +235,8 @@ def test_batch_inputs_equal_results_plus_errors(tmp_path):
 
 def test_batch_streams_a_file_with_an_overlong_line_and_bad_bytes(tmp_path):
     f = tmp_path / "odd.mj"
-    good = open("sample_hands/win-on-discard.mj", "rb").read()
+    with open("sample_hands/win-on-discard.mj", "rb") as sample:
+        good = sample.read()
     f.write_bytes(good + b"---\nE: " + b"1m" * 20000 + b"\n---\nE: \xff\xfe\n---\n" + good)
     r = runner.invoke(app, ["batch", str(f)])
     lines = [json.loads(x) for x in r.stdout.splitlines()]
@@ -254,7 +257,7 @@ def test_batch_plays_a_session_hand_by_hand_with_names_totals_and_the_settle_up(
     assert len(hands) == 4 * 20 and {r["file"] for r in rows} == {SESSION}
     for hand, _round, _east, nets in EXPECTED:
         got = {r["name"]: int(r["net"]) for r in hands if r["hand"] == str(hand)}
-        assert got == dict(zip(("Ann", "Bob", "Cid", "Dee"), nets)), hand
+        assert got == dict(zip(("Ann", "Bob", "Cid", "Dee"), nets, strict=True)), hand
     assert [r["draw"] for r in hands if r["hand"] == "2"] == ["yes"] * 4           # a draw has its rows
     last = {r["name"]: int(r["total"]) for r in hands if r["hand"] == "20"}
     end = {r["name"]: r for r in rows if r["hand"] == "end"}

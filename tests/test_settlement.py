@@ -188,7 +188,7 @@ def counted_tables(draw):
     if draw(st.booleans()):
         liable = draw(st.sampled_from([w for w in Wind if w is not winner]))
         how += f" liable {liable.value}"
-    for pen in range(draw(st.integers(0, 2))):
+    for _pen in range(draw(st.integers(0, 2))):
         lines.append(f"penalty {draw(st.sampled_from(list(Wind))).value} {draw(st.integers(1, 500))}")
     for w in Wind:
         score = draw(st.integers(0, 3000))

@@ -202,7 +202,7 @@ def test_the_settle_ups_money_adds_up_to_each_players_won_or_lost(balance, per_p
         per_point = per_point.quantize(Decimal("0.01"), rounding=decimal.ROUND_UP)
     stake = Stake(per_point)
     names = ["Ann", "Bob", "Cid", "Dee"]
-    by_name = dict(zip(names, balance))
+    by_name = dict(zip(names, balance, strict=True))
     transfers = settle_up(by_name)
     for name in names:
         paid = [t for t in transfers if name in (t.payer, t.payee)]
@@ -223,7 +223,7 @@ def test_an_evenings_money_is_its_points_at_the_stake(hands, per_point):
     stake = Stake(per_point)
     text = "players Ann Bob Cid Dee\n" + "".join(
         "---\n" + "\n".join(f"{seat}: score {s}" + (" win self" if seat == winner else "")
-                            for seat, s in zip("ESWN", scores)) + "\n" for winner, scores in hands)
+                            for seat, s in zip("ESWN", scores, strict=True)) + "\n" for winner, scores in hands)
     played = mjscore.play_session(text, stake=str(stake)).to_dict()
     assert played["stake"] == {"per_point": str(stake), "currency": None}
     for s in played["standings"]:
@@ -338,7 +338,8 @@ def test_add_writes_the_stake_into_a_new_evenings_header_and_shows_each_won_or_l
                         "Totals:  Ann 2240  Bob 1924  Cid 1900  Dee 1936",
                         "Won or lost:  Ann +240 (EUR +12.00)  Bob -76 (EUR -3.80)  Cid -100 (EUR -5.00)  Dee -64 "
                         "(EUR -3.20)",
-                        "Next: Hand 2: Ann deals, East round (Ann deals again: East's win keeps the deal, extra hand 1)"]
+                        "Next: Hand 2: Ann deals, East round (Ann deals again: East's win keeps the deal, "
+                        "extra hand 1)"]
     r = runner.invoke(app, ["add", str(evening), "-e", "E: score 0; S: score 8; W: score 20 win from E; N: score 12",
                             "--format", "json"])
     added = json.loads(r.stdout)

@@ -1,3 +1,5 @@
+import dataclasses
+
 import pytest
 
 from mjscore.model.tiles import TILES, Suit, Wind, tile
@@ -49,5 +51,5 @@ def test_bonus_tiles_belong_to_seats():
 
 
 def test_tiles_are_immutable():
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         tile("1m").index = 3

@@ -232,8 +232,10 @@ def test_messages_show_only_a_short_escaped_excerpt(tmp_path):
 # -- 6. values ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("body,fragment", [
-    ("rules:\n  - {id: going-double, text: t, when: {self_drawn: true}, doubles: -1}\n", "doubles: takes a whole number from 0"),
-    ("rules:\n  - {id: minus, text: t, when: {self_drawn: true}, points: -20}\n", "points: takes a whole number from 0"),
+    ("rules:\n  - {id: going-double, text: t, when: {self_drawn: true}, doubles: -1}\n",
+     "doubles: takes a whole number from 0"),
+    ("rules:\n  - {id: minus, text: t, when: {self_drawn: true}, points: -20}\n",
+     "points: takes a whole number from 0"),
     ("rules:\n  - {id: huge, text: t, when: {self_drawn: true}, doubles: 1000000000}\n", "from 0 to 20"),
     ("limit: " + "9" * 5000 + "\n", "a number of more than 30 digits"),
     ("limit: 99999999999\n", "limit: takes a whole number from 1 to 10,000,000"),
@@ -252,7 +254,8 @@ def test_messages_show_only_a_short_escaped_excerpt(tmp_path):
     ("pairs: {dragon: -2}\n", "pairs.dragon"),
     ("rules:\n" + "".join(f"  - {{id: d{n}, text: t, when: {{self_drawn: true}}, doubles: 20}}\n" for n in range(8)),
      "doubles in all"),
-    ("rules:\n  - {id: mahjongg, points: 30}\n", "(mahjongg): no such rule in classical; a new rule needs text and when"),
+    ("rules:\n  - {id: mahjongg, points: 30}\n",
+     "(mahjongg): no such rule in classical; a new rule needs text and when"),
     ("notes: !!python/object/apply:os.system ['echo pwned']\n", "not allowed"),
     ("%TAG ! tag:yaml.org,2002:python/\n---\nscheme: x\nnotes: !object:builtins.dict {}\n", "not allowed"),
     ("notes: &a [*a]\n", "YAML"),
@@ -314,7 +317,8 @@ def test_the_same_bytes_give_the_same_tables_in_every_command(tmp_path, name, da
 
 
 def test_a_bom_does_not_hide_a_yaml_file_or_a_session(tmp_path):
-    for sample, command in (("win-on-discard.yaml", ["batch"]), ("evening-session.mj", ["session", "--format", "json"])):
+    for sample, command in (("win-on-discard.yaml", ["batch"]),
+                            ("evening-session.mj", ["session", "--format", "json"])):
         f = tmp_path / sample
         f.write_bytes(b"\xef\xbb\xbf" + Path("sample_hands", sample).read_bytes())
         plain = runner.invoke(app, [*command[:1], str(Path("sample_hands", sample)), *command[1:]])
@@ -359,7 +363,8 @@ def test_an_ascii_terminal_gets_escapes_and_every_row():
 def test_csv_cells_a_spreadsheet_would_run_are_defused(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     f = Path("=HYPERLINK(1).mj")
-    f.write_text("paying: winner-only\nplayers:\n  E: {tiles: '[111p] 222s 333m EEE 99s', win: {tile: 9s, self: true}, name: '@SUM(A1)'}\n"
+    f.write_text("paying: winner-only\nplayers:\n"
+                 "  E: {tiles: '[111p] 222s 333m EEE 99s', win: {tile: 9s, self: true}, name: '@SUM(A1)'}\n"
                  "  S: {tiles: '[555m] ...', name: '+cmd'}\n")
     f = f.rename(f.with_suffix(".yaml"))
     r = runner.invoke(app, ["batch", str(f), "--format", "csv"])
@@ -425,7 +430,8 @@ def test_a_full_disk_is_one_clear_line():
 
 
 def test_a_closed_pipe_is_not_an_error_message():
-    proc = subprocess.Popen([sys.executable, "-m", "mjscore", "batch", *sorted(map(str, Path("sample_hands").glob("*.mj")))],
+    proc = subprocess.Popen([sys.executable, "-m", "mjscore", "batch",
+                             *sorted(map(str, Path("sample_hands").glob("*.mj")))],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.readline()
     proc.stdout.close()

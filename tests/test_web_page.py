@@ -189,7 +189,7 @@ def test_four_players_enter_a_hand_together_and_all_see_the_payments(served, bro
     played = json.loads(subprocess.run([sys.executable, "-m", "mjscore", "session", str(evening), "--format", "json"],
                                        capture_output=True, text=True, check=True).stdout)
     assert shown == payment_lines(played["hands"][0]), SHOTS
-    for name, total in played["hands"][0]["totals"].items():
+    for _name, total in played["hands"][0]["totals"].items():
         assert str(total) in ann.page.locator("#result").inner_text()
     # The standings are a tap away.
     bob.tab("Standings")
@@ -434,7 +434,8 @@ def axe_faults(phone):
     return phone.page.evaluate("""async () => {
         const r = await axe.run(document, { resultTypes: ["violations"] });
         return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-                .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
+                .map((v) => ({ id: v.id, impact: v.impact,
+                               nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
     }""")
 
 
@@ -447,10 +448,17 @@ def small_controls(phone):
         for (const el of document.querySelectorAll("button, select, input, textarea, summary, label.tick")) {
             if (!shown(el) || (el.type === "checkbox")) continue;
             const r = el.getBoundingClientRect();
-            if (r.width < 43.5 || r.height < 43.5) out.push(`${el.tagName} ${el.id || el.textContent.trim().slice(0, 20)} ${r.width.toFixed(0)}x${r.height.toFixed(0)}`);
-            if (el.scrollWidth > el.clientWidth + 1) out.push(`${el.tagName} ${el.textContent.trim().slice(0, 20)}: caption overflows`);
+            if (r.width < 43.5 || r.height < 43.5) {
+                out.push(`${el.tagName} ${el.id || el.textContent.trim().slice(0, 20)} `
+                         + `${r.width.toFixed(0)}x${r.height.toFixed(0)}`);
+            }
+            if (el.scrollWidth > el.clientWidth + 1) {
+                out.push(`${el.tagName} ${el.textContent.trim().slice(0, 20)}: caption overflows`);
+            }
         }
-        if (document.documentElement.scrollWidth > window.innerWidth) out.push(`page ${document.documentElement.scrollWidth}px wide`);
+        if (document.documentElement.scrollWidth > window.innerWidth) {
+            out.push(`page ${document.documentElement.scrollWidth}px wide`);
+        }
         return out;
     }""")
 
@@ -493,7 +501,8 @@ def test_a_reload_mid_hand_brings_back_the_players_own_line(served, browser):
     seen(cid, "#check", "✓")
     seen(bob, "#lines", "16 counted")
     # The concealed tiles are written as `mjscore show` writes them: one run a suit, an honour's together.
-    assert cid.page.locator("#line").inner_text() == "W: 456m 123p 55789s CCC win 5s self", cid.page.locator("#line").inner_text()
+    written = cid.page.locator("#line").inner_text()
+    assert written == "W: 456m 123p 55789s CCC win 5s self", written
     for p in (bob, cid):
         p.page.reload()
         p.page.wait_for_selector("#mine:not([hidden])")
@@ -539,7 +548,8 @@ def test_every_view_is_made_for_a_thumb_and_an_eye(served_evening, browser, size
         name, shown = t.get_attribute("aria-label"), " ".join(t.inner_text().split())
         assert t.get_attribute("data-tile") and name.startswith(shown), (t.get_attribute("data-tile"), name, shown)
     # The palette stays where it is while the hand grows to fourteen tiles and wraps.
-    where = "() => { const r = document.querySelector('#palette [data-tile=\"5s\"]').getBoundingClientRect(); return [r.left, r.top + window.scrollY]; }"
+    where = ("() => { const r = document.querySelector('#palette [data-tile=\"5s\"]').getBoundingClientRect(); "
+             "return [r.left, r.top + window.scrollY]; }")
     before = page.evaluate(where)
     ann.tiles("1p", "2p", "3p", "4m", "5m", "6m", "7s", "8s", "9s", "C", "C", "C", "5s", "5s")
     assert page.evaluate(where) == before
@@ -560,7 +570,8 @@ def test_every_view_is_made_for_a_thumb_and_an_eye(served_evening, browser, size
         look(view.lower())
     # A phone's larger text (150 %) makes the page larger, and nothing runs past its edge.
     ann.tab("Table")
-    height = page.locator("#keypad [data-key='5']").bounding_box()["height"] if page.locator("#keypad").is_visible() else None
+    height = (page.locator("#keypad [data-key='5']").bounding_box()["height"]
+              if page.locator("#keypad").is_visible() else None)
     page.evaluate("() => { document.documentElement.style.fontSize = '150%'; }")
     faults["zoom"] = small_controls(ann)
     ann.shot(f"view-{step}-zoom")
@@ -670,7 +681,8 @@ def test_at_a_new_round_the_entry_says_who_moves_where(tmp_path, browser):
 
 def test_with_a_stake_the_standings_and_settle_up_show_money(tmp_path, browser):
     evening = tmp_path / "ev.mj"
-    evening.write_text("players Ann Bob Cid Dee\nstake 0.05 EUR\n---\nE: score 40 win self\nS: score 8\nW: ...\nN: ...\n")
+    evening.write_text("players Ann Bob Cid Dee\nstake 0.05 EUR\n---\n"
+                       "E: score 40 win self\nS: score 8\nW: ...\nN: ...\n")
     with serving(evening) as (address, *_):
         bob = Phone(browser, "Bob", address)
         bob.tab("Standings")
@@ -687,10 +699,12 @@ def test_the_page_says_what_the_command_line_says_kitty_and_extra_hands_included
     """Issue 31, item 4: the page shows the library's sentences, as `mjscore session` prints them."""
     evening = tmp_path / "ev.mj"
     # What `add` says of the hand it adds (the page says it once the hand is settled).
-    cli = subprocess.run([sys.executable, "-m", "mjscore", "add", str(evening), "--players", *PLAYERS, "--scheme", "dmjl",
+    cli = subprocess.run([sys.executable, "-m", "mjscore", "add", str(evening),
+                          "--players", *PLAYERS, "--scheme", "dmjl",
                           "--kitty", "50", "--kitty-hand", "no-chow", "-e", "penalty Dee 30 to Bob; "
                           "E: 123p 222s 333m FFF 99s win 9s self; S: score 8; W: ...; N: ..."],
-                         capture_output=True, text=True, timeout=60, check=True, env=os.environ | {"COLUMNS": "200"}).stdout
+                         capture_output=True, text=True, timeout=60, check=True,
+                         env=os.environ | {"COLUMNS": "200"}).stdout
     # The sentence as the command line makes it (its text form wraps it to the width).
     nxt = json.loads(subprocess.run([sys.executable, "-m", "mjscore", "session", str(evening), "--format", "json"],
                                     capture_output=True, text=True, timeout=60, check=True).stdout)["next"]["text"]

@@ -275,7 +275,8 @@ def test_the_record_round_trips_and_counts_among_the_four():
 
     assert print_table(t).strip() == "S: [CCC] 234678m 55p 789s 1f discarded 9m 7s win 5p self"
     assert mjscore.parse(print_table(t)) == [t]
-    yaml_form = "players:\n  S: {tiles: '[CCC] 234678m 55p 789s', bonus: [1f], discarded: [7s, 9m], win: {tile: 5p, self: true}}\n"
+    yaml_form = ("players:\n  S: {tiles: '[CCC] 234678m 55p 789s', bonus: [1f], discarded: [7s, 9m], "
+                 "win: {tile: 5p, self: true}}\n")
     assert mjscore.parse(yaml_form, name="t.yaml") == [t]
     with pytest.raises(mjscore.TableError, match="five 5p"):
         mjscore.score("S: 5555p ... discarded 5p; E: score 10 win self", paying="winner-only")

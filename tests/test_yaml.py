@@ -49,7 +49,8 @@ def test_self_drawn_mapping_and_names():
   E: {tiles: "123m 456m 789m 11s 222s", win: {tile: 2s}, name: Ann}
   S: {score: 4}
 """
-    with pytest.raises(NotationError):  # a counted score beside a listed hand is caught later; tiles+score in one line now
+    # a counted score beside a listed hand is caught later; tiles+score in one line now
+    with pytest.raises(NotationError):
         parse_yaml_tables(text.replace("S: {score: 4}", "S: {score: 4, tiles: 1m}"), "t.yaml")
     (t,) = parse_yaml_tables(text, "t.yaml")
     e = t.players[0]

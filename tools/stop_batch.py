@@ -12,6 +12,7 @@ of the session is left.  tests/test_batch_jobs.py runs the same, five times a si
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -52,10 +53,8 @@ def one(big: Path, sig: signal.Signals, folder: Path) -> str | None:
             return "hung"
         left = _group_left(proc.pid)
     finally:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     text = out.read_bytes()
     wrong = []
     if proc.returncode != status:

@@ -488,9 +488,14 @@ def _parse_player(seat: Wind, line: Line) -> PlayerHand:
     """A player's line (its first word the seat, `E:`): its words read (`_read_words`), then the
     questions about the line as a whole, each its own step."""
     w = _read_words(seat, line)
-    _check_score_line(w, line)
-    may_have_taken = _take_the_discards_set(w)
-    _check_pairs(w, may_have_taken, line)
+    # Each question asked only where it can arise (a score, a win, a group): most lines of a
+    # table are a loser's plain tiles, and this runs four times a table.
+    win = w.win
+    if w.score is not None or win is not None:
+        _check_score_line(w, line)
+    may_have_taken = _take_the_discards_set(w) if win is not None and w.melds else []
+    if w.melds:
+        _check_pairs(w, may_have_taken, line)
     melds, concealed, bonus, discards = w.melds, w.concealed, w.bonus, w.discards
     if len(melds) > 1:
         melds.sort(key=meld_order)

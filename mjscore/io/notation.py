@@ -462,21 +462,13 @@ def parse_number(tok: Token, what: str) -> int:
     return value
 
 
-class _Written:
-    """What a player's line wrote, word by word, before it is checked as a whole: built by
-    `_read_words`, one list per kind of word."""
+class _Keywords:
+    """What a player's line says besides its tiles and groups (`...`, `= N`, `score N`, the win
+    clause, `discarded`): made when the line's first keyword is read, as most lines have none."""
 
-    __slots__ = ("concealed", "bonus", "melds", "places", "runs", "among", "opened", "discards",
-                 "incomplete", "claim", "score", "win")
+    __slots__ = ("discards", "incomplete", "claim", "score", "win")
 
     def __init__(self) -> None:
-        self.concealed: list[Tile] = []
-        self.bonus: list[Tile] = []
-        self.melds: list[Meld] = []
-        self.places: list[tuple[int, tuple[Tile, ...]]] = []   # each word (its number) and the tiles it wrote
-        self.runs: list[tuple[Tile, ...]] = []    # the concealed tiles, run by run as written
-        self.among: list[int] = []                # for each group of `melds`, how many runs stood before it
-        self.opened: list[int] = []               # the word that opened each group of `melds`
         self.discards: list[Tile] = []
         self.incomplete = False
         self.claim: int | None = None
@@ -484,37 +476,23 @@ class _Written:
         self.win: Win | None = None
 
 
+_NO_KEYWORDS = _Keywords()          # a line of tiles alone: never written to (`_parse_player` makes its own)
+
+
 def _parse_player(seat: Wind, line: Line) -> PlayerHand:
-    """A player's line (its first word the seat, `E:`): its words read (`_read_words`), then the
-    questions about the line as a whole, each its own step."""
-    w = _read_words(seat, line)
-    # Each question asked only where it can arise (a score, a win, a group): most lines of a
-    # table are a loser's plain tiles, and this runs four times a table.
-    win = w.win
-    if w.score is not None or win is not None:
-        _check_score_line(w, line)
-    may_have_taken = _take_the_discards_set(w) if win is not None and w.melds else []
-    if w.melds:
-        _check_pairs(w, may_have_taken, line)
-    melds, concealed, bonus, discards = w.melds, w.concealed, w.bonus, w.discards
-    if len(melds) > 1:
-        melds.sort(key=meld_order)
-    concealed.sort(key=_INDEX)
-    return PlayerHand(seat=seat, concealed=tuple(concealed), melds=tuple(melds),
-                      bonus=tuple(sorted(bonus, key=_INDEX)) if bonus else (), incomplete=w.incomplete,
-                      claim=w.claim, score=w.score, win=w.win,
-                      discards=tuple(sorted(discards, key=_INDEX)) if discards else (), where=line.where,
-                      tile_places=tuple(w.places), line=line, written=tuple(w.runs) if len(w.runs) > 1 else ())
-
-
-def _read_words(seat: Wind, line: Line) -> _Written:
-    """The words of a player's line, each read as what it is: a group, tiles, or a keyword
-    (`_read_keyword`).  Words are read as plain strings, and a word's place is asked of the line
-    only for a message (`Line.place`).  Tiles and groups, most of the words, are read here with
-    the lists bound to locals: this loop runs for every word of every table."""
-    w = _Written()
-    concealed, bonus, melds, places, runs, among, opened = (w.concealed, w.bonus, w.melds, w.places, w.runs,
-                                                            w.among, w.opened)
+    """A player's line (its first word the seat, `E:`): its words read, each as what it is (a
+    group, tiles, or a keyword: `_read_keyword`), then the questions about the line as a whole,
+    each its own step.  Words are read as plain strings, and a word's place is asked of the line
+    only for a message (`Line.place`).  Tiles and groups, most of the words, are read in this
+    loop with plain local lists: it runs for every word of every table."""
+    concealed: list[Tile] = []
+    bonus: list[Tile] = []
+    melds: list[Meld] = []
+    places: list[tuple[int, tuple[Tile, ...]]] = []       # each word (its number) and the tiles it wrote
+    runs: list[tuple[Tile, ...]] = []    # the concealed tiles, run by run as written
+    among: list[int] = []                # for each group of `melds`, how many runs stood before it
+    opened: list[int] = []               # the word that opened each group of `melds`
+    kw = _NO_KEYWORDS
     words = line.words
     i = 1
     n = len(words)
@@ -545,11 +523,29 @@ def _read_words(seat: Wind, line: Line) -> _Written:
             among.append(len(runs))
             places.append((k, meld.tiles))
         else:
-            i = _read_keyword(w, seat, line, k, i)
-    return w
+            if kw is _NO_KEYWORDS:
+                kw = _Keywords()
+            i = _read_keyword(kw, seat, line, k, i)
+    win = kw.win
+    if kw.score is not None or win is not None:
+        _check_score_line(kw, bool(concealed or melds or bonus), line)
+    may_have_taken: list[int] = []
+    if win is not None and melds:
+        may_have_taken = _take_the_discards_set(win, concealed, melds, runs, among, opened)
+    if melds:
+        _check_pairs(melds, opened, may_have_taken, line)
+    if len(melds) > 1:
+        melds.sort(key=meld_order)
+    concealed.sort(key=_INDEX)
+    discards = kw.discards
+    return PlayerHand(seat=seat, concealed=tuple(concealed), melds=tuple(melds),
+                      bonus=tuple(sorted(bonus, key=_INDEX)) if bonus else (), incomplete=kw.incomplete,
+                      claim=kw.claim, score=kw.score, win=win,
+                      discards=tuple(sorted(discards, key=_INDEX)) if discards else (), where=line.where,
+                      tile_places=tuple(places), line=line, written=tuple(runs) if len(runs) > 1 else ())
 
 
-def _read_keyword(w: _Written, seat: Wind, line: Line, k: int, i: int) -> int:
+def _read_keyword(w: _Keywords, seat: Wind, line: Line, k: int, i: int) -> int:
     """Word `k`, which is no tile and opens no group: a keyword and what it takes (from word
     `i` on), kept in `w`; the number of the word after them."""
     t = line.words[k]
@@ -590,9 +586,9 @@ def _read_keyword(w: _Written, seat: Wind, line: Line, k: int, i: int) -> int:
     raise NotationError(_bad_word(t), line.place(k), t)
 
 
-def _check_score_line(w: _Written, line: Line) -> None:
+def _check_score_line(w: _Keywords, has_tiles: bool, line: Line) -> None:
     """A `score N` line lists no tiles, and a win clause names its tile unless the score was counted."""
-    if w.score is not None and (w.concealed or w.melds or w.bonus or w.incomplete):
+    if w.score is not None and (has_tiles or w.incomplete):
         raise NotationError("a 'score N' line lists no tiles: the score was counted at the table",
                             line.place(1), line.words[1])
     if w.win is not None and w.win.tile is None and w.score is None:
@@ -600,28 +596,28 @@ def _check_score_line(w: _Written, line: Line) -> None:
                             line.words[0])
 
 
-def _take_the_discards_set(w: _Written) -> list[int]:
+def _take_the_discards_set(win: Win, concealed: list[Tile], melds: list[Meld], runs: list[tuple[Tile, ...]],
+                           among: list[int], opened: list[int]) -> list[int]:
     """The bracketed sets the winning discard may have completed, written as the breakdown prints
     it ([55p], [345p]).  One such set is the same hand as its tiles among the concealed ones, and
     is moved there; of two or more, the scorer takes the one that scores best, as for plain tiles
     (`hand.arrange.readings`): their places are returned, and they stay."""
-    win = w.win
-    if win is None or win.discarder is None or win.tile is None or win.tile in w.concealed:
+    if win.discarder is None or win.tile is None or win.tile in concealed:
         return []
-    may_have_taken = [k for k, m in enumerate(w.melds)
+    may_have_taken = [k for k, m in enumerate(melds)
                       if m.form is Form.EXPOSED and win.tile in m.tiles and len(m.tiles) <= 3]
     if len(may_have_taken) == 1:
         k = may_have_taken.pop()
-        w.concealed.extend(w.melds[k].tiles)
-        w.runs.insert(w.among[k], w.melds[k].tiles)
-        del w.melds[k], w.opened[k], w.among[k]
+        concealed.extend(melds[k].tiles)
+        runs.insert(among[k], melds[k].tiles)
+        del melds[k], opened[k], among[k]
     return may_have_taken
 
 
-def _check_pairs(w: _Written, may_have_taken: list[int], line: Line) -> None:
+def _check_pairs(melds: list[Meld], opened: list[int], may_have_taken: list[int], line: Line) -> None:
     """A pair in brackets is no set, but for the one the winning discard completed."""
     pairs = 0
-    for k, (m, at) in enumerate(zip(w.melds, w.opened, strict=True)):
+    for k, (m, at) in enumerate(zip(melds, opened, strict=True)):
         if m.form is Form.EXPOSED and len(m.tiles) == 2:
             pairs += 1
             if k not in may_have_taken or pairs > 1:     # only the discard's pair, and one of them

@@ -113,7 +113,8 @@ class TableResult(NamedTuple):
         out = ['{"scheme": ', string(self.scheme.name), ', "round": ', string(t.round.letter),
                ', "winner": ', string(won[0].seat.letter) if won else "null",
                ', "draw": ', boolean(t.draw),
-               ', "players": [', ", ".join([player_json(p, self.explain, claims.get(p.seat)) for p in self.players]), "]"]
+               ', "players": [', ", ".join([player_json(p, self.explain, claims.get(p.seat)) for p in self.players]),
+               "]"]
         if won is not None:
             win = won[1]
             out += [', "win": {"tile": ', string(win.tile.text) if win.tile else "null",
@@ -151,8 +152,8 @@ def one_winner(table: Table) -> tuple[Table, str | None]:
     if taker is None:
         seats = " and ".join(table.who(p.seat) for p in claimants)
         raise WinClauseError(f"sacred discard: {seats} each discarded {tile.text} since their last draw from the wall, "
-                             f"so none of them may go out on {table.who(discarder)}'s discard of it", claimants[0].where,
-                             tile.text, seats=tuple(p.seat.value for p in claimants))
+                             f"so none of them may go out on {table.who(discarder)}'s discard of it",
+                             claimants[0].where, tile.text, seats=tuple(p.seat.value for p in claimants))
     others = [p for p in claimants if p is not taker]
     players = tuple(_without(p, tile) if p in others else p for p in table.players)
     return dataclasses.replace(table, players=players), _ruling(table, claimants, taker, others, discarder, tile)

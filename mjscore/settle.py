@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import NamedTuple
 
 from mjscore.model import plain
@@ -30,7 +30,7 @@ class SettlementError(MjError):
     stand, and the result says why there is no settlement."""
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Why a payment is made (and what kind a special payment is)."""
 
     WINNER = "winner"                          # a loser pays the winner
@@ -95,8 +95,10 @@ class Settlement(NamedTuple):
                ', "east_double_applies": ', plain.boolean(self.east_double_applies),
                ', "payments": [', ", ".join(payments),
                # Penalties are among the payments too; listed here so that a reader can tell them apart.
-               '], "penalties": [', ", ".join([j for p, j in zip(self.payments, payments) if p.reason == Reason.PENALTY]
-                                              # Under add-up nobody receives a penalty: it is taken off the payer's total.
+               # (`payments` is made from self.payments, one for one.)  Under add-up nobody
+               # receives a penalty: it is taken off the payer's total.
+               '], "penalties": [', ", ".join([j for p, j in zip(self.payments, payments, strict=True)
+                                               if p.reason == Reason.PENALTY]
                                               + [f'{{"from": {_SEAT_JSON[w]}, "to": null, "amount": {amount}}}'
                                                  for w, amount in self.taken_off]),
                '], "net": {', ", ".join([f"{_SEAT_JSON[w]}: {self.net[w]}" for w in SEATS if w in self.net]), "}"]
@@ -198,7 +200,8 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
             raise SettlementError("there is no winner and the table is not marked 'draw'")
         winner, win = won
         payoff = find_payoff(settings.payoff, scheme_payoffs)
-        applies = payoff.east_double == EastDouble.SWITCH or (settings.paying is Paying.BETWEEN_ALL and win.liable is None)
+        applies = (payoff.east_double == EastDouble.SWITCH
+                   or (settings.paying is Paying.BETWEEN_ALL and win.liable is None))
         if winner.seat not in scores:
             raise SettlementError("the winner's score is missing")
         u = scores[winner.seat]

@@ -68,7 +68,8 @@ _SUIT_SPANS = ((0, 9), (9, 18), (18, 27), (WIND_BASE, KINDS))
 # enough that a batch of any length holds the same memory (a long batch fills them, then keeps
 # them at this size).
 @lru_cache(maxsize=16384)
-def _suit_decompositions(counts: tuple[int, ...], first: int, pairs: int) -> tuple[tuple[tuple[Block, ...], int, int], ...]:
+def _suit_decompositions(counts: tuple[int, ...], first: int,
+                         pairs: int) -> tuple[tuple[tuple[Block, ...], int, int], ...]:
     """Every full split of one suit's held ranks (`counts`, the first of them tile `first`) into
     pungs, chows and at most `pairs` pairs: (blocks, sets, pairs), in the order of the whole
     hand's search (the lowest tile's pungs, then its pairs, then chows from it)."""

@@ -8,6 +8,7 @@ shape names the scheme accepts.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import accumulate
 
 from mjscore.hand.arrange import readings, winner_arrangements
 from mjscore.model.errors import HandSizeError, IncompleteHandError, TableError, TileCountError, WinClauseError
@@ -100,7 +101,8 @@ def _check_flags_fit(p: PlayerHand, table: Table, loose_needs_kong: bool = False
                                  "may be robbed (a concealed kong only for thirteen orphans)", p.where, "robbed",
                                  seats=seats)
         raise WinClauseError(f"'robbed' is a win on the tile {who} added to a pung, but {who} shows no pung of "
-                             f"{win.tile.text}" + (" (thirteen orphans may rob a concealed kong of it)" if orphans else ""),
+                             f"{win.tile.text}"
+                             + (" (thirteen orphans may rob a concealed kong of it)" if orphans else ""),
                              p.where, "robbed", seats=seats)
 
 
@@ -129,13 +131,11 @@ def _check_tile_counts(table: Table) -> None:
         t = TILES[i]
         holders = ", ".join(f"{table.who(p.seat)} has {c[i]}" for p, c in per_seat if c[i])
         seats = tuple(p.seat.value for p, c in per_seat if c[i])
-        # Point at the player whose tiles push the count over: the fifth 5p, not the first.
-        running = 0
-        for p, c in per_seat:
-            running += c[i]
-            if running > limit:
-                break
-        where = p.place_of(t)
+        # Point at the player whose tiles push the count over: the fifth 5p, not the first (the
+        # seats' counts add up to n, over the limit, so some seat's running count passes it).
+        running = accumulate(c[i] for _, c in per_seat)
+        over = next(p for (p, _), seen in zip(per_seat, running, strict=True) if seen > limit)
+        where = over.place_of(t)
         if t.is_bonus:
             msg = f"{t.text} ({t.name}) appears {n} times at the table ({holders}); there is one"
         else:

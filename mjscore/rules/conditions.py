@@ -4,9 +4,10 @@ A rule in a scheme file says *when* it applies with a mapping of condition names
 parameters (`when: {sets: {tiles: dragon, count: 3}}`).  This module is that vocabulary: each
 condition is a small pure function of the player's situation and one arrangement of the
 player's tiles.  Rule values (points, doubles, limits) never live here; only what the words
-mean.  Adding a condition here and to `schemes/README.md` is how the format grows; a new
-condition may also say which hand features its test cannot pass without (`needs`), so that
-the engine skips it on hands that lack them (none is always safe, only slower).
+mean.  Adding a condition here and to `schemes/README.md` is how the format grows (a test,
+tests/test_conditions_documented.py, holds the two the same); a new condition may also say
+which hand features its test cannot pass without (`needs`), so that the engine skips it on
+hands that lack them (none is always safe, only slower).
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Generic, TypeVar
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, Self, TypeGuard, TypeVar, overload
 
 from mjscore.hand.arrange import SHAPES, Arrangement, Block, nine_gates
 from mjscore.hand.shapes import Counts, counts_of
@@ -24,9 +24,9 @@ from mjscore.io.notation import parse_tile
 from mjscore.model.table import Form, PlayerHand, SetKind, Table, WinFlag
 from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, KINDS, SEASON_BASE, WIND_BASE, Wind
 
-
-
-T = TypeVar("T")
+S = TypeVar("S")        # what a `once` property is read off
+T = TypeVar("T")        # ... and what it gives
+P = TypeVar("P")        # a condition's parameter, as its check makes it
 
 
 class ClaimedKong(NamedTuple):
@@ -52,26 +52,38 @@ class RuleSet(Protocol):
     def max_chows(self) -> int: ...
 
 
-class once(Generic[T]):
+class once(Generic[S, T]):
     """A property worked out on first use, then kept as a plain attribute: what
     `functools.cached_property` does, without the lock Python 3.11's takes on every first use
     (a situation's values are worked out by one thread; 3.12 dropped the lock for that reason).
     A situation is made for every player of every table: 15 M fewer of 4,066 M instructions
     (0.4 %) on the 1,500-table benchmark batch (callgrind)."""
 
-    def __init__(self, compute: Callable[[Any], T]):
+    def __init__(self, compute: Callable[[S], T]) -> None:
         self.compute = compute
         self.name = compute.__name__
         self.__doc__ = compute.__doc__
 
-    def __set_name__(self, owner: type, name: str) -> None:
+    def __set_name__(self, owner: type[S], name: str) -> None:
         self.name = name
 
-    def __get__(self, obj: Any, owner: type | None = None) -> T:
+    @overload
+    def __get__(self, obj: None, owner: type[S] | None = None) -> Self: ...
+
+    @overload
+    def __get__(self, obj: S, owner: type[S] | None = None) -> T: ...
+
+    def __get__(self, obj: S | None, owner: type[S] | None = None) -> Self | T:
         if obj is None:
-            return self  # type: ignore[return-value]  # the descriptor itself, read off the class
+            return self                 # the descriptor itself, read off the class
         value = obj.__dict__[self.name] = self.compute(obj)
         return value
+
+    if TYPE_CHECKING:
+        # Assigning the attribute sets the value it keeps (`scoring.score.situation` sets a
+        # winner's counts so).  For type checkers only, as typeshed declares it for
+        # cached_property: a real __set__ would make this a data descriptor, asked on every read.
+        def __set__(self, obj: S, value: T) -> None: ...
 
 
 class Feature(Enum):
@@ -106,8 +118,10 @@ class Feature(Enum):
     WIN_BLOCK = "win-block"                   # (WIN_BLOCK, "pair" | "set" | "pung" | "chow")
 
 
+# What a feature stands with: a seat, a win flag, a tile index or count, a shape, tile class or block kind.
+FeatureValue = Wind | WinFlag | int | str
 # A feature, a feature with its value, or either counted: (feature, n).
-FeatureKey = Feature | tuple[Feature, Any]
+FeatureKey = Feature | tuple[Feature, FeatureValue]
 Need = FeatureKey | tuple[FeatureKey, int]
 # Per scheme, each set's or pair's features and those of them the scheme's rules count, keyed by
 # the block and the seat and round that name the own and prevailing winds.
@@ -155,7 +169,7 @@ class Situation:
     calling: Callable[[Situation, str], bool] | None = None
     calling_found: dict[str, bool] = field(default_factory=dict)     # rule id -> calling for it
     # The hand completed by each wait, with its arrangements: built by the engine for `calling`.
-    completions: list[Any] = field(default_factory=list)
+    completions: list[Completion] = field(default_factory=list)
 
     @once
     def counts(self) -> Counts:
@@ -206,6 +220,11 @@ class Situation:
         return self.hand.win is not None
 
 
+# A hand a loser's wait completes, as a winner's situation, with its arrangements, the set points
+# and the features of each (`scoring.score._completions`).
+Completion = tuple[Situation, list[tuple[Arrangement, int, set[Need]]]]
+
+
 # -- tile classes ------------------------------------------------------------------------------
 
 TILE_CLASSES = ("any", "simple", "terminal", "honour", "major", "wind", "dragon",
@@ -240,24 +259,43 @@ def in_class(i: int, cls: str, sit: Situation | None) -> bool:
 
 
 # -- parameter checking (used when a scheme is loaded) ----------------------------------------
+#
+# Each check takes the value as the scheme file writes it (untrusted: anything YAML reads) and
+# gives the parameter its condition's test takes, or raises ParamError saying what it takes.
 
 class ParamError(ValueError):
     pass
 
 
-def _bool(v):
+# The parameters of a per-hand condition's test, as its check makes them.
+Bounds = tuple[int, int | None]                    # (at least, at most; None: no most)
+ClassCount = tuple[str, Bounds]                    # (tile class, how many)
+NineGatesSpec = tuple[tuple[int, int], bool, bool]  # ((LOW, HIGH) of the extra tile, concealed_ends, waited)
+OnlyPossible = tuple[bool, bool]                   # (the value asked, ignore_dead)
+# Any condition's parameter, per set or per hand: what a rule's `when` holds.
+Param = (bool | int | str | Wind | WinFlag | Bounds | ClassCount | NineGatesSpec | OnlyPossible
+         | tuple[WinFlag, ...] | tuple[str, ...] | frozenset[str] | frozenset[int] | frozenset[SetKind])
+
+
+def _is_one_of(v: object, values: frozenset[str] | tuple[str, ...]) -> TypeGuard[str]:
+    """Whether `v` is one of the words (an unhashable `v` raises TypeError for a set of them, as
+    `in` does: the loader says the value is not one this condition takes)."""
+    return v in values
+
+
+def _bool(v: object) -> bool:
     if not isinstance(v, bool):
         raise ParamError("takes true or false")
     return v
 
 
-def _int(v):
+def _int(v: object) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or v < 0:
         raise ParamError("takes a whole number")
     return v
 
 
-def _count(v):
+def _count(v: object) -> Bounds:
     """`N` (at least N) or {at_least: N, at_most: M, exactly: K}."""
     if isinstance(v, int) and not isinstance(v, bool):
         return (_int(v), None)
@@ -272,19 +310,19 @@ def _count(v):
     raise ParamError("takes a number or {at_least: N, at_most: N, exactly: N}")
 
 
-def _choice(*values):
-    def check(v):
-        if v not in values:
+def _choice(*values: str) -> Callable[[object], str]:
+    def check(v: object) -> str:
+        if not _is_one_of(v, values):
             raise ParamError(f"takes one of: {', '.join(values)}")
         return v
     return check
 
 
-def _tile_class(v):
+def _tile_class(v: object) -> str:
     return _choice(*TILE_CLASSES)(v)
 
 
-def _class_count(v):
+def _class_count(v: object) -> ClassCount:
     if not isinstance(v, dict) or "tiles" not in v:
         raise ParamError("takes {tiles: CLASS, count: N}")
     unknown = set(v) - {"tiles", "count"}
@@ -293,47 +331,50 @@ def _class_count(v):
     return (_tile_class(v["tiles"]), _count(v.get("count", 1)))
 
 
-def _tile(v):
+def _tile(v: object) -> int:
     t = parse_tile(str(v))
     if t is None or t.is_bonus:
         raise ParamError(f"{v!r} is not a tile")
     return t.index
 
 
-def _tiles(v):
+def _tiles(v: object) -> frozenset[int]:
     if not isinstance(v, list) or not v:
         raise ParamError("takes a list of tiles")
     return frozenset(_tile(x) for x in v)
 
 
-def _shape(v):
-    vals = v if isinstance(v, list) else [v]
-    for x in vals:
-        if x not in SHAPES:
+def _shape(v: object) -> frozenset[str]:
+    shapes: list[str] = []
+    for x in v if isinstance(v, list) else [v]:
+        if not _is_one_of(x, SHAPES):
             raise ParamError(f"{x!r} is not a shape; known: {', '.join(sorted(SHAPES))}")
-    return frozenset(vals)
+        shapes.append(x)
+    return frozenset(shapes)
 
 
-def _wind(v):
+def _wind(v: object) -> Wind:
     if v not in ("E", "S", "W", "N"):
         raise ParamError("takes a wind: E, S, W or N")
     return Wind(v)
 
 
-def _flag(v):
+def _flag(v: object) -> WinFlag:
     try:
         return WinFlag(v)
     except ValueError:
         raise ParamError(f"takes a win flag: {', '.join(f.value for f in WinFlag)}") from None
 
 
-def _range(v):
-    if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and 1 <= x <= 9 for x in v)):
-        raise ParamError("takes [LOW, HIGH], ranks 1 to 9")
-    return (v[0], v[1])
+def _range(v: object) -> tuple[int, int]:
+    if isinstance(v, list) and len(v) == 2:
+        lo, hi = v
+        if isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= 9 and 1 <= hi <= 9:
+            return (lo, hi)
+    raise ParamError("takes [LOW, HIGH], ranks 1 to 9")
 
 
-def _nine_gates(v):
+def _nine_gates(v: object) -> NineGatesSpec:
     if v is True:
         return ((1, 9), False, False)
     if not isinstance(v, dict):
@@ -344,49 +385,51 @@ def _nine_gates(v):
     return (_range(v.get("extra", [1, 9])), _bool(v.get("concealed_ends", False)), _bool(v.get("waited", False)))
 
 
-def _rule_id(v):
+def _rule_id(v: object) -> str:
     if not isinstance(v, str):
         raise ParamError("takes a rule id")
     return v
 
 
 # -- the conditions ----------------------------------------------------------------------------
+#
+# Each test is (situation, arrangement, parameter) -> whether the condition holds.
 
-def _in(n: int, bounds) -> bool:
+def _in(n: int, bounds: Bounds) -> bool:
     lo, hi = bounds
     return n >= lo and (hi is None or n <= hi)
 
 
-def c_shape(sit, arr, shapes):
+def c_shape(sit: Situation, arr: Arrangement, shapes: frozenset[str]) -> bool:
     return arr.shape in shapes
 
 
-def c_self_drawn(sit, arr, v):
+def c_self_drawn(sit: Situation, arr: Arrangement, v: bool) -> bool:
     return sit.winner and sit.self_drawn == v
 
 
-def c_flag(sit, arr, f):
+def c_flag(sit: Situation, arr: Arrangement, f: WinFlag) -> bool:
     return f in sit.flags
 
 
-def c_not_flag(sit, arr, flags):
+def c_not_flag(sit: Situation, arr: Arrangement, flags: tuple[WinFlag, ...]) -> bool:
     return not any(f in sit.flags for f in flags)
 
 
-def _flags(v):
+def _flags(v: object) -> tuple[WinFlag, ...]:
     """One win flag, or a list of them."""
     return tuple(_flag(x) for x in (v if isinstance(v, list) else [v]))
 
 
-def c_winning_tile(sit, arr, t):
+def c_winning_tile(sit: Situation, arr: Arrangement, t: int) -> bool:
     return sit.win_tile == t
 
 
-def c_seat(sit, arr, w):
+def c_seat(sit: Situation, arr: Arrangement, w: Wind) -> bool:
     return sit.seat is w
 
 
-def c_dealer_win(sit, arr, n):
+def c_dealer_win(sit: Situation, arr: Arrangement, n: int) -> bool:
     """East wins for the n-th time in a row (or more)."""
     return sit.winner and sit.seat is Wind.EAST and sit.dealer_wins + 1 >= n
 
@@ -394,24 +437,24 @@ def c_dealer_win(sit, arr, n):
 # A partial listing (`...`) leaves out tiles that score nothing, so a condition on the whole
 # hand (one suit, only honours, no chows) can never be known to hold for it.
 
-def c_no_chows(sit, arr, v):
+def c_no_chows(sit: Situation, arr: Arrangement, v: bool) -> bool:
     if sit.hand.incomplete:
         return False
     return (not any(b.kind is SetKind.CHOW for b in arr.blocks)) == v
 
 
-def c_chows(sit, arr, bounds):
+def c_chows(sit: Situation, arr: Arrangement, bounds: Bounds) -> bool:
     return _in(sum(1 for b in arr.blocks if b.kind is SetKind.CHOW), bounds)
 
 
-def c_concealed(sit, arr, v):
+def c_concealed(sit: Situation, arr: Arrangement, v: bool) -> bool:
     """No set claimed from a discard, nor completed by a discarded winning tile (a claimed kong
     as the scheme says)."""
     keeps = sit.scheme.claimed_kong.concealed_hand
     return (not any(b.exposed and not (keeps and b.form is Form.CLAIMED_KONG) for b in arr.blocks)) == v
 
 
-def c_one_suit(sit, arr, v):
+def c_one_suit(sit: Situation, arr: Arrangement, v: str) -> bool:
     if sit.hand.incomplete:
         return False
     numbered, honours = sit.suits
@@ -424,15 +467,15 @@ def c_one_suit(sit, arr, v):
     return numbered <= 1          # "at-most-one": one suit and/or honours
 
 
-def c_only(cls):
-    def check(sit, arr, v):
+def c_only(cls: str) -> Callable[[Situation, Arrangement, bool], bool]:
+    def check(sit: Situation, arr: Arrangement, v: bool) -> bool:
         if sit.hand.incomplete:
             return False
         return all(in_class(i, cls, sit) for i in sit.held) == v
     return check
 
 
-def c_only_tiles(sit, arr, tiles):
+def c_only_tiles(sit: Situation, arr: Arrangement, tiles: frozenset[int]) -> bool:
     return not sit.hand.incomplete and all(i in tiles for i in sit.held)
 
 
@@ -440,17 +483,17 @@ def _sets_of(arr: Arrangement, cls: str, sit: Situation) -> int:
     return sum(1 for b in arr.blocks if b.is_pung_or_kong and in_class(b.tile, cls, sit))
 
 
-def c_sets(sit, arr, spec):
+def c_sets(sit: Situation, arr: Arrangement, spec: ClassCount) -> bool:
     cls, bounds = spec
     return _in(_sets_of(arr, cls, sit), bounds)
 
 
-def c_pairs(sit, arr, spec):
+def c_pairs(sit: Situation, arr: Arrangement, spec: ClassCount) -> bool:
     cls, bounds = spec
     return _in(sum(1 for b in arr.blocks if b.kind is SetKind.PAIR and in_class(b.tile, cls, sit)), bounds)
 
 
-def c_singles(sit, arr, spec):
+def c_singles(sit: Situation, arr: Arrangement, spec: ClassCount) -> bool:
     """Tiles of a class in no set or pair of the arrangement (a loser's loose tiles)."""
     cls, bounds = spec
     used = [0] * KINDS
@@ -462,28 +505,28 @@ def c_singles(sit, arr, spec):
                bounds)
 
 
-def c_exposed_sets(sit, arr, bounds):
+def c_exposed_sets(sit: Situation, arr: Arrangement, bounds: Bounds) -> bool:
     """Sets claimed from a discard, the one the winning discard completed included."""
     return _in(sum(1 for b in arr.blocks if b.is_set and b.exposed), bounds)
 
 
-def c_exposed_melds(sit, arr, bounds):
+def c_exposed_melds(sit: Situation, arr: Arrangement, bounds: Bounds) -> bool:
     """Sets and pairs made with a claimed tile, the one the winning discard completed included: a
     pair completed by a discard counts too, as Kajongg counts melds (MahJonggWithOriginalCall)."""
     return _in(sum(1 for b in arr.blocks if b.exposed and b.kind is not SetKind.SINGLE), bounds)
 
 
-def c_concealed_pungs(sit, arr, bounds):
+def c_concealed_pungs(sit: Situation, arr: Arrangement, bounds: Bounds) -> bool:
     counts = sit.scheme.claimed_kong.concealed_pung
     return _in(sum(1 for b in arr.blocks if b.is_pung_or_kong
                    and (not b.exposed or (counts and b.form is Form.CLAIMED_KONG))), bounds)
 
 
-def c_kongs(sit, arr, bounds):
+def c_kongs(sit: Situation, arr: Arrangement, bounds: Bounds) -> bool:
     return _in(sum(1 for b in arr.blocks if b.kind is SetKind.KONG), bounds)
 
 
-def c_win_block(sit, arr, kind):
+def c_win_block(sit: Situation, arr: Arrangement, kind: str) -> bool:
     b = arr.won_block
     if b is None:
         return False
@@ -492,7 +535,7 @@ def c_win_block(sit, arr, kind):
     return b.kind.value == kind
 
 
-def c_discard_completes(sit, arr, kinds):
+def c_discard_completes(sit: Situation, arr: Arrangement, kinds: tuple[str, ...]) -> bool:
     """A winning discard completed one of these blocks (a self-drawn tile: any)."""
     if sit.self_drawn:
         return True
@@ -500,18 +543,18 @@ def c_discard_completes(sit, arr, kinds):
     return b is not None and (b.kind.value in kinds or ("set" in kinds and b.is_set))
 
 
-def _blocks(v):
+def _blocks(v: object) -> tuple[str, ...]:
     """A list of block kinds: pair, set, pung, chow."""
     if not isinstance(v, list) or not v:
         raise ParamError("takes a list of: pair, set, pung, chow")
     return tuple(_choice("pair", "set", "pung", "chow")(x) for x in v)
 
 
-def c_winning_tile_class(sit, arr, cls):
+def c_winning_tile_class(sit: Situation, arr: Arrangement, cls: str) -> bool:
     return sit.win_tile is not None and in_class(sit.win_tile, cls, sit)
 
 
-def _only_possible(v):
+def _only_possible(v: object) -> OnlyPossible:
     """true, or {ignore_dead: true}: waits whose every copy is exposed at the table do not count."""
     if isinstance(v, bool):
         return (v, False)
@@ -520,7 +563,7 @@ def _only_possible(v):
     raise ParamError("takes true or {ignore_dead: true}")
 
 
-def c_only_possible(sit, arr, spec):
+def c_only_possible(sit: Situation, arr: Arrangement, spec: OnlyPossible) -> bool:
     """Exactly one tile kind would have completed the hand (the winning tile's)."""
     v, ignore_dead = spec
     if sit.win_tile is None or not sit.winner:
@@ -533,12 +576,12 @@ def c_only_possible(sit, arr, spec):
     return (waits == [sit.win_tile]) == v
 
 
-def c_zero_points(sit, arr, v):
+def c_zero_points(sit: Situation, arr: Arrangement, v: bool) -> bool:
     """No set or pair scores points (bonus tiles are not counted)."""
     return (sit.set_points == 0) == v
 
 
-def c_nine_gates(sit, arr, spec):
+def c_nine_gates(sit: Situation, arr: Arrangement, spec: NineGatesSpec) -> bool:
     """`waited`: the thirteen tiles before the winning tile were the gates, 1112345678999 (the
     winning tile is the extra one): 11123345678999s won on a 1s was 1123345678999 before it."""
     (lo, hi), concealed_ends, waited = spec
@@ -553,7 +596,7 @@ def c_nine_gates(sit, arr, spec):
     return not (concealed_ends and not sit.self_drawn and sit.win_tile in (suit * 9, suit * 9 + 8))
 
 
-def c_squirming_snake(sit, arr, v):
+def c_squirming_snake(sit: Situation, arr: Arrangement, v: bool) -> bool:
     """DMJL: one suit, pungs of 1 and 9, a pair of 2, 5 or 8, chows of the other numbers."""
     c = sit.counts
     for s in range(3):
@@ -567,32 +610,32 @@ def c_squirming_snake(sit, arr, v):
     return not v
 
 
-def _bonus(sit: Situation):
+def _bonus(sit: Situation) -> list[int]:
     return [t.index for t in sit.hand.bonus]
 
 
-def c_own_flower(sit, arr, v):
+def c_own_flower(sit: Situation, arr: Arrangement, v: bool) -> bool:
     return (FLOWER_BASE + sit.seat.number - 1 in _bonus(sit)) == v
 
 
-def c_own_season(sit, arr, v):
+def c_own_season(sit: Situation, arr: Arrangement, v: bool) -> bool:
     return (SEASON_BASE + sit.seat.number - 1 in _bonus(sit)) == v
 
 
-def c_own_flower_and_season(sit, arr, v):
+def c_own_flower_and_season(sit: Situation, arr: Arrangement, v: bool) -> bool:
     b = _bonus(sit)
     return (FLOWER_BASE + sit.seat.number - 1 in b and SEASON_BASE + sit.seat.number - 1 in b) == v
 
 
-def c_all_flowers(sit, arr, v):
+def c_all_flowers(sit: Situation, arr: Arrangement, v: bool) -> bool:
     return all(FLOWER_BASE + k in _bonus(sit) for k in range(4)) == v
 
 
-def c_all_seasons(sit, arr, v):
+def c_all_seasons(sit: Situation, arr: Arrangement, v: bool) -> bool:
     return all(SEASON_BASE + k in _bonus(sit) for k in range(4)) == v
 
 
-def c_calling(sit, arr, rule_id):
+def c_calling(sit: Situation, arr: Arrangement, rule_id: str) -> bool:
     """A loser one tile from a hand that the rule `rule_id` (a winner's rule) would reward."""
     if sit.winner or sit.hand.incomplete or sit.calling is None:
         return False
@@ -606,15 +649,15 @@ def c_calling(sit, arr, rule_id):
 # the features of a hand once (`features`) and tries only the rules whose needs are all there.
 # A need is necessary, never sufficient: the rule's own tests still decide.
 
-def _no_needs(param: Any) -> frozenset[Need]:
+def _no_needs(param: object) -> frozenset[Need]:
     return frozenset()
 
 
-def _needs(*features: Need) -> Callable[[Any], frozenset[Need]]:
+def _needs(*features: Need) -> Callable[[object], frozenset[Need]]:
     return lambda param: frozenset(features)
 
 
-def _needs_if_true(feature: Need) -> Callable[[Any], frozenset[Need]]:
+def _needs_if_true(feature: Need) -> Callable[[bool], frozenset[Need]]:
     return lambda v: frozenset({feature}) if v is True else frozenset()
 
 
@@ -626,11 +669,11 @@ def _at_least(feature: FeatureKey, n: int) -> frozenset[Need]:
     return frozenset({feature if n == 1 else (feature, n)})
 
 
-def _needs_at_least_one(feature: FeatureKey) -> Callable[[Any], frozenset[Need]]:
+def _needs_at_least_one(feature: FeatureKey) -> Callable[[Bounds], frozenset[Need]]:
     return lambda bounds: _at_least(feature, bounds[0])
 
 
-def _needs_of_class(kind: Feature) -> Callable[[Any], frozenset[Need]]:
+def _needs_of_class(kind: Feature) -> Callable[[ClassCount], frozenset[Need]]:
     return lambda spec: _at_least((kind, spec[0]), spec[1][0])
 
 
@@ -762,110 +805,137 @@ _BLOCK_FEATURE_KEYS: frozenset[FeatureKey] = frozenset(
     | {(name, c) for name in (Feature.SET, Feature.PAIR) for c in TILE_CLASSES})
 
 
-class Condition(NamedTuple):
-    check: Callable[[Any], Any]       # parameter validation, returns the parsed parameter
-    test: Callable[..., bool]
+class Condition(NamedTuple, Generic[P]):
+    """One condition of a per-hand rule: its check makes the parameter a scheme file writes into
+    the one its test takes (or raises ParamError), and `needs` names what the test cannot pass
+    without."""
+
+    check: Callable[[object], P]                              # parameter validation, returns the parsed parameter
+    test: Callable[[Situation, Arrangement, P], bool]
     doc: str
-    needs: Callable[[Any], frozenset[Need]] = _no_needs   # the features the test cannot pass without
+    needs: Callable[[P], frozenset[Need]] = _no_needs         # the features the test cannot pass without
 
 
-CONDITIONS: dict[str, Condition] = {
-    "shape": Condition(_shape, c_shape, "the hand's winning shape: standard or a special shape", _shape_needs),
-    "self_drawn": Condition(_bool, c_self_drawn, "the winning tile was drawn (true) or a discard (false)",
-                           lambda v: frozenset({Feature.SELF_DRAWN if v else Feature.DISCARD})),
-    "flag": Condition(_flag, c_flag, "a flag of the win clause: loose, last, robbed, heaven, earth, "
-                                     "original-call, twofold",
-                      lambda f: frozenset({(Feature.FLAG, f)})),
-    "not_flag": Condition(_flags, c_not_flag, "the win clause has none of these flags (a flag or a list: "
-                                              "robbed, the tile was no discard; [loose, twofold], it was drawn "
-                                              "from the wall proper)", lambda f: frozenset()),
-    "winning_tile": Condition(_tile, c_winning_tile, "the winning tile is this tile",
-                              lambda t: frozenset({(Feature.WIN_TILE, t)})),
-    "winning_tile_class": Condition(_tile_class, c_winning_tile_class, "the winning tile is of this class"),
-    "seat": Condition(_wind, c_seat, "the player sits in this seat", lambda w: frozenset({(Feature.SEAT, w)})),
-    "dealer_win": Condition(_int, c_dealer_win, "East wins for the N-th time in a row, or more",
-                            _needs(Feature.EAST_WINNER)),
-    "no_chows": Condition(_bool, c_no_chows, "the arrangement has no chow",
-                          lambda v: frozenset({Feature.NO_CHOW if v else Feature.CHOW})),
-    "chows": Condition(_count, c_chows, "how many chows the arrangement has", _needs_at_least_one(Feature.CHOW)),
-    "concealed": Condition(_bool, c_concealed, "no set exposed, not even by the winning discard",
-                           lambda v: frozenset({Feature.CONCEALED if v else Feature.OPEN})),
-    "one_suit": Condition(_choice("with-honours", "without-honours", "any", "at-most-one"), c_one_suit,
-                          "one numbered suit, with honours, without, either; at-most-one: one suit and/or honours",
-                          _needs(Feature.ONE_SUIT_OR_HONOURS)),
-    "only_honours": Condition(_bool, c_only("honour"), "every tile is a wind or dragon",
+# A rule's test of one condition, with its parameter (`Rule.tests`): the two agree, condition by
+# condition (a Condition[P]), which a tuple of them cannot say, so the parameter is Any here.
+BoundTest = tuple[Callable[[Situation, Arrangement, Any], bool], Any]
+
+
+def _condition(check: Callable[[object], P], test: Callable[[Situation, Arrangement, P], bool], doc: str,
+               needs: Callable[[P], frozenset[Need]] = _no_needs) -> Condition[Any]:
+    """A catalogue entry, its check, test and needs held to one parameter type (a Condition[P],
+    kept among the others as a Condition[Any])."""
+    return Condition(check, test, doc, needs)
+
+
+CONDITIONS: dict[str, Condition[Any]] = {
+    "shape": _condition(_shape, c_shape, "the hand's winning shape: standard or a special shape", _shape_needs),
+    "self_drawn": _condition(_bool, c_self_drawn, "the winning tile was drawn (true) or a discard (false)",
+                            lambda v: frozenset({Feature.SELF_DRAWN if v else Feature.DISCARD})),
+    "flag": _condition(_flag, c_flag, "a flag of the win clause: loose, last, robbed, heaven, earth, "
+                                      "original-call, twofold",
+                       lambda f: frozenset({(Feature.FLAG, f)})),
+    "not_flag": _condition(_flags, c_not_flag, "the win clause has none of these flags (a flag or a list: "
+                                               "robbed, the tile was no discard; [loose, twofold], it was drawn "
+                                               "from the wall proper)", lambda f: frozenset()),
+    "winning_tile": _condition(_tile, c_winning_tile, "the winning tile is this tile",
+                               lambda t: frozenset({(Feature.WIN_TILE, t)})),
+    "winning_tile_class": _condition(_tile_class, c_winning_tile_class, "the winning tile is of this class"),
+    "seat": _condition(_wind, c_seat, "the player sits in this seat", lambda w: frozenset({(Feature.SEAT, w)})),
+    "dealer_win": _condition(_int, c_dealer_win, "East wins for the N-th time in a row, or more",
+                             _needs(Feature.EAST_WINNER)),
+    "no_chows": _condition(_bool, c_no_chows, "the arrangement has no chow",
+                           lambda v: frozenset({Feature.NO_CHOW if v else Feature.CHOW})),
+    "chows": _condition(_count, c_chows, "how many chows the arrangement has", _needs_at_least_one(Feature.CHOW)),
+    "concealed": _condition(_bool, c_concealed, "no set exposed, not even by the winning discard",
+                            lambda v: frozenset({Feature.CONCEALED if v else Feature.OPEN})),
+    "one_suit": _condition(_choice("with-honours", "without-honours", "any", "at-most-one"), c_one_suit,
+                           "one numbered suit, with honours, without, either; at-most-one: one suit and/or honours",
+                           _needs(Feature.ONE_SUIT_OR_HONOURS)),
+    "only_honours": _condition(_bool, c_only("honour"), "every tile is a wind or dragon",
+                               _needs_if_true(Feature.ONLY_MAJORS)),
+    "only_majors": _condition(_bool, c_only("major"), "every tile is a terminal or honour",
                               _needs_if_true(Feature.ONLY_MAJORS)),
-    "only_majors": Condition(_bool, c_only("major"), "every tile is a terminal or honour",
-                             _needs_if_true(Feature.ONLY_MAJORS)),
-    "only_terminals": Condition(_bool, c_only("terminal"), "every tile is a 1 or a 9",
-                                _needs_if_true(Feature.ONLY_MAJORS)),
-    "only_tiles": Condition(_tiles, c_only_tiles, "every tile is one of these", _only_tiles_needs),
-    "sets": Condition(_class_count, c_sets, "pungs and kongs of a tile class: {tiles, count}",
-                      _needs_of_class(Feature.SET)),
-    "pairs": Condition(_class_count, c_pairs, "pairs of a tile class: {tiles, count}", _needs_of_class(Feature.PAIR)),
-    "singles": Condition(_class_count, c_singles, "single tiles of a tile class: {tiles, count}"),
-    "exposed_sets": Condition(_count, c_exposed_sets, "sets claimed from a discard, the set the winning discard "
-                                                      "completed included", _needs_at_least_one(Feature.EXPOSED)),
-    "exposed_melds": Condition(_count, c_exposed_melds, "sets and pairs claimed from a discard, the one the "
-                                                        "winning discard completed included",
-                               _needs_at_least_one(Feature.EXPOSED)),
-    "concealed_pungs": Condition(_count, c_concealed_pungs, "concealed pungs and kongs",
-                                 _needs_at_least_one(Feature.CONCEALED_PUNG)),
-    "kongs": Condition(_count, c_kongs, "kongs", _needs_at_least_one(Feature.KONG)),
-    "win_block": Condition(_choice("pair", "set", "pung", "chow"), c_win_block,
-                           "what the winning tile completed", lambda k: frozenset({(Feature.WIN_BLOCK, k)})),
-    "discard_completes": Condition(_blocks, c_discard_completes, "a winning discard completed one of these "
-                                                                 "(pair, set, pung, chow); a drawn tile, any",
-                                   lambda k: frozenset()),
-    "only_possible": Condition(_only_possible, c_only_possible, "one tile kind alone could complete the hand; "
-                                                              "{ignore_dead: true}: dead waits do not count"),
-    "zero_points": Condition(_bool, c_zero_points, "no set or pair scored points", _needs_if_true(Feature.ZERO_POINTS)),
-    "nine_gates": Condition(_nine_gates, c_nine_gates, "1112345678999 of one suit plus one tile of it, "
-                                                       "all concealed: {extra: [LOW, HIGH], concealed_ends, "
-                                                       "waited: the winning tile is the extra one}",
-                            _needs(Feature.ONE_SUIT_OR_HONOURS)),
-    "squirming_snake": Condition(_bool, c_squirming_snake, "one suit: 111, 999, a pair of 2/5/8, two chows",
-                                 _needs_if_true(Feature.ONE_SUIT_OR_HONOURS)),
-    "own_flower": Condition(_bool, c_own_flower, "holds the flower of the own seat", _needs_if_true(Feature.BONUS)),
-    "own_season": Condition(_bool, c_own_season, "holds the season of the own seat", _needs_if_true(Feature.BONUS)),
-    "own_flower_and_season": Condition(_bool, c_own_flower_and_season, "holds both",
-                                       _needs_if_true((Feature.BONUS, 2))),
-    "all_flowers": Condition(_bool, c_all_flowers, "holds all four flowers", _needs_if_true((Feature.BONUS, 4))),
-    "all_seasons": Condition(_bool, c_all_seasons, "holds all four seasons", _needs_if_true((Feature.BONUS, 4))),
-    "calling": Condition(_rule_id, c_calling, "a loser one tile away from a hand that rule ID rewards",
-                         _needs(Feature.WAITING)),
+    "only_terminals": _condition(_bool, c_only("terminal"), "every tile is a 1 or a 9",
+                                 _needs_if_true(Feature.ONLY_MAJORS)),
+    "only_tiles": _condition(_tiles, c_only_tiles, "every tile is one of these", _only_tiles_needs),
+    "sets": _condition(_class_count, c_sets, "pungs and kongs of a tile class: {tiles, count}",
+                       _needs_of_class(Feature.SET)),
+    "pairs": _condition(_class_count, c_pairs, "pairs of a tile class: {tiles, count}", _needs_of_class(Feature.PAIR)),
+    "singles": _condition(_class_count, c_singles, "single tiles of a tile class: {tiles, count}"),
+    "exposed_sets": _condition(_count, c_exposed_sets, "sets claimed from a discard, the set the winning discard "
+                                                       "completed included", _needs_at_least_one(Feature.EXPOSED)),
+    "exposed_melds": _condition(_count, c_exposed_melds, "sets and pairs claimed from a discard, the one the "
+                                                         "winning discard completed included",
+                                _needs_at_least_one(Feature.EXPOSED)),
+    "concealed_pungs": _condition(_count, c_concealed_pungs, "concealed pungs and kongs",
+                                  _needs_at_least_one(Feature.CONCEALED_PUNG)),
+    "kongs": _condition(_count, c_kongs, "kongs", _needs_at_least_one(Feature.KONG)),
+    "win_block": _condition(_choice("pair", "set", "pung", "chow"), c_win_block,
+                            "what the winning tile completed", lambda k: frozenset({(Feature.WIN_BLOCK, k)})),
+    "discard_completes": _condition(_blocks, c_discard_completes, "a winning discard completed one of these "
+                                                                  "(pair, set, pung, chow); a drawn tile, any",
+                                    lambda k: frozenset()),
+    "only_possible": _condition(_only_possible, c_only_possible, "one tile kind alone could complete the hand; "
+                                                               "{ignore_dead: true}: dead waits do not count"),
+    "zero_points": _condition(_bool, c_zero_points, "no set or pair scored points",
+                              _needs_if_true(Feature.ZERO_POINTS)),
+    "nine_gates": _condition(_nine_gates, c_nine_gates, "1112345678999 of one suit plus one tile of it, "
+                                                        "all concealed: {extra: [LOW, HIGH], concealed_ends, "
+                                                        "waited: the winning tile is the extra one}",
+                             _needs(Feature.ONE_SUIT_OR_HONOURS)),
+    "squirming_snake": _condition(_bool, c_squirming_snake, "one suit: 111, 999, a pair of 2/5/8, two chows",
+                                  _needs_if_true(Feature.ONE_SUIT_OR_HONOURS)),
+    "own_flower": _condition(_bool, c_own_flower, "holds the flower of the own seat", _needs_if_true(Feature.BONUS)),
+    "own_season": _condition(_bool, c_own_season, "holds the season of the own seat", _needs_if_true(Feature.BONUS)),
+    "own_flower_and_season": _condition(_bool, c_own_flower_and_season, "holds both",
+                                        _needs_if_true((Feature.BONUS, 2))),
+    "all_flowers": _condition(_bool, c_all_flowers, "holds all four flowers", _needs_if_true((Feature.BONUS, 4))),
+    "all_seasons": _condition(_bool, c_all_seasons, "holds all four seasons", _needs_if_true((Feature.BONUS, 4))),
+    "calling": _condition(_rule_id, c_calling, "a loser one tile away from a hand that rule ID rewards",
+                          _needs(Feature.WAITING)),
 }
 
-# Conditions of a per-set rule: they look at one block, not the hand.
-SET_CONDITIONS: dict[str, Callable] = {
-    "kind": lambda v: frozenset(SetKind(_choice("chow", "pung", "kong", "pair")(x))
-                                for x in (v if isinstance(v, list) else [v])),
+
+def _kinds(v: object) -> frozenset[SetKind]:
+    """A block kind, or a list of them: chow, pung, kong (pair is taken too, and never matches: a
+    per-set rule is tried on sets only)."""
+    return frozenset(SetKind(_choice("chow", "pung", "kong", "pair")(x)) for x in (v if isinstance(v, list) else [v]))
+
+
+# Conditions of a per-set rule: they look at one block, not the hand.  Each check makes the
+# parameter `block_matches` reads: a frozenset of SetKind, a tile class, a bool.
+SET_CONDITIONS: dict[str, Callable[[object], Param]] = {
+    "kind": _kinds,
     "tiles": _tile_class,
     "exposed": _bool,
 }
 
+When = tuple[tuple[str, Param], ...] | list[tuple[str, Param]]      # a rule's conditions, parsed
 
-def block_matches(sit: Situation, b: Block, when) -> bool:
+
+def block_matches(sit: Situation, b: Block, when: When) -> bool:
     for name, param in when:
         if name == "kind":
-            if b.kind not in param:
+            if not (isinstance(param, frozenset) and b.kind in param):
                 return False
         elif name == "tiles":
-            if not in_class(b.tile, param, sit):
+            if not (isinstance(param, str) and in_class(b.tile, param, sit)):
                 return False
-        elif name == "exposed":
-            if b.exposed != param:
-                return False
+        elif name == "exposed" and b.exposed != param:
+            return False
     return True
 
 
-def set_rule_needs(when: tuple[tuple[str, Any], ...] | list[tuple[str, Any]]) -> frozenset[Need]:
+def set_rule_needs(when: When) -> frozenset[Need]:
     """What a per-set rule needs: a set of its kind and tile class somewhere in the arrangement."""
     params = dict(when)
     kinds = params.get("kind", frozenset())
     cls = params.get("tiles", "any")
+    if not isinstance(kinds, frozenset) or not isinstance(cls, str):
+        return frozenset()              # no such parameters come from `SET_CONDITIONS`: no need is known
     if kinds and kinds <= {SetKind.PUNG, SetKind.KONG}:
         return frozenset({(Feature.SET, cls)})
-    if kinds == {SetKind.CHOW}:
+    if kinds == frozenset({SetKind.CHOW}):
         return frozenset({Feature.CHOW})
     return frozenset()

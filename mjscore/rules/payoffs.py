@@ -8,7 +8,7 @@ under `settlement.payoffs`.  Both are read and checked here, where the other rul
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -26,7 +26,7 @@ PAYOFF_NAME = "schemes/settlement/payoffs.yaml"     # as the user sees it in mes
 ROLES = ("east", "discarder", "others")
 
 
-class EastDouble(str, Enum):
+class EastDouble(StrEnum):
     """How a payoff scheme treats East's double."""
 
     SWITCH = "switch"            # East pays and receives double where the East-double setting is on

@@ -8,21 +8,31 @@ batch reads each file once.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn, TypeGuard
 
 from mjscore.hand.arrange import SHAPES
-from mjscore.store import scheme_cache
-from mjscore.store.cache_folder import fingerprint
 from mjscore.io.text import decode, read_bytes
 from mjscore.io.yamlsafe import load_document
 from mjscore.model.errors import Location, MjError, SchemeError, excerpt
 from mjscore.model.settings import ROTATION, SETTINGS, Rotation, Setting, SettingError, Settings
-from mjscore.rules.conditions import CONDITIONS, SET_CONDITIONS, ClaimedKong, ParamError, set_rule_needs
+from mjscore.store import scheme_cache
+from mjscore.store.cache_folder import fingerprint
+from mjscore.rules.conditions import (
+    CONDITIONS,
+    SET_CONDITIONS,
+    BoundTest,
+    ClaimedKong,
+    Need,
+    Param,
+    ParamError,
+    set_rule_needs,
+)
 from mjscore.rules.payoffs import Payoff, builtin_payoffs, parse_payoffs, payoffs_fingerprint
 from mjscore.rules.shipped import scheme_dir, shipped_schemes
 
@@ -41,13 +51,13 @@ SET_CLASSES = ("simple", "terminal", "honour")
 PAIR_KINDS = ("dragon", "own-wind", "prevailing-wind", "own-and-prevailing")
 
 
-class RoundingMode(str, Enum):
+class RoundingMode(StrEnum):
     NONE = "none"
     UP = "up"
     NEAREST = "nearest"                  # halves up: 65 -> 70
 
 
-class RoundingStage(str, Enum):
+class RoundingStage(StrEnum):
     """When a hand's points are rounded: before the doubles, or the score after them."""
 
     BEFORE_DOUBLES = "before-doubles"
@@ -70,23 +80,23 @@ class Rule:
     text: str
     scope: str                       # every | winner | loser
     per_set: bool
-    when: tuple[tuple[str, Any], ...]
+    when: tuple[tuple[str, Param], ...]        # each condition's name and parameter, as its check made it
     points: int = 0
     doubles: int = 0
     limit: float = 0.0
     excludes: tuple[str, ...] = ()
     source: str | None = None
     # The conditions bound to their test functions once, at load: the engine calls these.
-    tests: tuple = field(default=(), compare=False, repr=False)
+    tests: tuple[BoundTest, ...] = field(default=(), compare=False, repr=False)
     # The features a hand must have for the rule to apply (conditions.features): an index.
-    needs: frozenset = field(default=frozenset(), compare=False, repr=False)
+    needs: frozenset[Need] = field(default=frozenset(), compare=False, repr=False)
 
     @property
     def unit(self) -> str:
         return "points" if self.points else "doubles" if self.doubles else "limit"
 
     @property
-    def value(self):
+    def value(self) -> int | float:
         return self.points or self.doubles or self.limit
 
 
@@ -193,10 +203,8 @@ def load_scheme(name_or_path: str | None = None) -> Scheme:
     if name in _BY_NAME:                      # a batch asks for the same scheme thousands of times
         return _BY_NAME[name]
     path = resolve(name)
-    try:
+    with contextlib.suppress(OSError, RuntimeError):     # unresolved: reading it will say what is wrong
         path = path.resolve()
-    except (OSError, RuntimeError):
-        pass                                  # reading it will say what is wrong
     scheme = _load(str(path), name)
     if is_shipped_name(name):
         _BY_NAME[name] = scheme               # shipped names only: a path may point elsewhere later
@@ -208,19 +216,37 @@ MAX_EXTENDS = 32                # a chain of `extends:` no longer than this
 MAX_SCHEME_BYTES = 4 * 1024 * 1024
 
 
+# A mapping as a scheme file writes it: untrusted, each key and value checked where it is read.
+Raw = dict[Any, object]
+# The sections of a scheme a house file changes key by key (the rest of the base's section stays).
+_MERGED_SECTIONS = ("sets", "pairs", "settlement", "rotation", "ways_of_winning")
+
+
+class _Flat(NamedTuple):
+    """A scheme file's data with its `extends:` chain merged in (base first, the file's values
+    on top), not yet checked, and what it was made from."""
+
+    data: Raw
+    files: list[str]                   # the files of the chain as messages name them, the base first
+    sources: list[tuple[str, str]]     # (path, fingerprint) of every file read, this one first
+    size: int                          # their bytes together
+    base: tuple[str, str] | None = None     # the base as the file names it, and the file it is
+    unknown_rules: tuple[str, ...] = ()     # rules of the chain that change no rule of their base
+
+
 @lru_cache(maxsize=64)
 def _load(path: str, given: str | None = None) -> Scheme:
     raw = _read_bytes(Path(path), given)
     source = fingerprint(raw)
-    cached = scheme_cache.load("scheme", path, source, _fingerprint_now)
-    if isinstance(cached, dict):
+    cached = _from_cache(scheme_cache.load("scheme", path, source, _fingerprint_now), path)
+    if cached is not None:
         try:
             return _build(cached, path)
         except SchemeError:
             pass                               # an entry that fails the checks is never believed
-    data = _flat_data(Path(path), (), raw, given)
-    scheme = _build(dict(data), path)          # checked before it is remembered
-    scheme_cache.store("scheme", path, source, data["_sources_read"][1:], data["_source_bytes"], _plain(data))
+    flat = _flat_data(Path(path), (), raw, given)
+    scheme = _build(flat, path)                # checked before it is remembered
+    scheme_cache.store("scheme", path, source, flat.sources[1:], flat.size, _plain(flat))
     return scheme
 
 
@@ -231,9 +257,37 @@ def _fingerprint_now(path: str) -> str | None:
         return None
 
 
-def _plain(data: dict) -> dict:
-    """The flat data without what _build adds (it stores rule objects for its own use)."""
-    return {k: v for k, v in data.items() if not k.startswith("_") or k in ("_files", "_sources_read", "_base")}
+def _plain(flat: _Flat) -> Raw:
+    """What the cache keeps of the flat data: its keys and values (checked: no key of them starts
+    with "_"), and under "_files", "_sources_read" and "_base" what it was made from."""
+    out = dict(flat.data)
+    out["_files"] = list(flat.files)
+    out["_sources_read"] = [[p, fp] for p, fp in flat.sources]
+    if flat.base is not None:
+        out["_base"] = list(flat.base)
+    return out
+
+
+def _from_cache(entry: object, path: str) -> _Flat | None:
+    """The flat data a cache entry keeps (`_plain`); None for an entry not of that form."""
+    if not isinstance(entry, dict):
+        return None
+    data = dict(entry)
+    files = data.pop("_files", [path])
+    read = data.pop("_sources_read", None) or []
+    base = data.pop("_base", None)
+    if not (_texts(files) and files and isinstance(read, list)):
+        return None
+    sources = []
+    for item in read:
+        if not (isinstance(item, list) and len(item) == 2 and _texts(item)):
+            return None
+        sources.append((item[0], item[1]))
+    if base is None:
+        return _Flat(data, files, sources, 0)
+    if not (isinstance(base, list) and len(base) == 2):
+        return None
+    return _Flat(data, files, sources, 0, (str(base[0]), str(base[1])))
 
 
 def _read_bytes(path: Path, given: str | None = None) -> bytes:
@@ -244,9 +298,9 @@ def _read_bytes(path: Path, given: str | None = None) -> bytes:
         raise SchemeError(e.message, e.location) from None
 
 
-def _read_yaml(raw: bytes, display: str) -> dict:
+def _read_yaml(raw: bytes, display: str) -> Raw:
     try:
-        data = load_document(decode(raw, display), display)     # the same safety checks as hand files
+        data: object = load_document(decode(raw, display), display)     # the same safety checks as hand files
     except MjError as e:
         raise SchemeError(e.message, e.location, e.token) from None
     if not isinstance(data, dict):
@@ -261,12 +315,9 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _flat_data(path: Path, seen: tuple[str, ...], raw: bytes | None = None, given: str | None = None) -> dict:
-    """The file's data with its `extends:` chain merged in (base first, the file's values on top).
-
-    `_sources_read` lists (path, fingerprint) of every file read, this one first, and
-    `_source_bytes` their length: what the cache keys an entry by and bounds it with.
-    """
+def _flat_data(path: Path, seen: tuple[str, ...], raw: bytes | None = None, given: str | None = None) -> _Flat:
+    """The file's data with its `extends:` chain merged in (base first, the file's values on top),
+    with the files read: what the cache keys an entry by and bounds it with."""
     key = str(path.resolve())
     display = given or _display(path)
     if len(seen) >= MAX_EXTENDS:
@@ -278,60 +329,73 @@ def _flat_data(path: Path, seen: tuple[str, ...], raw: bytes | None = None, give
     if raw is None:
         raw = _read_bytes(path, given)
     data = _read_yaml(raw, display)
-    data["_sources_read"] = [[key, fingerprint(raw)]]
-    data["_source_bytes"] = len(raw)
+    read = [(key, fingerprint(raw))]
     base_name = data.get("extends")
     if base_name is None:
-        data.setdefault("_files", [display])
-        return data
+        return _Flat(data, [display], read, len(raw))
     if not isinstance(base_name, str):
         raise SchemeError("'extends' takes a scheme name or path", Location(display), "extends")
     base_path = resolve(base_name, path.parent)
     base = _flat_data(base_path, seen + (key,), given=None)
-    merged = _merge(base, data, display)
-    merged["_base"] = [base_name, str(base_path)]     # the base as the file names it, and where it is
-    merged["_source_bytes"] = base["_source_bytes"] + len(raw)
-    merged["_sources_read"] = data["_sources_read"] + base["_sources_read"]
-    return merged
+    merged, unknown = _merge(base, data, display)
+    return _Flat(merged, [*base.files, display], read + base.sources, base.size + len(raw),
+                 (base_name, str(base_path)), unknown)
 
 
-def _merge(base: dict, top: dict, file: str) -> dict:
-    out = dict(base)
+def _merge(base: _Flat, top: Raw, file: str) -> tuple[Raw, tuple[str, ...]]:
+    """The base's data with the file's on top, and the rules of both that change no base rule."""
+    out = dict(base.data)
+    unknown = base.unknown_rules
     for k, v in top.items():
         if k == "extends":
             continue
+        below = base.data.get(k)
         if k == "rules":
-            out["rules"], unknown = _merge_rules(base.get("rules", []), v, file,
-                                                 str(base.get("scheme", "the base scheme")))
-            out["_unknown_rules"] = base.get("_unknown_rules", []) + unknown
-        elif k in ("sets", "pairs", "settlement", "rotation", "ways_of_winning") and isinstance(v, dict) and isinstance(base.get(k), dict):
-            merged = dict(base[k])
+            out["rules"], more = _merge_rules(_base_rules(base), v, file,
+                                              str(base.data.get("scheme", "the base scheme")))
+            unknown = (*unknown, *more)
+        elif k in _MERGED_SECTIONS and isinstance(v, dict) and isinstance(below, dict):
+            merged = dict(below)
             merged.update(v)
             out[k] = merged
         else:
             out[k] = v
-    out["_files"] = base.get("_files", []) + [file]
     out["extends"] = None
+    return out, unknown
+
+
+def _base_rules(base: _Flat) -> list[Raw]:
+    """The base's rules, for a file's rules to go on top of: a list of mappings, or what is wrong
+    with them is said of the base file, as loading the base says it."""
+    rules = base.data.get("rules", [])
+    ck = _Checker(base.files[-1])
+    if not isinstance(rules, list):
+        ck.fail("rules", "takes a list")
+    out: list[Raw] = []
+    for n, r in enumerate(rules):
+        if not isinstance(r, dict):
+            ck.fail(f"rules[{n}]", "a rule is a mapping")
+        out.append(r)
     return out
 
 
-def _merge_rules(base: list[dict[str, Any]], top: object, file: str,
-                 base_name: str) -> tuple[list[dict[str, Any]], list[str]]:
+def _merge_rules(base: list[Raw], top: object, file: str, base_name: str) -> tuple[list[Raw], list[str]]:
     if not isinstance(top, list):
         raise SchemeError("'rules' is a list of rules", Location(file), "rules")
-    rules: list[dict[str, Any] | None] = [dict(r) for r in base]
-    index = {r.get("id"): n for n, r in enumerate(rules) if r is not None}
+    rules: list[Raw | None] = [dict(r) for r in base]
+    # By id (a rule of the base without one is said to need one once the rules are checked).
+    index = {rid: n for n, r in enumerate(base) if isinstance(rid := r.get("id"), str)}
     unknown: list[str] = []
     for n, r in enumerate(top):
-        if not isinstance(r, dict) or not isinstance(r.get("id"), str):
+        if not isinstance(r, dict) or not isinstance(rid := r.get("id"), str):
             raise SchemeError(f"rules[{n}]: each rule is a mapping with an 'id'", Location(file), f"rules[{n}]")
-        if r["id"] not in index and not r.get("remove") and not ("text" in r and "when" in r):
+        if rid not in index and not r.get("remove") and not ("text" in r and "when" in r):
             # Most likely a misspelt id: it would add a rule that applies to every hand.  Said
             # once the rule's own values are checked, which may tell more.
-            unknown.append(f"rules[{n}] ({excerpt(r['id'])}): no such rule in {excerpt(base_name)}; "
+            unknown.append(f"rules[{n}] ({excerpt(rid)}): no such rule in {excerpt(base_name)}; "
                            "a new rule needs text and when")
-        if r["id"] in index:
-            at = index[r["id"]]
+        if rid in index:
+            at = index[rid]
             if r.get("remove"):
                 rules[at] = None
             else:
@@ -343,10 +407,10 @@ def _merge_rules(base: list[dict[str, Any]], top: object, file: str,
                 merged.update(r)
                 rules[at] = merged
         elif r.get("remove"):
-            raise SchemeError(f"rules[{n}]: cannot remove '{excerpt(r['id'])}': the base scheme has no such rule",
-                              Location(file), excerpt(r["id"]))
+            raise SchemeError(f"rules[{n}]: cannot remove '{excerpt(rid)}': the base scheme has no such rule",
+                              Location(file), excerpt(rid))
         else:
-            index[r["id"]] = len(rules)
+            index[rid] = len(rules)
             rules.append(dict(r))
     return [r for r in rules if r is not None], unknown
 
@@ -354,6 +418,9 @@ def _merge_rules(base: list[dict[str, Any]], top: object, file: str,
 # -- checking ----------------------------------------------------------------------------------
 
 class _Checker:
+    """Reads a scheme's values, each checked for type and range: a SchemeError names the file
+    and the key path of one that is not right."""
+
     def __init__(self, file: str):
         self.file = file
 
@@ -361,46 +428,58 @@ class _Checker:
         path = excerpt(path, 80)
         raise SchemeError(f"{path}: {message}", Location(self.file), path)
 
-    def int(self, data, key, path, default=None, minimum=0, maximum=MAX_POINTS):
+    def whole(self, data: Mapping[Any, object], key: str, path: str, default: object = None, minimum: int = 0,
+              maximum: int = MAX_POINTS) -> int:
         v = data.get(key, default)
         if not _whole(v) or not minimum <= v <= maximum:
             self.fail(path, f"takes a whole number from {minimum:,} to {maximum:,}, not {excerpt(v)}")
         return v
 
-    def bool(self, data, key, path, default=None):
+    def boolean(self, data: Mapping[Any, object], key: str, path: str, default: object = None) -> bool:
         v = data.get(key, default)
         if not isinstance(v, bool):
             self.fail(path, f"takes true or false, not {excerpt(v)}")
         return v
 
-    def keys(self, data, prefix: str, known, allowed=None):
+    def keys(self, data: Mapping[Any, object], prefix: str, known: Sequence[str],
+             allowed: Collection[str] | None = None) -> None:
         """Refuse a key not in `allowed` (default: `known`), listing `known` in its order."""
         allowed = known if allowed is None else allowed
         for k in data:
             if k not in allowed:
                 self.fail(f"{prefix}{excerpt(k)}", f"unknown key; known: {', '.join(known)}")
 
-    def str(self, data, key, path, default=None):
+    def text(self, data: Mapping[Any, object], key: str, path: str, default: object = None) -> str:
         v = data.get(key, default)
         if not isinstance(v, str):
             self.fail(path, f"takes text, not {excerpt(v)}")
         return v
 
+    def mapping(self, v: object, path: str) -> Raw:
+        if not isinstance(v, dict):
+            self.fail(path, "takes a mapping")
+        return v
 
 
-def _whole(v) -> bool:
+def _whole(v: object) -> TypeGuard[int]:
+    """A whole number (an int, but not a bool)."""
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _build(data: dict, path: str) -> Scheme:
-    data = dict(data)
-    read = data.pop("_sources_read", None) or []
-    made_of = fingerprint("\0".join([*(f"{p}\0{fp}" for p, fp in read), payoffs_fingerprint()]).encode("utf-8"))
-    data.pop("_source_bytes", None)
-    unknown_rules = data.pop("_unknown_rules", [])
-    files = data.pop("_files", [path])
-    file = files[-1]
-    base = data.pop("_base", None)
+def _texts(v: object) -> TypeGuard[list[str]]:
+    """A list of texts."""
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _one_of(v: object, values: tuple[str, ...]) -> TypeGuard[str]:
+    """One of the words (`v` any value a scheme file holds)."""
+    return v in values
+
+
+def _build(flat: _Flat, path: str) -> Scheme:
+    data = flat.data
+    made_of = fingerprint("\0".join([*(f"{p}\0{fp}" for p, fp in flat.sources), payoffs_fingerprint()]).encode("utf-8"))
+    file = flat.files[-1]
     ck = _Checker(file)
     if not isinstance(data.get("scheme"), str):
         # Said before any key is named: a file that is no scheme at all (a table, a password
@@ -408,9 +487,9 @@ def _build(data: dict, path: str) -> Scheme:
         raise SchemeError("not a scheme file: a scheme starts with 'scheme: NAME' (see schemes/README.md)",
                           Location(file))
     ck.keys(data, "", sorted(TOP_KEYS))
-    name = ck.str(data, "scheme", "scheme")
-    limit = ck.int(data, "limit", "limit", minimum=1, maximum=MAX_LIMIT)
-    max_chows = ck.int(data, "max_chows", "max_chows", default=4, maximum=4)
+    name = ck.text(data, "scheme", "scheme")
+    limit = ck.whole(data, "limit", "limit", minimum=1, maximum=MAX_LIMIT)
+    max_chows = ck.whole(data, "max_chows", "max_chows", default=4, maximum=4)
     shapes = data.get("shapes", ["standard"])
     if not isinstance(shapes, list) or not shapes:
         ck.fail("shapes", "takes a list of winning shapes")
@@ -418,12 +497,16 @@ def _build(data: dict, path: str) -> Scheme:
         if not isinstance(s, str) or s not in SHAPES:
             ck.fail(f"shapes[{n}]", f"'{excerpt(s)}' is not a shape; known: {', '.join(sorted(SHAPES))}")
     rounding = _rounding(ck, data.get("rounding", "none"))
-    set_points = _sets(ck, data.get("sets"))
-    claimed_kong = _claimed_kong(ck, data["sets"].get("claimed_kong", {}))
+    sets = data.get("sets")
+    if not isinstance(sets, dict):
+        ck.fail("sets", "takes {pung: {...}, kong: {...}}: points by tile class, [exposed, concealed]")
+    set_points = _sets(ck, sets)
+    claimed_kong = _claimed_kong(ck, sets.get("claimed_kong", {}))
     pair_points = _pairs(ck, data.get("pairs", {}))
-    rules = tuple(_rule(ck, r, n) for n, r in enumerate(_list(ck, data.get("rules", []), "rules")))
-    if unknown_rules:
-        raise SchemeError(unknown_rules[0], Location(file))
+    parsed = [_rule(ck, r, n) for n, r in enumerate(_list(ck, data.get("rules", []), "rules"))]
+    rules = tuple(rule for rule, _ in parsed)
+    if flat.unknown_rules:
+        raise SchemeError(flat.unknown_rules[0], Location(file))
     by_id: dict[str, Rule] = {}
     for n, r in enumerate(rules):
         if r.id in by_id:
@@ -433,44 +516,46 @@ def _build(data: dict, path: str) -> Scheme:
     if hand_doubles > MAX_HAND_DOUBLES:
         ck.fail("rules", f"the rules give a hand up to {hand_doubles:,} doubles in all; at most "
                          f"{MAX_HAND_DOUBLES} make sense (2^{MAX_HAND_DOUBLES} is past any limit)")
-    for n, r in enumerate(rules):
-        for x in r.excludes:
+    for n, (r, excludes) in enumerate(parsed):
+        for x in excludes:
             if not isinstance(x, str) or x not in by_id:
                 ck.fail(f"rules[{n}].excludes", f"no rule '{excerpt(x)}' to exclude")
         for cname, param in r.when:
             if cname == "calling":
-                target = by_id.get(param)
+                target = by_id.get(param) if isinstance(param, str) else None
                 if target is None:
                     ck.fail(f"rules[{n}].when.calling", f"no rule '{excerpt(param)}'")
                 if target.scope == "loser" or any(c == "calling" for c, _ in target.when):
                     ck.fail(f"rules[{n}].when.calling", f"'{param}' must be a rule a winner can earn")
     settlement, payoffs = _settlement(ck, data.get("settlement", {}) or {}, by_id)
-    rotation = _section(ck, data.get("rotation", {}) or {}, "rotation", ROTATION, ())
+    rotation = _section(ck, ck.mapping(data.get("rotation", {}) or {}, "rotation"), "rotation", ROTATION, ())
     ways = _ways_of_winning(ck, data.get("ways_of_winning", {}) or {})
     sources = data.get("sources", [])
     if isinstance(sources, str):
         sources = [sources]
-    if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
+    if not _texts(sources):
         ck.fail("sources", "takes a list of texts")
     return Scheme(
         name=name, title=str(data.get("title", name)), description=str(data.get("description", "")).strip(),
         sources=tuple(sources), file=file, limit=limit,
-        roof_off=ck.bool(data, "roof_off", "roof_off", default=False),
+        roof_off=ck.boolean(data, "roof_off", "roof_off", default=False),
         max_chows=max_chows,
-        bonus_tiles=ck.bool(data, "bonus_tiles", "bonus_tiles", default=True),
-        bonus_tile_points=ck.int(data, "bonus_tile_points", "bonus_tile_points", default=4, maximum=MAX_POINTS),
-        shapes=frozenset(shapes), rounding=rounding, set_points=set_points, pair_points=pair_points,
-        rules=rules, claimed_kong=claimed_kong, ways_of_winning=ways,
+        bonus_tiles=ck.boolean(data, "bonus_tiles", "bonus_tiles", default=True),
+        bonus_tile_points=ck.whole(data, "bonus_tile_points", "bonus_tile_points", default=4, maximum=MAX_POINTS),
+        shapes=frozenset(s for s in shapes if isinstance(s, str)), rounding=rounding, set_points=set_points,
+        pair_points=pair_points, rules=rules, claimed_kong=claimed_kong, ways_of_winning=ways,
         settlement=Settings().layered(settlement), payoffs=payoffs, rotation=Rotation().layered(rotation),
         winner_rules=tuple(r for r in rules if r.scope != "loser"),
         loser_rules=tuple(r for r in rules if r.scope != "winner"),
         losers_exhaustive=any(r.scope != "winner" and any(c == "zero_points" for c, _ in r.when) for r in rules),
-        fingerprint=made_of, base=None if base is None else (str(base[0]), str(base[1])))
+        fingerprint=made_of, base=flat.base)
 
 
-def _settlement(ck, s, rule_ids) -> tuple[dict[str, object], dict[str, Payoff]]:
+def _settlement(ck: _Checker, given: object, rule_ids: Mapping[str, Rule]) -> tuple[dict[str, object],
+                                                                                     dict[str, Payoff]]:
     """The scheme's own values of the settings (each checked as the setting says), and its own
     payoff tables, parsed."""
+    s = ck.mapping(given, "settlement")
     values = _section(ck, s, "settlement", SETTINGS, ("payoffs",))
     payoffs = {}
     if "payoffs" in s:
@@ -478,22 +563,23 @@ def _settlement(ck, s, rule_ids) -> tuple[dict[str, object], dict[str, Payoff]]:
             payoffs = parse_payoffs(s["payoffs"], "settlement.payoffs")
         except SchemeError as e:
             ck.fail("settlement.payoffs", e.message)
-    if values.get("kitty_hand") is not None and values["kitty_hand"] not in rule_ids:
-        ck.fail("settlement.kitty_hand", f"no rule '{excerpt(values['kitty_hand'])}' in this scheme")
+    kitty_hand = values.get("kitty_hand")
+    if kitty_hand is not None and kitty_hand not in rule_ids:
+        ck.fail("settlement.kitty_hand", f"no rule '{excerpt(kitty_hand)}' in this scheme")
     names = set(builtin_payoffs()) | set(payoffs)
     if "payoff" in values and values["payoff"] not in names:
-        ck.fail("settlement.payoff", f"no payoff scheme '{excerpt(values['payoff'])}'; known: {', '.join(sorted(names))}")
+        ck.fail("settlement.payoff",
+                f"no payoff scheme '{excerpt(values['payoff'])}'; known: {', '.join(sorted(names))}")
     return values, payoffs
 
 
-def _section(ck, values, section: str, declared: tuple[Setting, ...], more: tuple[str, ...]) -> dict[str, object]:
+def _section(ck: _Checker, values: Raw, section: str, declared: tuple[Setting[Any], ...],
+             more: tuple[str, ...]) -> dict[str, object]:
     """A scheme's `settlement:` or `rotation:` mapping: each key a declared setting (or one of
     `more`), each value checked as the setting says (null: the setting's default)."""
-    if not isinstance(values, dict):
-        ck.fail(section, "takes a mapping")
     by_name = {x.name: x for x in declared}
     ck.keys(values, f"{section}.", sorted([*by_name, *more]))
-    out = {}
+    out: dict[str, object] = {}
     for key, value in values.items():
         if key in by_name:
             try:
@@ -503,64 +589,70 @@ def _section(ck, values, section: str, declared: tuple[Setting, ...], more: tupl
     return out
 
 
-def _ways_of_winning(ck, w) -> WaysOfWinning:
-    if not isinstance(w, dict):
-        ck.fail("ways_of_winning", "takes a mapping")
+def _ways_of_winning(ck: _Checker, given: object) -> WaysOfWinning:
+    w = ck.mapping(given, "ways_of_winning")
     ck.keys(w, "ways_of_winning.", WaysOfWinning._fields)
     defaults = WaysOfWinning()
-    return WaysOfWinning(*(ck.bool(w, key, f"ways_of_winning.{key}", default=getattr(defaults, key))
+    return WaysOfWinning(*(ck.boolean(w, key, f"ways_of_winning.{key}", default=getattr(defaults, key))
                            for key in WaysOfWinning._fields))
 
 
-def _list(ck, v, path):
+def _list(ck: _Checker, v: object, path: str) -> list[object]:
     if not isinstance(v, list):
         ck.fail(path, "takes a list")
     return v
 
 
-def _rounding(ck, v) -> Rounding:
+def _rounding(ck: _Checker, v: object) -> Rounding:
     if v == "none" or v is None:
         return Rounding()
     if not isinstance(v, dict):
         ck.fail("rounding", "takes 'none' or {mode, unit, stage}")
     ck.keys(v, "rounding.", ("mode", "unit", "stage"))
     mode = v.get("mode", "nearest")
-    if mode not in ROUNDING_MODES:
+    if not _one_of(mode, ROUNDING_MODES):
         ck.fail("rounding.mode", f"takes one of: {', '.join(ROUNDING_MODES)}")
     stage = v.get("stage", "after-doubles")
-    if stage not in ROUNDING_STAGES:
+    if not _one_of(stage, ROUNDING_STAGES):
         ck.fail("rounding.stage", f"takes one of: {', '.join(ROUNDING_STAGES)}")
-    return Rounding(RoundingMode(mode), ck.int(v, "unit", "rounding.unit", default=10, minimum=1, maximum=10_000),
+    return Rounding(RoundingMode(mode), ck.whole(v, "unit", "rounding.unit", default=10, minimum=1, maximum=10_000),
                     RoundingStage(stage))
 
 
-def _sets(ck, v) -> dict:
-    if not isinstance(v, dict):
-        ck.fail("sets", "takes {pung: {...}, kong: {...}}: points by tile class, [exposed, concealed]")
+def _sets(ck: _Checker, v: Raw) -> dict[tuple[str, str, bool], int]:
+    """Set points by (kind, tile class, exposed), from the scheme's `sets:` mapping."""
     out = {}
     for kind in ("pung", "kong", "chow"):
-        table = v.get(kind, {} if kind != "chow" else 0)
         if kind == "chow":
-            ck.int(v, "chow", "sets.chow", default=0)
+            chow = ck.whole(v, "chow", "sets.chow", default=0)
             for cls in SET_CLASSES:
-                out[("chow", cls, True)] = out[("chow", cls, False)] = table
+                out[("chow", cls, True)] = out[("chow", cls, False)] = chow
             continue
+        table = v.get(kind, {})
         if not isinstance(table, dict):
             ck.fail(f"sets.{kind}", "takes {simple: [EXPOSED, CONCEALED], terminal: [...], honour: [...]}")
         for cls in table:
             if cls not in SET_CLASSES:
                 ck.fail(f"sets.{kind}.{excerpt(cls)}", f"unknown tile class; known: {', '.join(SET_CLASSES)}")
         for cls in SET_CLASSES:
-            pair = table.get(cls)
-            if not (isinstance(pair, list) and len(pair) == 2 and all(_whole(x) and 0 <= x <= MAX_POINTS
-                                                                    for x in pair)):
+            pair = _point_pair(table.get(cls))
+            if pair is None:
                 ck.fail(f"sets.{kind}.{cls}", f"takes [EXPOSED, CONCEALED] points, each from 0 to {MAX_POINTS:,}")
             out[(kind, cls, True)], out[(kind, cls, False)] = pair
     ck.keys(v, "sets.", ("pung", "kong", "chow", "claimed_kong"))
     return out
 
 
-def _claimed_kong(ck, v) -> ClaimedKong:
+def _point_pair(v: object) -> tuple[int, int] | None:
+    """[EXPOSED, CONCEALED]: two whole numbers of points, each from 0 to MAX_POINTS; else None."""
+    if isinstance(v, list) and len(v) == 2:
+        exposed, concealed = v
+        if _whole(exposed) and _whole(concealed) and 0 <= exposed <= MAX_POINTS and 0 <= concealed <= MAX_POINTS:
+            return exposed, concealed
+    return None
+
+
+def _claimed_kong(ck: _Checker, v: object) -> ClaimedKong:
     if not isinstance(v, dict):
         ck.fail("sets.claimed_kong", "takes {points: exposed|concealed, concealed_hand: BOOL, concealed_pung: BOOL}")
     ck.keys(v, "sets.claimed_kong.", ("points", "concealed_hand", "concealed_pung"))
@@ -568,25 +660,27 @@ def _claimed_kong(ck, v) -> ClaimedKong:
     if points not in ("exposed", "concealed"):
         ck.fail("sets.claimed_kong.points", f"takes exposed or concealed, not {excerpt(points)}")
     return ClaimedKong(points == "exposed",
-                       ck.bool(v, "concealed_hand", "sets.claimed_kong.concealed_hand", default=False),
-                       ck.bool(v, "concealed_pung", "sets.claimed_kong.concealed_pung", default=False))
+                       ck.boolean(v, "concealed_hand", "sets.claimed_kong.concealed_hand", default=False),
+                       ck.boolean(v, "concealed_pung", "sets.claimed_kong.concealed_pung", default=False))
 
 
-def _pairs(ck, v) -> dict:
+def _pairs(ck: _Checker, v: object) -> dict[str, int]:
     if not isinstance(v, dict):
         ck.fail("pairs", "takes a mapping of pair kinds to points")
     out = {}
-    for k, x in v.items():
-        if k not in PAIR_KINDS:
+    for k in v:
+        if not _one_of(k, PAIR_KINDS):
             ck.fail(f"pairs.{excerpt(k)}", f"unknown pair kind; known: {', '.join(PAIR_KINDS)}")
-        out[k] = ck.int(v, k, f"pairs.{k}")
+        out[k] = ck.whole(v, k, f"pairs.{k}")
     return out
 
 
-_HAND_CHECKS = {k: c.check for k, c in CONDITIONS.items()}
+_HAND_CHECKS: dict[str, Callable[[object], Param]] = {k: c.check for k, c in CONDITIONS.items()}
 
 
-def _rule(ck, r, n) -> Rule:
+def _rule(ck: _Checker, r: object, n: int) -> tuple[Rule, list[object]]:
+    """The rule the item `rules[n]` gives, and its `excludes` as the file writes them (checked
+    against the other rules by `_build`)."""
     path = f"rules[{n}]"
     if not isinstance(r, dict):
         ck.fail(path, "a rule is a mapping")
@@ -600,14 +694,19 @@ def _rule(ck, r, n) -> Rule:
         ck.fail(path, "a rule has exactly one of points, doubles or limit"
                 + (f" (it has {' and '.join(units)})" if units else ""))
     unit = units[0]
-    value = r[unit]
+    points = doubles = 0
+    limit = 0.0
     if unit == "limit":
+        value = r["limit"]
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= 1:
             ck.fail(f"{path}.limit", "takes a fraction of the limit, above 0 and at most 1")
+        limit = float(value)
+    elif unit == "points":
+        points = ck.whole(r, "points", f"{path}.points", maximum=MAX_POINTS)
     else:
-        ck.int(r, unit, f"{path}.{unit}", maximum=MAX_POINTS if unit == "points" else MAX_DOUBLES)
+        doubles = ck.whole(r, "doubles", f"{path}.doubles", maximum=MAX_DOUBLES)
     scope = r.get("scope", "every")
-    if scope not in SCOPES:
+    if not _one_of(scope, SCOPES):
         ck.fail(f"{path}.scope", f"takes one of: {', '.join(SCOPES)}")
     per = r.get("per", "hand")
     if per not in ("hand", "set"):
@@ -616,9 +715,9 @@ def _rule(ck, r, n) -> Rule:
     if not isinstance(when, dict):
         ck.fail(f"{path}.when", "takes a mapping of conditions")
     catalogue = SET_CONDITIONS if per == "set" else _HAND_CHECKS
-    parsed = []
+    parsed: list[tuple[str, Param]] = []
     for cname, param in when.items():
-        if cname not in catalogue:
+        if not isinstance(cname, str) or cname not in catalogue:
             ck.fail(f"{path}.when.{excerpt(cname)}", f"unknown condition; known: {', '.join(sorted(catalogue))}")
         try:
             parsed.append((cname, catalogue[cname](param)))
@@ -632,15 +731,16 @@ def _rule(ck, r, n) -> Rule:
     text = r.get("text", rid)
     if not isinstance(text, str):
         ck.fail(f"{path}.text", "takes text")
-    if r.get("source") is not None and not isinstance(r["source"], str):
+    source = r.get("source")
+    if source is not None and not isinstance(source, str):
         ck.fail(f"{path}.source", "takes text")
-    tests: tuple[tuple[Callable[..., bool], Any], ...] = ()
+    tests: tuple[BoundTest, ...] = ()
     if per == "set":
         needs = set_rule_needs(parsed)
     else:
         tests = tuple((CONDITIONS[c].test, p) for c, p in parsed)
-        needs = frozenset().union(*(CONDITIONS[c].needs(p) for c, p in parsed))
-    return Rule(id=rid, text=text, scope=scope, per_set=per == "set", when=tuple(parsed),
-                points=value if unit == "points" else 0, doubles=value if unit == "doubles" else 0,
-                limit=float(value) if unit == "limit" else 0.0, excludes=tuple(excludes),
-                source=r.get("source"), tests=tests, needs=needs)
+        needs = frozenset[Need]().union(*(CONDITIONS[c].needs(p) for c, p in parsed))
+    rule = Rule(id=rid, text=text, scope=scope, per_set=per == "set", when=tuple(parsed), points=points,
+                doubles=doubles, limit=limit, excludes=tuple(x for x in excludes if isinstance(x, str)),
+                source=source, tests=tests, needs=needs)
+    return rule, excludes

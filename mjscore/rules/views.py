@@ -7,15 +7,20 @@ shows the same objects.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from mjscore.model.settings import ROTATION, SETTINGS
+from mjscore.model.table import SetKind
 from mjscore.model.tiles import TILES
 from mjscore.rules.payoffs import ROLES, SITUATIONS, builtin_payoffs
 from mjscore.rules.scheme import RoundingMode, Rule, Scheme
 
 SCOPE_TITLES = {"every": "Every hand", "winner": "The winner only", "loser": "Losers only"}
 
+
+# A condition's parameter is of the type its name says (conditions.CONDITIONS: a Condition[P]
+# for each name), so the words for it are chosen by name, and the parameter is Any here.
 
 def _special(name: str, param: Any) -> str | None:
     if name == "only_possible":
@@ -60,7 +65,7 @@ def _cond(name: str, param: Any) -> str:
         return f"{name} of {cls}: {_bounds(lo, hi)}"
     if isinstance(param, tuple) and len(param) == 2 and all(isinstance(x, (int, type(None))) for x in param):
         return f"{name.replace('_', ' ')}: {_bounds(*param)}"
-    if hasattr(param, "value"):
+    if isinstance(param, Enum):                     # a seat, a win flag
         return f"{name.replace('_', ' ')} {param.value}"
     if isinstance(param, int) and name == "winning_tile":
         return f"winning tile {TILES[param].text}"
@@ -77,8 +82,11 @@ def condition_text(rule: Rule) -> str:
     if rule.per_set:
         parts = []
         for name, param in rule.when:
-            parts.append("/".join(sorted(k.value for k in param)) if name == "kind" else f"{param} tiles" if name == "tiles"
-                         else ("exposed" if param else "concealed"))
+            if name == "kind":
+                kinds = param if isinstance(param, frozenset) else frozenset()
+                parts.append("/".join(sorted(k.value for k in kinds if isinstance(k, SetKind))))
+            else:
+                parts.append(f"{param} tiles" if name == "tiles" else ("exposed" if param else "concealed"))
         return "each " + " of ".join(parts)
     return ", ".join(_cond(n, p) for n, p in rule.when) or "always"
 

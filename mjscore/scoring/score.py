@@ -2,8 +2,8 @@
 
 For each player the engine lists the arrangements of the tiles (`arrange`), values each one by
 interpreting the scheme's records (set and pair tables, bonus tiles, rules from the catalogue
-in `patterns`), and keeps the best.  Nothing here knows a rule by name: the scheme says what
-counts, this module only adds it up.
+in `rules.conditions`), and keeps the best.  Nothing here knows a rule by name: the scheme says
+what counts, this module only adds it up.
 
 The hand score (docs/rules.md, "The score model"): points add, doubles add, base = P * 2**D; a
 full limit hand replaces everything; a fractional limit counts only when it is at least the
@@ -35,7 +35,7 @@ from mjscore.model.amounts import exact, half_up
 from mjscore.model.errors import IncompleteHandError
 from mjscore.model.table import Form, PlayerHand, SetKind, Table, Win
 from mjscore.model.tiles import DRAGON_BASE, KINDS, TILES, WIND_BASE, Tile, Wind
-from mjscore.rules.conditions import FeatureIndex, Situation, block_matches, features
+from mjscore.rules.conditions import Completion, FeatureIndex, Situation, block_matches, features
 from mjscore.rules.scheme import RoundingStage, Rule, Scheme
 
 
@@ -380,7 +380,9 @@ def _rule_item(r: Rule, applies_to: str | None) -> Item:
 
 
 def _rule_applies(r: Rule, sit: Situation, arr: Arrangement) -> bool:
-    for test, param in r.tests:
+    # A loop, not all() over a generator: asked of every rule whose needs a hand has, where the
+    # generator's frame costs a quarter more for the one to three tests a rule has.
+    for test, param in r.tests:  # noqa: SIM110
         if not test(sit, arr, param):
             return False
     return True
@@ -502,7 +504,7 @@ def _calling_for(engine: Engine, sit: Situation, target: Rule, waits: list[int])
 
 
 def _completions(engine: Engine, sit: Situation,
-                 waits: list[int]) -> Iterator[tuple[Situation, list[tuple[Arrangement, int, set[Any]]]]]:
+                 waits: list[int]) -> Iterator[Completion]:
     """For each wait, the hand completed by it and its arrangements with their set points and
     their features (`features`).
 

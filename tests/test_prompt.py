@@ -13,12 +13,13 @@ import pytest
 from typer.testing import CliRunner
 
 from mjscore.cli import app
-from mjscore.cli.app import PROMPT_HELP
+from mjscore.cli.prompt import PROMPT_HELP
 
 try:                              # a terminal to drive: pexpect's pty spawn, which Windows lacks
     import pexpect
-    pexpect.spawn
-except (ImportError, AttributeError):
+except ImportError:
+    pexpect = None
+if pexpect is not None and not hasattr(pexpect, "spawn"):
     pexpect = None
 
 ROOT = Path(__file__).resolve().parent.parent

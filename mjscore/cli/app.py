@@ -1,5 +1,7 @@
 """The command line: parses options, calls the library (`mjscore.api`, and nothing under it but
-the model's types), renders.  No scoring lives here.
+the model's types), renders.  No scoring lives here.  Its other rooms: `render` lays results out
+(`schemeview` the schemes), `plain` declares the shapes of the results it lays out, `prompt` asks
+for a hand at a terminal, `output` is standard output as the commands write it.
 
 Every `MjError` becomes one line `FILE:LINE:COL: error: ...` on standard error with exit
 status 1.  The library is imported inside each command, so that `--help` and start-up stay
@@ -17,9 +19,9 @@ import signal
 import stat
 import sys
 from collections.abc import Callable, Iterable
-from enum import Enum
+from enum import Enum, StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
 
@@ -28,7 +30,21 @@ from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.version import __version__
 
 if TYPE_CHECKING:
+    import socket
+
     from mjscore.api import SeasonResult
+    from mjscore.cli.plain import (
+        AddedPlain,
+        CorrectedPlain,
+        HandPlain,
+        PayoffTablePlain,
+        RemovedPlain,
+        SchemeViewPlain,
+        SeasonPlain,
+        SessionPlain,
+        TablePlain,
+        WaitsPlain,
+    )
 
 app = typer.Typer(
     name="mjscore",
@@ -46,40 +62,40 @@ app = typer.Typer(
 )
 
 
-class TileStyle(str, Enum):
+class TileStyle(StrEnum):
     text = "text"
     unicode = "unicode"
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     table = "table"
     json = "json"
     csv = "csv"
     markdown = "markdown"
 
 
-class BatchFormat(str, Enum):
+class BatchFormat(StrEnum):
     json = "json"
     csv = "csv"
 
 
-class WaitsFormat(str, Enum):
+class WaitsFormat(StrEnum):
     table = "table"
     json = "json"
     csv = "csv"
 
 
-class CheckFormat(str, Enum):
+class CheckFormat(StrEnum):
     table = "table"
     json = "json"
 
 
-class ChangeFormat(str, Enum):
+class ChangeFormat(StrEnum):
     table = "table"
     json = "json"
 
 
-class ViewFormat(str, Enum):
+class ViewFormat(StrEnum):
     table = "table"
     markdown = "markdown"
 
@@ -91,8 +107,8 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit.")) -> None:
+def _root(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                help="Print the version and exit.")] = False) -> None:
     """Score and settle finished Mahjong hands under the classical Chinese (Western) rules."""
 
 
@@ -124,7 +140,8 @@ def fail(err: MjError) -> NoReturn:
 def settings_options(*groups: tuple[Setting[Any], ...]) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Every setting of `groups` as an option of the command, derived from its declaration
     (model.settings), as sqlite-utils gives every command its output options with one
-    decorator.  The command receives them as `settings`: the ones given, by name."""
+    decorator.  The command receives them as `settings` (keyword-only, with no default: only
+    this decorator gives it): the ones given, by name."""
     declared = [x for group in groups for x in group]
 
     def decorate(command: Callable[..., None]) -> Callable[..., None]:
@@ -134,7 +151,7 @@ def settings_options(*groups: tuple[Setting[Any], ...]) -> Callable[[Callable[..
             option = typer.Option(None, *x.flags, help=x.help, metavar=x.metavar, min=x.minimum, max=x.maximum,
                                   show_default=False, parser=_value_parser(x))
             params.append(inspect.Parameter(x.name, inspect.Parameter.KEYWORD_ONLY, default=option,
-                                            annotation=Optional[x.kind]))
+                                            annotation=x.kind | None))
 
         @functools.wraps(command)
         def run(*args: Any, **kwargs: Any) -> None:
@@ -163,7 +180,7 @@ def _value_parser(x: Setting[Any]) -> Callable[[str], Any] | None:
     return parse
 
 
-def source(file: Optional[str], inline: Optional[str], stdin_when_piped: bool = False) -> Any:
+def source(file: str | None, inline: str | None, stdin_when_piped: bool = False) -> Path | str:
     """What FILE, `-` (standard input) or `-e TEXT` (exactly one of them) names, as the API
     takes it: a path (`Path("-")` is standard input), or the text."""
     if inline is not None and file is not None:
@@ -229,17 +246,20 @@ def _path(file: str | None) -> Path:
     return Path(file)           # Path("-") is standard input to the API, as `-` is here
 
 
-FILE_ARG = typer.Argument(None, metavar="FILE", show_default=False,
-                          help="A hand file (.mj or .yaml); '-' reads standard input ('mjscore example' has some).")
-INLINE_OPT = typer.Option(None, "-e", "--expr", metavar="TEXT", show_default=False,
-                          help="The table itself, lines separated by ';'.")
+# The options and arguments that several commands take, each with its type (Typer's Annotated form).
+FileArg = Annotated[str | None, typer.Argument(
+    metavar="FILE", show_default=False,
+    help="A hand file (.mj or .yaml); '-' reads standard input ('mjscore example' has some).")]
+InlineOpt = Annotated[str | None, typer.Option("-e", "--expr", metavar="TEXT", show_default=False,
+                                               help="The table itself, lines separated by ';'.")]
 
 
 @app.command()
 def show(
-    file: Optional[str] = FILE_ARG,
-    inline: Optional[str] = INLINE_OPT,
-    tiles: TileStyle = typer.Option(TileStyle.text, "--tiles", help="text: the notation; unicode: tile pictures."),
+    file: FileArg = None,
+    inline: InlineOpt = None,
+    tiles: Annotated[TileStyle, typer.Option(
+        "--tiles", help="text: the notation; unicode: tile pictures.")] = TileStyle.text,
 ) -> None:
     """Print tables in canonical compact notation (checks them on the way): every tile written
     one way, in order, each player's runs kept as she grouped them (678s 99s stays so).
@@ -264,22 +284,24 @@ def show(
     failures.exit()
 
 
-SCHEME_OPT = typer.Option(None, "--scheme", "-s", metavar="NAME|FILE",
-                          help="A shipped scheme (see 'mjscore schemes': classical, dmjl, bmja, babcock, "
-                               "millington, ...) or a scheme file; default: the table's 'scheme' header, "
-                               "else classical.")
-FORMAT_OPT = typer.Option(Format.table, "--format", "-f", help="table, json, csv or markdown.")
+SchemeOpt = Annotated[str | None, typer.Option(
+    "--scheme", "-s", metavar="NAME|FILE",
+    help="A shipped scheme (see 'mjscore schemes': classical, dmjl, bmja, babcock, millington, ...) or a scheme "
+         "file; default: the table's 'scheme' header, else classical.")]
+FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="table, json, csv or markdown.")]
 
 
 @app.command()
 @settings_options(SETTINGS)
 def score(
-    file: Optional[str] = FILE_ARG,
-    inline: Optional[str] = INLINE_OPT,
-    scheme: Optional[str] = SCHEME_OPT,
-    format: Format = FORMAT_OPT,
-    explain: bool = typer.Option(False, "--explain", help="Also show the runner-up arrangement and why it scored less."),
-    settings: dict[str, Any] = {},
+    file: FileArg = None,
+    inline: InlineOpt = None,
+    scheme: SchemeOpt = None,
+    format: FormatOpt = Format.table,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Also show the runner-up arrangement and why it scored less.")] = False,
+    *,
+    settings: dict[str, Any],
 ) -> None:
     """Score every player of a table, then settle: the breakdown, the payments and each net.
 
@@ -289,7 +311,7 @@ def score(
     \b
       mjscore example east-self-drawn | mjscore score - --scheme dmjl --format json
       mjscore example win-on-discard | mjscore score - --paying winner-only --payoff japanese --round-payments-up 100
-    """
+    """  # noqa: E501 - an example is one command line, however long
     import mjscore.api as api
     from mjscore.cli.render import csv_rows, render_csv, render_text, terminal_safe, to_json
 
@@ -303,13 +325,14 @@ def score(
         if item.result is None:
             failures.report(item.error or MjError("no result"))
             continue
-        result = item.result.to_dict()
+        result = cast("TablePlain", item.result.to_dict())
         if format is Format.json:
             sys.stdout.write(to_json(result) + "\n")
         elif format is Format.csv:
             sys.stdout.write(render_csv(csv_rows(result, item.table, item.file, item.line), header=False))
         else:
-            sys.stdout.write(terminal_safe(("\n---\n\n" if shown else "") + render_text(result, format.value, width)))
+            sys.stdout.write(terminal_safe(("\n---\n\n" if shown else "")
+                                           + render_text(result, format.value, width)))
         shown += 1
     failures.exit()
 
@@ -317,13 +340,15 @@ def score(
 @app.command()
 @settings_options(SETTINGS)
 def batch(
-    files: list[str] = typer.Argument(..., metavar="FILE...", help="Hand files; '-' reads standard input."),
-    scheme: Optional[str] = SCHEME_OPT,
-    format: BatchFormat = typer.Option(BatchFormat.json, "--format", "-f", help="json (one line per table) or csv."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, metavar="N",
-                                       help="Worker processes (default: the usable cores); the output is the same, "
-                                            "in input order, whatever N."),
-    settings: dict[str, Any] = {},
+    files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Hand files; '-' reads standard input.")],
+    scheme: SchemeOpt = None,
+    format: Annotated[BatchFormat, typer.Option(
+        "--format", "-f", help="json (one line per table) or csv.")] = BatchFormat.json,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, metavar="N",
+                                             help="Worker processes (default: the usable cores); the output is the "
+                                                  "same, in input order, whatever N.")] = None,
+    *,
+    settings: dict[str, Any],
 ) -> None:
     """Score many tables: one JSON line (or CSV rows) per table, in input order.
 
@@ -378,10 +403,10 @@ def batch(
 
 @app.command()
 def waits(
-    file: Optional[str] = FILE_ARG,
-    inline: Optional[str] = INLINE_OPT,
-    scheme: Optional[str] = SCHEME_OPT,
-    format: WaitsFormat = typer.Option(WaitsFormat.table, "--format", "-f", help="table, json or csv."),
+    file: FileArg = None,
+    inline: InlineOpt = None,
+    scheme: SchemeOpt = None,
+    format: Annotated[WaitsFormat, typer.Option("--format", "-f", help="table, json or csv.")] = WaitsFormat.table,
 ) -> None:
     """For each player one tile from going out, the tiles that complete the hand.
 
@@ -404,7 +429,7 @@ def waits(
     failures.exit()
 
 
-def _print_waits(players: list[dict[str, Any]], format: WaitsFormat) -> None:
+def _print_waits(players: list[WaitsPlain], format: WaitsFormat) -> None:
     import json
     if format is WaitsFormat.json:
         typer.echo(json.dumps({"players": players}))
@@ -416,16 +441,18 @@ def _print_waits(players: list[dict[str, Any]], format: WaitsFormat) -> None:
         for p in players:
             ready = " ".join(p["waits"]) if p["waits"] else "not one tile from going out"
             dead = f"   (dead: {' '.join(p['dead'])})" if p["dead"] else ""
-            sacred = f"   (sacred: {' '.join(p['sacred'])}: not on another's discard)" if p.get("sacred") else ""
+            held = p.get("sacred")
+            sacred = f"   (sacred: {' '.join(held)}: not on another's discard)" if held else ""
             typer.echo(f"{p['seat']}: {ready}{dead}{sacred}")
 
 
 @app.command()
 def check(
-    file: Optional[str] = FILE_ARG,
-    inline: Optional[str] = INLINE_OPT,
-    scheme: Optional[str] = SCHEME_OPT,
-    format: CheckFormat = typer.Option(CheckFormat.table, "--format", "-f", help="table (text lines) or json."),
+    file: FileArg = None,
+    inline: InlineOpt = None,
+    scheme: SchemeOpt = None,
+    format: Annotated[CheckFormat, typer.Option(
+        "--format", "-f", help="table (text lines) or json.")] = CheckFormat.table,
 ) -> None:
     """Compare every '= N' claim with mjscore's score, and explain any difference.
 
@@ -487,16 +514,17 @@ def check(
 @app.command()
 @settings_options(SETTINGS, ROTATION)
 def session(
-    file: Optional[str] = FILE_ARG,
-    scheme: Optional[str] = SCHEME_OPT,
-    format: Format = FORMAT_OPT,
-    chart: bool = typer.Option(False, "--chart", help="Also draw the running totals as a terminal chart."),
-    hand: Optional[int] = typer.Option(None, "--hand", min=1, metavar="N",
-                                       help="Show hand N in detail: every player's items and the payments."),
-    stats: bool = typer.Option(False, "--stats", help="Show each player's figures instead: hands won (self-drawn, "
-                                                      "on a discard), dealt, draws, the biggest hand, limit hands, "
-                                                      "penalties, paying for all (as 'season' does)."),
-    settings: dict[str, Any] = {},
+    file: FileArg = None,
+    scheme: SchemeOpt = None,
+    format: FormatOpt = Format.table,
+    chart: Annotated[bool, typer.Option("--chart", help="Also draw the running totals as a terminal chart.")] = False,
+    hand: Annotated[int | None, typer.Option(
+        "--hand", min=1, metavar="N", help="Show hand N in detail: every player's items and the payments.")] = None,
+    stats: Annotated[bool, typer.Option("--stats", help="Show each player's figures instead: hands won (self-drawn, "
+                                                        "on a discard), dealt, draws, the biggest hand, limit hands, "
+                                                        "penalties, paying for all (as 'season' does).")] = False,
+    *,
+    settings: dict[str, Any],
 ) -> None:
     """A recorded session: every hand in order, seats rotating, running totals, standings, settle-up.
 
@@ -517,7 +545,8 @@ def session(
     if file is None:
         raise typer.BadParameter("give a session FILE, or '-' for standard input")
     if chart and format in (Format.json, Format.csv):
-        raise typer.BadParameter(f"--chart draws for people: it goes with --format table or markdown, not {format.value}")
+        raise typer.BadParameter("--chart draws for people: it goes with --format table or markdown, "
+                                 f"not {format.value}")
     if stats:
         if hand is not None or chart:
             raise typer.BadParameter("--stats shows the evening's figures: it goes with neither --hand nor --chart")
@@ -531,7 +560,7 @@ def session(
     if hand is not None:
         if hand > len(played.hands):
             raise typer.BadParameter(f"the evening has {len(played.hands)} hands played", param_hint="'--hand'")
-        one = played.hands[hand - 1].to_dict()
+        one = cast("HandPlain", played.hands[hand - 1].to_dict())
         if format is Format.json:
             typer.echo(to_json(one))
         else:
@@ -540,8 +569,7 @@ def session(
             totals = "  ".join(f"{n} {t}" for n, t in one["totals"].items())
             text = render_text(one, "markdown" if format is Format.markdown else "table", output_width())
             head = f"{hand_title(hand, one['dealer'], one['round'])}\n\n"
-            stake = played.stake.as_dict() if played.stake is not None else None
-            won = won_or_lost_line(one["totals"], played.start, stake, output_width(), "Won or lost after it:")
+            won = won_or_lost_line(one["totals"], played.start, played.stake, output_width(), "Won or lost after it:")
             tail = f"\nTotals after it: {totals}\n" + "".join(f"{line}\n" for line in won)
             if format is Format.markdown:
                 head, tail = emphasis_safe(head), emphasis_safe(tail)
@@ -549,10 +577,11 @@ def session(
         return
     # Each hand's plain form made as it is written, and let go (a season of 5,000 hands is not
     # held twice over); JSON is written whole.
-    hands: Iterable[dict[str, Any]] = (h.to_dict() for h in played.hands)
+    hands: Iterable[HandPlain] = (cast("HandPlain", h.to_dict()) for h in played.hands)
     if chart:
         hands = list(hands)                     # drawn from twice
-    result = {"players": list(played.players), "start": played.start, "hands": hands, **played.summary()}
+    result = cast("SessionPlain", {"players": list(played.players), "start": played.start, "hands": hands,
+                                   **played.summary()})
     if format is Format.json:
         typer.echo(to_json(played.to_dict()))
     elif format is Format.csv:
@@ -570,13 +599,15 @@ def session(
 @app.command()
 @settings_options(SETTINGS, ROTATION)
 def season(
-    files: list[str] = typer.Argument(..., metavar="FILE...",
-                                      help="Evening files (.mj, or YAML sessions) and folders of them; '-' reads "
-                                           "standard input."),
-    scheme: Optional[str] = SCHEME_OPT,
-    format: Format = FORMAT_OPT,
-    chart: bool = typer.Option(False, "--chart", help="Also draw each player's season total, evening by evening."),
-    settings: dict[str, Any] = {},
+    files: Annotated[list[str], typer.Argument(metavar="FILE...",
+                                               help="Evening files (.mj, or YAML sessions) and folders of them; '-' "
+                                                    "reads standard input.")],
+    scheme: SchemeOpt = None,
+    format: FormatOpt = Format.table,
+    chart: Annotated[bool, typer.Option(
+        "--chart", help="Also draw each player's season total, evening by evening.")] = False,
+    *,
+    settings: dict[str, Any],
 ) -> None:
     """The club's record: many evenings played as 'session' plays each, the players matched by
     name across them ('ann' is Ann), the season's standings and each player's figures.
@@ -597,7 +628,8 @@ def season(
 
     _check_payoff(settings, scheme)
     if chart and format in (Format.json, Format.csv):
-        raise typer.BadParameter(f"--chart draws for people: it goes with --format table or markdown, not {format.value}")
+        raise typer.BadParameter("--chart draws for people: it goes with --format table or markdown, "
+                                 f"not {format.value}")
     _print_season(api.play_season([Path(f) for f in files], scheme=scheme, **settings), format, chart)
 
 
@@ -606,7 +638,7 @@ def _print_season(played: SeasonResult, format: Format, chart: bool) -> None:
     error, exit status 1 when an evening was left out."""
     from mjscore.cli.render import render_season, season_chart, season_csv, terminal_safe, to_json
 
-    result = played.to_dict()
+    result = cast("SeasonPlain", played.to_dict())
     if format is Format.json:
         typer.echo(to_json(result))
     elif format is Format.csv:
@@ -628,28 +660,36 @@ def _write_chart(draw: Callable[[bool, int | None], str]) -> None:
         sys.stdout.write("\n" + draw(color, output_width()))
     except ImportError:
         typer.echo("mjscore: error: --chart needs the plotext package (pip install plotext)", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
 
 
-NAMES_OPT = typer.Option(None, "--players", metavar="E S W N", show_default=False,
-                         help="The four players in seat order at the first hand: starts a new evening file.")
+NamesOpt = Annotated[tuple[str, str, str, str] | None, typer.Option(
+    "--players", metavar="E S W N", show_default=False,
+    help="The four players in seat order at the first hand: starts a new evening file.")]
+# A new evening's header, for `add` and `serve`.
+NewSchemeOpt = Annotated[str | None, typer.Option("--scheme", "-s", metavar="NAME|FILE",
+                                                  help="The scheme of a new evening (see 'mjscore schemes').")]
+StartOpt = Annotated[int | None, typer.Option("--start", min=0, help="Each player's points before the first hand "
+                                                                     "(a new evening; default 2000).")]
+EveningArg = Annotated[str, typer.Argument(metavar="EVENING",
+                                           help="The evening's file (.mj); made when it does not exist.")]
+HandFileArg = Annotated[str | None, typer.Argument(metavar="[FILE]", show_default=False,
+                                                   help="The hand in a file; '-' reads standard input.")]
 
 
 @app.command()
 @settings_options(SETTINGS, ROTATION)
 def add(
-    evening: str = typer.Argument(..., metavar="EVENING", help="The evening's file (.mj); made when it does not exist."),
-    file: Optional[str] = typer.Argument(None, metavar="[FILE]", show_default=False,
-                                         help="The hand in a file; '-' reads standard input."),
-    inline: Optional[str] = INLINE_OPT,
-    players: Optional[tuple[str, str, str, str]] = NAMES_OPT,
-    scheme: Optional[str] = typer.Option(None, "--scheme", "-s", metavar="NAME|FILE",
-                                         help="The scheme of a new evening (see 'mjscore schemes')."),
-    start: Optional[int] = typer.Option(None, "--start", min=0, help="Each player's points before the first hand "
-                                                                      "(a new evening; default 2000)."),
-    format: ChangeFormat = typer.Option(ChangeFormat.table, "--format", "-f",
-                                        help="table (text for the table) or json (the hand and the evening)."),
-    settings: dict[str, Any] = {},
+    evening: EveningArg,
+    file: HandFileArg = None,
+    inline: InlineOpt = None,
+    players: NamesOpt = None,
+    scheme: NewSchemeOpt = None,
+    start: StartOpt = None,
+    format: Annotated[ChangeFormat, typer.Option("--format", "-f", help="table (text for the table) or json (the "
+                                                                        "hand and the evening).")] = ChangeFormat.table,
+    *,
+    settings: dict[str, Any],
 ) -> None:
     """Add one hand to an evening's file and show who pays whom, the totals and who deals next.
 
@@ -684,146 +724,28 @@ def add(
                 hand, name = Path(file or "-"), None
             added = book.add(hand, players=players, start=start, scheme=scheme, name=name, **settings)
         else:
-            added = _enter_hand(book, players, scheme, lambda typed: book.add(
-                typed, players=players, start=start, scheme=scheme, name="<typed>", **settings))
+            from mjscore.cli.prompt import enter_hand
+
+            added = enter_hand(book, players, scheme, lambda typed: book.add(
+                typed, players=players, start=start, scheme=scheme, name="<typed>", **settings), width=output_width())
     except MjError as e:
         fail(e)
     if format is ChangeFormat.json:
         _report_after_change(to_json(added.to_dict()) + "\n", f"the hand was added to {evening}")
         return
     # The hand added, not the whole evening again (its start: what each player won or lost).
-    text = render_hand({**added.to_dict(), "start": added.evening.start}, output_width())
+    text = render_hand(cast("AddedPlain", {**added.to_dict(), "start": added.evening.start}), output_width())
     if added.created:
         scheme_note = f"; scheme {added.scheme} (read from the evening's folder)" if added.scheme else ""
         text = f"Started {evening}: {', '.join(added.evening.players)}{scheme_note}\n{text}"
     _report_after_change(terminal_safe(text), f"the hand was added to {evening}")
 
 
-# What the prompt says first: at most two lines of 60 columns.
-PROMPT_HELP = ("Tiles, a score (12) or Enter for none; the winner adds win",
-               "TILE self|from NAME. Also draw, penalty NAME N [to NAME].")
-
-
-def _enter_hand(book: Any, players: tuple[str, ...] | None, scheme: str | None, add: Callable[[str], Any], *,
-                seating: tuple[list[str], int, str] | None = None, offered: dict[str, str] | None = None,
-                kept: tuple[str, ...] = ()) -> Any:
-    """The hand asked seat by seat at the terminal, in this hand's seating, each line checked as
-    it is given and asked again alone when it is wrong; then the table as a whole, asking again
-    only the lines its check names.  Returns what `add` made of the hand.  To correct a hand
-    (`mjscore edit`): `seating` is its players, number and round, `offered` its lines by seat,
-    each put on the line to change (Enter keeps it), and `kept` its penalties and own headers."""
-    import mjscore.api as api
-    from mjscore.cli.render import hand_title, report_lines, terminal_safe
-    from mjscore.model.errors import Location, NoWinnerError
-    from mjscore.model.tiles import SEAT_WORDS
-
-    line_editing: Any = None
-    try:
-        import readline  # (line editing and history for input(), where the platform has it)
-        line_editing = readline
-    except ImportError:                          # pragma: no cover - platforms without readline
-        pass
-    if seating is not None:
-        names, number, round_letter = seating
-        scheme, moved = book.scheme(), False
-    elif book.exists():
-        so_far = book.play()
-        nxt = so_far.next
-        names = list(nxt.seats)                 # this hand's seating, changed seats and all
-        number, round_letter, scheme, moved = nxt.hand, nxt.round.value, book.scheme(), nxt.seats_change
-    elif players:
-        names, number, round_letter, moved = list(players), 1, "E", False
-    else:
-        raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
-    api.load_scheme(scheme)                       # a scheme that cannot be read is said once, not at every line
-    width = output_width()
-
-    def say(text: str) -> None:
-        typer.echo(terminal_safe("\n".join(report_lines(text, width))))
-
-    say(hand_title(number, names[0], round_letter) + "."
-        + (" The players have changed seats: " + ", ".join(f"{n} {SEAT_WORDS[s]}" for n, s in zip(names, "ESWN"))
-           + "." if moved else ""))
-    for line in PROMPT_HELP:
-        say(line)
-    lines: dict[str, str] = {}
-    penalties: list[str] = list(kept)
-    if kept:
-        say("Kept as they were: " + "; ".join(kept))
-
-    def answer(question: str, now: str = "") -> str:
-        try:
-            if now and line_editing is not None:
-                # The line as it stands, put where the player types: Enter keeps it.
-                line_editing.set_startup_hook(lambda: line_editing.insert_text(now))
-                try:
-                    return input(terminal_safe(question))
-                finally:
-                    line_editing.set_startup_hook(None)
-            if now:                              # pragma: no cover - no line editing: Enter keeps it
-                return input(terminal_safe(f"{question}[{now}] ")) or now
-            return input(terminal_safe(question))
-        except EOFError:
-            typer.echo("")
-            raise MjError("nothing written: the hand was not finished", Location("<typed>")) from None
-
-    def ask(seat: str) -> bool:
-        """Asks `seat`'s line until it is right; False when a draw was given instead."""
-        who = names["ESWN".index(seat)]
-        now = (offered or {}).get(seat, "")
-        while True:
-            given = answer(f"{who} ({SEAT_WORDS[seat]}): ", now)
-            now = ""
-            kind = api.answer_kind(given)
-            if kind == "draw":
-                return False
-            problem = api.check_line(given, seat, names, scheme=scheme, round=round_letter)
-            if problem is not None:
-                say(f"  error: {problem.message}")
-                continue
-            if kind == "penalty":
-                penalties.append(given.strip())
-                say(f"  Penalty noted. {who}'s line:")
-                continue
-            lines[seat] = api.entry_line(given)
-            return True
-
-    def drawn() -> Any:
-        return add("\n".join([*penalties, "draw"]))
-
-    for seat in "ESWN":
-        if not ask(seat):
-            return drawn()
-    while True:
-        try:
-            return add("\n".join([*penalties, *(f"{seat}: {lines[seat]}" for seat in "ESWN")]))
-        except NoWinnerError:
-            say("  Nobody went out: who did? (a name, or draw)")
-            while True:
-                winner = answer("Who went out? ").strip()
-                if api.answer_kind(winner) == "draw":
-                    return drawn()
-                found = [s for s, n in zip("ESWN", names) if n.casefold() == winner.casefold()]
-                if found:
-                    break
-                say(f"  no player '{winner}' at this table: {', '.join(names)}")
-            say(f"  {names['ESWN'.index(found[0])]}'s line, with win TILE self or win TILE from NAME:")
-            if not ask(found[0]):
-                return drawn()
-        except MjError as e:
-            again = [seat for seat in "ESWN" if seat in e.seats]
-            if not again:
-                raise
-            say(f"  error: {e.message}")
-            for seat in again:
-                if not ask(seat):
-                    return drawn()
-
-
 @app.command()
-def undo(evening: str = typer.Argument(..., metavar="EVENING", help="The evening's file (.mj)."),
-         format: ChangeFormat = typer.Option(ChangeFormat.table, "--format", "-f",
-                                             help="table (text) or json (the hand taken out and the evening).")) -> None:
+def undo(evening: Annotated[str, typer.Argument(metavar="EVENING", help="The evening's file (.mj).")],
+         format: Annotated[ChangeFormat, typer.Option(
+             "--format", "-f", help="table (text) or json (the hand taken out and the evening).")] = ChangeFormat.table
+         ) -> None:
     """Take the last hand back out of an evening's file; show it, and the standings without it.
 
     \b
@@ -841,20 +763,20 @@ def undo(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
         _report_after_change(to_json(removed.to_dict()) + "\n", f"the last hand was taken out of {evening}")
         return
     shown = "".join(f"  {line}\n" for line in removed.text.rstrip("\n").split("\n"))
-    _report_after_change(terminal_safe(f"Removed this hand:\n{shown}\n"
-                                       + render_standings({**removed.to_dict(), "start": removed.evening.start}, output_width())),
+    standings = render_standings(cast("RemovedPlain", {**removed.to_dict(), "start": removed.evening.start}),
+                                 output_width())
+    _report_after_change(terminal_safe(f"Removed this hand:\n{shown}\n{standings}"),
                          f"the last hand was taken out of {evening}")
 
 
 @app.command()
-def edit(evening: str = typer.Argument(..., metavar="EVENING", help="The evening's file (.mj)."),
-         number: int = typer.Argument(..., metavar="N", min=1, help="The hand to correct (1 is the first)."),
-         file: Optional[str] = typer.Argument(None, metavar="[FILE]", show_default=False,
-                                              help="The hand in a file; '-' reads standard input."),
-         inline: Optional[str] = INLINE_OPT,
-         format: ChangeFormat = typer.Option(ChangeFormat.table, "--format", "-f",
-                                             help="table (text) or json (the hand as it was and is, what changed, "
-                                                  "the evening).")) -> None:
+def edit(evening: Annotated[str, typer.Argument(metavar="EVENING", help="The evening's file (.mj).")],
+         number: Annotated[int, typer.Argument(metavar="N", min=1, help="The hand to correct (1 is the first).")],
+         file: HandFileArg = None,
+         inline: InlineOpt = None,
+         format: Annotated[ChangeFormat, typer.Option("--format", "-f",
+                                                      help="table (text) or json (the hand as it was and is, what "
+                                                           "changed, the evening).")] = ChangeFormat.table) -> None:
     """Correct any hand of an evening, not only the last: its text replaced, the hands after it
     played again, and the totals that changed shown.  Nothing is written when the hand, or a
     later hand after it, is wrong (the later hand is named).  On a terminal with no hand given,
@@ -873,12 +795,14 @@ def edit(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
     book = api.Evening(evening)
     try:
         if inline is None and file is None and sys.stdin.isatty():
+            from mjscore.cli.prompt import enter_hand
+
             # At a terminal: the hand's own lines offered one by one, as `add` asks them.
             names, round_letter, old = book.hand_seating(number)
             parts = api.hand_parts(old, names)
-            corrected = _enter_hand(book, None, None, lambda typed: book.edit(number, typed, name="<typed>"),
-                                    seating=(names, number, round_letter), offered=parts.lines,
-                                    kept=tuple(p.line() for p in parts.penalties) + parts.other)
+            corrected = enter_hand(book, None, None, lambda typed: book.edit(number, typed, name="<typed>"),
+                                   width=output_width(), seating=(names, number, round_letter), offered=parts.lines,
+                                   kept=tuple(p.line() for p in parts.penalties) + parts.other)
         else:
             hand: str | Path = inline if inline is not None else Path(file or "-")
             corrected = book.edit(number, hand, name="<-e>" if inline is not None else None)
@@ -888,7 +812,7 @@ def edit(evening: str = typer.Argument(..., metavar="EVENING", help="The evening
     if format is ChangeFormat.json:
         _report_after_change(to_json(corrected.to_dict()) + "\n", done)
         return
-    d = {**corrected.to_dict(), "start": corrected.evening.start}
+    d = cast("CorrectedPlain", {**corrected.to_dict(), "start": corrected.evening.start})
     changed = d["changed"]
     moved = ("  ".join(f"{n} {c['before']} -> {c['after']}" for n, c in changed.items()) if changed
              else "no total changed")
@@ -918,23 +842,23 @@ DEFAULT_PORT = 8421
 @app.command()
 @settings_options(SETTINGS, ROTATION)
 def serve(
-    evening: str = typer.Argument(..., metavar="EVENING", help="The evening's file (.mj); made when it does not exist."),
-    players: Optional[tuple[str, str, str, str]] = NAMES_OPT,
-    scheme: Optional[str] = typer.Option(None, "--scheme", "-s", metavar="NAME|FILE",
-                                         help="The scheme of a new evening (see 'mjscore schemes')."),
-    start: Optional[int] = typer.Option(None, "--start", min=0, help="Each player's points before the first hand "
-                                                                      "(a new evening; default 2000)."),
-    port: Optional[int] = typer.Option(None, "--port", "-p", min=0, max=65535, metavar="N",
-                                       help=f"The port (default {DEFAULT_PORT}, or a free one when it is taken; "
-                                            "0: a free one)."),
-    lan: bool = typer.Option(False, "--lan", help="Listen on this machine's network address, for the phones on "
-                                                  "the table's network (default: this machine only, 127.0.0.1)."),
-    token_file: Optional[Path] = typer.Option(None, "--token-file", metavar="FILE",
-                                              help="Keep the page's token in FILE (made if missing, mode 600; a kept "
-                                                   "one must be your own, unreadable by others, 128 bits or more), so "
-                                                   "that a restart keeps the phones' address; default: a new one each "
-                                                   "start."),
-    settings: dict[str, Any] = {},
+    evening: EveningArg,
+    players: NamesOpt = None,
+    scheme: NewSchemeOpt = None,
+    start: StartOpt = None,
+    port: Annotated[int | None, typer.Option("--port", "-p", min=0, max=65535, metavar="N",
+                                             help=f"The port (default {DEFAULT_PORT}, or a free one when it is taken; "
+                                                  "0: a free one).")] = None,
+    lan: Annotated[bool, typer.Option(
+        "--lan", help="Listen on this machine's network address, for the phones on the table's network (default: "
+                      "this machine only, 127.0.0.1).")] = False,
+    token_file: Annotated[Path | None, typer.Option(
+        "--token-file", metavar="FILE",
+        help="Keep the page's token in FILE (made if missing, mode 600; a kept one must be your own, unreadable by "
+             "others, 128 bits or more), so that a restart keeps the phones' address; default: a new one each "
+             "start.")] = None,
+    *,
+    settings: dict[str, Any],
 ) -> None:
     """Serve the table page: every player enters their own hand on their own phone.
 
@@ -1049,7 +973,7 @@ def _lan_address() -> str:
         s.close()
 
 
-def _bind(host: str, port: int | None) -> Any:
+def _bind(host: str, port: int | None) -> socket.socket:
     """A listening socket on `port`, or on the default (a free one when the default is taken)."""
     import socket
 
@@ -1067,7 +991,7 @@ def _bind(host: str, port: int | None) -> Any:
         except OSError as e:
             sock.close()
             if p == wanted[-1]:
-                raise typer.BadParameter(f"cannot listen on {host}:{p}: {e.strerror}", param_hint="'--port'")
+                raise typer.BadParameter(f"cannot listen on {host}:{p}: {e.strerror}", param_hint="'--port'") from None
     raise AssertionError("unreachable")
 
 
@@ -1083,8 +1007,8 @@ def _qr(text: str) -> str:
 
 
 @app.command("help")
-def help_topic(topic: Optional[str] = typer.Argument(None, metavar="[TOPIC]",
-                                                     help="notation, rules or schemes; none: the list.")) -> None:
+def help_topic(topic: Annotated[str | None, typer.Argument(
+        metavar="[TOPIC]", help="notation, rules or schemes; none: the list.")] = None) -> None:
     """Read a document that comes with mjscore: how hands are written, the rules, scheme files.
 
     \b
@@ -1110,9 +1034,9 @@ def help_topic(topic: Optional[str] = typer.Argument(None, metavar="[TOPIC]",
 
 
 @app.command()
-def example(name: Optional[str] = typer.Argument(None, metavar="[NAME]",
-                                                 help="A sample's name (NAME.yaml: its YAML form); none: the list.")
-            ) -> None:
+def example(name: Annotated[str | None, typer.Argument(metavar="[NAME]",
+                                                      help="A sample's name (NAME.yaml: its YAML form); none: the "
+                                                           "list.")] = None) -> None:
     """Print a sample table or evening that comes with mjscore, to try the commands on.
 
     \b
@@ -1142,6 +1066,7 @@ def example(name: Optional[str] = typer.Argument(None, metavar="[NAME]",
 schemes_app = typer.Typer(help="The shipped scoring schemes: list them, show one, compare two.",
                           no_args_is_help=False, rich_markup_mode=None)
 app.add_typer(schemes_app, name="schemes")
+ViewFormatOpt = Annotated[ViewFormat, typer.Option("--format", "-f", help="table or markdown.")]
 
 
 @schemes_app.callback(invoke_without_command=True)
@@ -1172,11 +1097,11 @@ def schemes_list(ctx: typer.Context) -> None:
 
 
 @schemes_app.command("show")
-def schemes_show(name: str = typer.Argument(..., help="A shipped scheme or a scheme file."),
-                 format: ViewFormat = typer.Option(ViewFormat.table, "--format", "-f", help="table or markdown."),
-                 payoffs: bool = typer.Option(False, "--payoffs", help="Show the payoff tables instead: what each "
-                                                                      "loser pays the winner, in every situation.")
-                 ) -> None:
+def schemes_show(name: Annotated[str, typer.Argument(help="A shipped scheme or a scheme file.")],
+                 format: ViewFormatOpt = ViewFormat.table,
+                 payoffs: Annotated[bool, typer.Option(
+                     "--payoffs", help="Show the payoff tables instead: what each loser pays the winner, in every "
+                                       "situation.")] = False) -> None:
     """Print every value of a scheme as readable tables (--payoffs: its payoff tables).
 
     \b
@@ -1189,17 +1114,19 @@ def schemes_show(name: str = typer.Argument(..., help="A shipped scheme or a sch
 
     try:
         if payoffs:
-            sys.stdout.write(terminal_safe(payoff_tables(api.payoff_tables(name), format.value, output_width())))
+            tables = cast("list[PayoffTablePlain]", api.payoff_tables(name))
+            sys.stdout.write(terminal_safe(payoff_tables(tables, format.value, output_width())))
         else:
-            sys.stdout.write(terminal_safe(show(api.describe_scheme(name), format.value, output_width())))
+            view = cast("SchemeViewPlain", api.describe_scheme(name))
+            sys.stdout.write(terminal_safe(show(view, format.value, output_width())))
     except MjError as e:
         fail(e)
 
 
 @schemes_app.command("diff")
-def schemes_diff(a: str = typer.Argument(..., help="A scheme name or file."),
-                 b: str = typer.Argument(..., help="Another scheme name or file."),
-                 format: ViewFormat = typer.Option(ViewFormat.table, "--format", "-f", help="table or markdown.")) -> None:
+def schemes_diff(a: Annotated[str, typer.Argument(help="A scheme name or file.")],
+                 b: Annotated[str, typer.Argument(help="Another scheme name or file.")],
+                 format: ViewFormatOpt = ViewFormat.table) -> None:
     """Print what differs between two schemes (a shipped one and a house file, say).
 
     \b
@@ -1225,13 +1152,14 @@ app.add_typer(import_app, name="import")
 
 @import_app.command("kajongg")
 def import_kajongg(
-    database: str = typer.Argument(..., metavar="DATABASE", show_default=False,
-                                   help="Kajongg's database file (~/.local/share/kajongg/kajongg3.db, or a game "
-                                        "server's local3.db); it is read, never changed."),
-    folder: str = typer.Option(".", "-o", "--output", metavar="FOLDER", help="The folder the evening files go into."),
-    game: Optional[int] = typer.Option(None, "--game", min=0, metavar="N", show_default=False,
-                                       help="Only Kajongg's game N."),
-    force: bool = typer.Option(False, "--force", help="Replace evening files that are there already."),
+    database: Annotated[str, typer.Argument(metavar="DATABASE", show_default=False,
+                                            help="Kajongg's database file (~/.local/share/kajongg/kajongg3.db, or a "
+                                                 "game server's local3.db); it is read, never changed.")],
+    folder: Annotated[str, typer.Option("-o", "--output", metavar="FOLDER",
+                                        help="The folder the evening files go into.")] = ".",
+    game: Annotated[int | None, typer.Option("--game", min=0, metavar="N", show_default=False,
+                                             help="Only Kajongg's game N.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace evening files that are there already.")] = False,
 ) -> None:
     """Write each game of a Kajongg database as an evening file that 'mjscore session' plays,
     and say whether session of it gives Kajongg's own scores and balances.

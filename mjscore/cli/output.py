@@ -73,8 +73,9 @@ def install() -> None:
     """Put standard output behind `Output` (or `Closed`), and make both streams escape what the
     terminal cannot show rather than fail on it (LC_ALL=C, a Latin-1 terminal)."""
     for stream in (sys.stdout, sys.stderr):
-        if stream is not None and hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
+        reconfigure = getattr(stream, "reconfigure", None)      # a TextIOWrapper's (or one behind Output)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     if sys.stdout is None:
         _hold(1)
         sys.stdout = Closed()            # a stand-in with the stream's methods
@@ -82,7 +83,7 @@ def install() -> None:
         sys.stdout = Output(sys.stdout)  # the same stream, its failures told apart
     if sys.stderr is None:
         _hold(2)
-        sys.stderr = open(os.devnull, "w")
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - standard error for the rest of the run
 
 
 def silence() -> None:
@@ -93,7 +94,7 @@ def silence() -> None:
         os.close(fd)
     except OSError:
         pass
-    sys.stdout = open(os.devnull, "w")
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - standard output for the rest of the run
 
 
 def _hold(fd: int) -> None:

@@ -11,21 +11,44 @@ import io
 import itertools
 import re
 import textwrap
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar, cast
 
+from mjscore.api import hand_title as hand_title  # the hand named once, in the library
+from mjscore.api import paid, payment_sentences, penalty_sentences, special_sentence
 from mjscore.model.errors import escaped
 from mjscore.model.money import Stake, with_money
 from mjscore.model.plain import encode
-from mjscore.api import hand_title as hand_title  # the hand named once, in the library
-from mjscore.api import paid, payment_sentences, penalty_sentences, special_sentence
 from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
 if TYPE_CHECKING:
-    from mjscore.evening.batch import BatchItem
+    from mjscore.api import BatchItem
+    from mjscore.cli.plain import (
+        BiggestHandPlain,
+        ChangedHandPlain,
+        EveningPlain,
+        HandPlain,
+        ItemPlain,
+        NextPlain,
+        PlayerPlain,
+        Scored,
+        SeasonPlain,
+        SessionPlain,
+        SettlementPlain,
+        StandingPlain,
+        TransferPlain,
+        WinPlain,
+    )
+
+T = TypeVar("T")
+Cell = str | int | float                 # a cell of a grid or of a CSV row
+CsvRow = dict[str, Cell]
+
+# What a winner's table stands on when its win is not written (it always is): self-drawn, no tile.
+_NO_WIN: WinPlain = {"tile": None, "from": None, "flags": []}
 
 
-def to_json(result: dict[str, Any]) -> str:
+def to_json(result: Mapping[str, object]) -> str:
     return json_safe(encode(result))
 
 
@@ -51,7 +74,7 @@ def _json_escape(c: str) -> str:
     return f"\\u{0xD800 + (n >> 10):04x}\\u{0xDC00 + (n & 0x3FF):04x}"
 
 
-def _fmt_item(item: dict) -> list:
+def _fmt_item(item: ItemPlain) -> list[Cell]:
     if "limit" in item:
         value = f"{_fraction(item['limit'])} limit"
         return [item["text"], item.get("applies_to", ""), "", "", value]
@@ -63,12 +86,12 @@ def _fraction(f: float) -> str:
     return {1.0: "full", 0.5: "half"}.get(f, f"{f:g} x")
 
 
-def _who(p: dict, names: dict[str, str] | None = None) -> str:
+def _who(p: PlayerPlain, names: dict[str, str] | None = None) -> str:
     name = p.get("name") or (names or {}).get(p["seat"])
     return f"{SEAT_WORDS[p['seat']]} ({name})" if name else SEAT_WORDS[p["seat"]]
 
 
-def _total_line(p: dict) -> str:
+def _total_line(p: PlayerPlain) -> str:
     if p.get("counted"):
         if p["points"] != p["score"]:
             return f"score {p['points']} (counted at the table), held to the limit: {p['score']}"
@@ -79,7 +102,13 @@ def _total_line(p: dict) -> str:
     return f"{p['points']} points x 2^{d} = {p['score']}" if d else f"{p['points']} points = {p['score']}"
 
 
-def render_text(result: dict, fmt: str = "table", width: int | None = None) -> str:
+def _item_words(item: ItemPlain) -> str:
+    """An item by its text and what it is for: `Pung or kong of dragons [CCC]`."""
+    applies_to = item.get("applies_to")
+    return item["text"] + (" " + applies_to if applies_to else "")
+
+
+def render_text(result: Scored, fmt: str = "table", width: int | None = None) -> str:
     """The human forms: `table` (plain text grids) or `markdown`; no line longer than `width`
     (a terminal's) when given, wrapping words but never a figure."""
     grid = "simple" if fmt == "table" else "github"
@@ -88,38 +117,41 @@ def render_text(result: dict, fmt: str = "table", width: int | None = None) -> s
     names = table_names(result)
     out: list[str] = []
     head = [f"Scheme: {result['scheme']}", f"Round: {result['round']}"]
+    winner = result.get("winner")
     if result.get("draw"):
         head.append("Draw: the wall ran out")
-    elif result.get("winner"):
-        win = result.get("win") or {}
-        how = "self-drawn" if not win.get("from") else f"{_from(win)} {label(win['from'], names)}'s {_what(win)}"
+    elif winner:
+        win = result.get("win") or _NO_WIN
+        discarder = win.get("from")
+        how = "self-drawn" if not discarder else f"{_from(win)} {label(discarder, names)}'s {_what(win)}"
         tile = f"{win['tile']} " if win.get("tile") else ""
         flags = f" ({', '.join(win['flags'])})" if win.get("flags") else ""
-        head.append(f"Winner: {label(result['winner'], names)}, {tile}{how}{flags}")
+        head.append(f"Winner: {label(winner, names)}, {tile}{how}{flags}")
     out.extend(_words(head, width, sep="   "))
-    if result.get("ruling"):
-        out.extend(_words(["Ruling:", *result["ruling"].split()], width, indent="  "))
-    for p in winner_first(result["players"], result.get("winner")):
+    ruling = result.get("ruling")
+    if ruling:
+        out.extend(_words(["Ruling:", *ruling.split()], width, indent="  "))
+    for p in winner_first(result["players"], winner):
         out.append("")
         title = f"{_who(p, names)}{' - winner' if p['winner'] else ''}:"
         words = [title] + p["arrangement"]
         out.extend(("## " + line if fmt == "markdown" else line) for line in _words(words, width))
-        if p.get("completed"):
-            out.extend(_words([f"  {p['completed']}:", *completed_text(result, names).split()], width, indent="   "))
+        completed = p.get("completed")
+        if completed:
+            out.extend(_words([f"  {completed}:", *completed_text(result, names).split()], width, indent="   "))
         rows = [_fmt_item(i) for i in p["items"]]
         if rows and not p.get("counted"):
             out.append(fit(rows, ["item", "for", "points", "doubles", "limit"], grid, width, wrap=(0, 1, 4)))
         for i in p.get("not_counted", []):
-            out.extend(_words(["  (not counted:", i["text"] + (" " + i["applies_to"] if i.get("applies_to") else "")
-                               + ")"], width, indent="   "))
+            out.extend(_words(["  (not counted:", _item_words(i) + ")"], width, indent="   "))
         out.extend(_words(["Total:", _total_line(p)], width, indent="  "))
         ru = p.get("runner_up")
         if ru:
             out.extend(_words(["Runner-up arrangement:", *ru["arrangement"], f"= {ru['score']}"], width, indent="  "))
             for i in ru.get("missing", []):
-                out.append(f"  lacks {i['text']}{' ' + i['applies_to'] if i.get('applies_to') else ''}")
+                out.append(f"  lacks {_item_words(i)}")
             for i in ru.get("extra", []):
-                out.append(f"  has {i['text']}{' ' + i['applies_to'] if i.get('applies_to') else ''}")
+                out.append(f"  has {_item_words(i)}")
     out.append("")
     summary = [[_who(p, names), "yes" if p["winner"] else "", p["points"], p["doubles"], p["limit"] or "", p["score"]]
                for p in result["players"]]
@@ -131,9 +163,9 @@ def render_text(result: dict, fmt: str = "table", width: int | None = None) -> s
     return emphasis_safe(text) if fmt == "markdown" else text
 
 
-def completed_text(result: dict, names: dict[str, str]) -> str:
+def completed_text(result: Scored, names: dict[str, str]) -> str:
     """Why a set written concealed is shown exposed: `the 5p from North completed it`."""
-    win = result.get("win") or {}
+    win = result.get("win") or _NO_WIN
     came = "robbed from" if "robbed" in (win.get("flags") or ()) else "from"
     whose = _seat_name(win.get("from"), names) + ("'s kong" if came == "robbed from" else "")
     return f"the {win.get('tile')} {came} {whose} completed it"
@@ -143,7 +175,7 @@ def _seat_name(seat: str | None, names: dict[str, str]) -> str:
     return names.get(seat, SEAT_WORDS.get(seat, "")) if seat else ""
 
 
-def winner_first(players: list[dict], winner: str | None) -> list[dict]:
+def winner_first(players: list[PlayerPlain], winner: str | None) -> list[PlayerPlain]:
     """The players as the hands are scored at the table: the winner first, then the others in
     turn from the winner (seed text 000: "each man scores his hand, beginning with the winner");
     in seat order when nobody won.  JSON and CSV keep seat order."""
@@ -155,12 +187,13 @@ def winner_first(players: list[dict], winner: str | None) -> list[dict]:
     return sorted(players, key=lambda p: turn[p["seat"]])
 
 
-def table_names(result: dict) -> dict[str, str]:
+def table_names(result: Scored) -> dict[str, str]:
     """Seat -> name, where the table or the session knows the players' names."""
-    names = dict(result.get("names") or {})
+    names = dict(result["names"]) if "names" in result else {}
     for p in result["players"]:
-        if p.get("name"):
-            names[p["seat"]] = p["name"]
+        name = p.get("name")
+        if name:
+            names[p["seat"]] = name
     return names
 
 
@@ -168,7 +201,7 @@ def label(seat: str, names: dict[str, str]) -> str:
     return f"{names[seat]} ({seat})" if seat in names else SEAT_WORDS[seat]
 
 
-def settlement_text(result: dict, grid: str = "simple", width: int | None = None) -> list[str]:
+def settlement_text(result: Scored, grid: str = "simple", width: int | None = None) -> list[str]:
     """Who pays whom: the matrix of every seat (each cell the total that row pays that column,
     penalties included), what each pays in all, and each net; or, where nothing changes hands,
     what happens instead."""
@@ -193,52 +226,56 @@ def settlement_text(result: dict, grid: str = "simple", width: int | None = None
     amount = paid(s)
     heads = [names.get(b, b) for b in SEAT_LETTERS]
     rows: list[list[str | int]] = [[label(a, names)] + [amount.get((a, b), "") if a != b else "." for b in SEAT_LETTERS]
-            + [sum(amount.get((a, b), 0) for b in SEAT_LETTERS)] for a in SEAT_LETTERS]
+                                   + [sum(amount.get((a, b), 0) for b in SEAT_LETTERS)] for a in SEAT_LETTERS]
     rows.append(["net", *[f"{net.get(b, 0):+d}" for b in SEAT_LETTERS], ""])
     lines.append(fit(rows, ["pays \\ receives"] + heads + ["in all"], grid, width, wrap=(0, 1, 2, 3, 4)))
     return lines + penalty_lines(s, lambda seat: label(seat, names), width) + specials
 
 
-def money_lines(result: dict, width: int | None = None) -> list[str]:
+def money_lines(result: Scored, width: int | None = None) -> list[str]:
     """With a stake, each seat's gain in money (the library's figures: `settlement.money`):
     "Net in money: East (Ann) +240 (EUR +12.00)  South (Bob) -76 (EUR -3.80) ..."."""
-    s = result.get("settlement") or {}
-    if "money" not in s:
+    s = result.get("settlement")
+    if s is None or "money" not in s or "stake" not in s:     # the money comes with its stake
         return []
     names, currency = table_names(result), s["stake"]["currency"]
     return _words(["Net in money:"] + [f"{label(seat, names)} {with_money(s['net'][seat], money, currency, True)}"
                                        for seat, money in s["money"].items()], width, sep="  ", indent="    ")
 
 
-def won_or_lost_line(totals: dict[str, int], start: int, stake: dict[str, Any] | None, width: int | None,
+def won_or_lost_line(totals: Mapping[str, int], start: int, stake: Stake | None, width: int | None,
                      head: str = "Won or lost:") -> list[str]:
     """With a stake, each player's won or lost (her total less her start) and its money, as the
     settle-up would pay it: "Won or lost:  Ann +240 (EUR +12.00)  Bob -76 (EUR -3.80) ..."; none
     without one."""
     if stake is None:
         return []
-    money = Stake.from_plain(stake)
-    return _words([head] + [f"{n} {money.shown(t - start, signed=True)}" for n, t in totals.items()], width, sep="  ",
+    return _words([head] + [f"{n} {stake.shown(t - start, signed=True)}" for n, t in totals.items()], width, sep="  ",
                   indent="    ")
 
 
-def penalty_lines(settlement: dict, who: Any, width: int | None = None) -> list[str]:
-    """Each penalty on a line of its own (the library's words), wrapped to `width`."""
+def penalty_lines(settlement: SettlementPlain | None, who: Callable[[str], str], width: int | None = None) -> list[str]:
+    """Each penalty on a line of its own (the library's words), wrapped to `width`; none where
+    the table was not settled."""
+    if settlement is None:
+        return []
     return [line for text in penalty_sentences(settlement, who) for line in _words(text.split(" "), width, indent="  ")]
 
 
-def _special_lines(settlement: dict, names: dict[str, str], width: int | None) -> list[str]:
+def _special_lines(settlement: SettlementPlain | None, names: dict[str, str], width: int | None) -> list[str]:
+    if settlement is None:
+        return []
     return [line for x in settlement.get("specials", [])
             for line in _words(special_sentence(x, settlement["paying"], names).split(" "), width)]
 
 
-def payment_lines(result: dict) -> list[str]:
+def payment_lines(result: Scored) -> list[str]:
     """"Ann pays Bob 120", largest first: the library's words (`said`)."""
     return payment_sentences(result)
 
 
-def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int | None,
-        wrap: tuple[int, ...] = (), **options: Any) -> str:
+def fit(rows: Sequence[Sequence[object]], headers: list[str], grid: str, width: int | None,
+        wrap: tuple[int, ...] = (), *, colalign: tuple[str, ...] | None = None, disable_numparse: bool = False) -> str:
     """A tabulate grid no wider than `width`: the widest of the columns in `wrap` (text) is
     narrowed a character at a time, its words wrapped (between words, never inside one, nor at
     a hyphen), until the grid fits; figures never break.
@@ -246,18 +283,21 @@ def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int
     The columns' widths are worked out directly (tabulate's "simple" grid is its columns, two
     spaces apart, each as wide as its widest line, a header with two spaces more: the cells here
     are text and whole numbers), so tabulate draws the grid once, with the cells wrapped at the
-    widths kept.  `options` go to tabulate as they are (`colalign`, `disable_numparse`)."""
+    widths kept.  `colalign` and `disable_numparse` go to tabulate as they are."""
     from tabulate import tabulate
 
+    def draw(cells: Sequence[Sequence[object]], heads: Sequence[str]) -> str:
+        return tabulate(cells, headers=heads, tablefmt=grid, colalign=colalign, disable_numparse=disable_numparse)
+
     if width is None or grid != "simple":
-        return tabulate(rows, headers=headers, tablefmt=grid, **options)
-    tracked = [max(len(str(c)) for c in col) for col in zip(headers, *rows)]
-    actual = [max(len(h) + 2, w) for h, w in zip(headers, tracked)]    # a header has two spaces more
+        return draw(rows, headers)
+    tracked = [max(len(str(c)) for c in col) for col in zip(headers, *rows, strict=True)]
+    actual = [max(len(h) + 2, w) for h, w in zip(headers, tracked, strict=True)]    # a header has two spaces more
     limits: list[int | None] = [None] * len(headers)
     narrowed: dict[int, _Column] = {}
     gaps = 2 * (len(headers) - 1)
     # A column is not narrowed below its longest word: words are never broken.
-    floor = [max(6, longest_word(col)) if c in wrap else 0 for c, col in enumerate(zip(headers, *rows))]
+    floor = [max(6, longest_word(col)) if c in wrap else 0 for c, col in enumerate(zip(headers, *rows, strict=True))]
     while sum(actual) + gaps > width:
         wide = max((c for c in wrap if tracked[c] > floor[c]), key=lambda c: tracked[c], default=None)
         if wide is None:
@@ -269,21 +309,20 @@ def fit(rows: Sequence[Sequence[Any]], headers: list[str], grid: str, width: int
             column = narrowed[wide] = _Column(headers[wide], [r[wide] for r in rows])
         actual[wide] = column.width_at(tracked[wide])
     if not narrowed:
-        return tabulate(rows, headers=headers, tablefmt=grid, **options)
-    return tabulate(wrapped_cells(rows, limits), headers=wrapped_cells([headers], limits)[0], tablefmt=grid,
-                    **options)
+        return draw(rows, headers)
+    return draw(wrapped_cells(rows, limits), [str(h) for h in wrapped_cells([headers], limits)[0]])
 
 
-def longest_word(cells: Sequence[Any]) -> int:
+def longest_word(cells: Sequence[object]) -> int:
     """The longest word among a column's text cells (numbers are never wrapped: not counted)."""
     return max((len(w) for c in cells if not _is_number(c) for w in str(c).split()), default=0)
 
 
-def wrapped_cells(rows: Sequence[Sequence[Any]], limits: Sequence[int | None]) -> list[list[Any]]:
+def wrapped_cells(rows: Sequence[Sequence[object]], limits: Sequence[int | None]) -> list[list[object]]:
     """The text cells of the columns with a limit wrapped to it (lines joined by line breaks,
     which tabulate draws as a cell of several lines); numbers and other columns as they are."""
     return [[c if limit is None or _is_number(c) or not str(c) else "\n".join(_wrapper(limit).wrap(str(c)))
-             for c, limit in zip(row, limits)] for row in rows]
+             for c, limit in zip(row, limits, strict=True)] for row in rows]
 
 
 @functools.lru_cache(maxsize=256)
@@ -300,7 +339,7 @@ class _Column:
     wrapped again only when the width comes below its widest line (once or twice as it narrows,
     not at every character)."""
 
-    def __init__(self, header: str, cells: Sequence[Any]):
+    def __init__(self, header: str, cells: Sequence[object]):
         self.header = header
         self.texts = [str(c) for c in cells if not _is_number(c) and str(c)]
         self.numbers = max((len(str(c)) for c in cells if _is_number(c)), default=0)
@@ -320,9 +359,11 @@ def _widest_line(text: str, limit: int) -> int:
     return max((len(line) for line in _wrapper(limit).wrap(text)), default=0)
 
 
-def _is_number(cell: Any) -> bool:
+def _is_number(cell: object) -> bool:
     if isinstance(cell, (int, float)):
         return True
+    if not isinstance(cell, str):           # the plain forms' other values: None, a list, a mapping
+        return False
     try:
         float(cell)
     except (TypeError, ValueError):
@@ -334,7 +375,8 @@ def _words(words: list[str], width: int | None, sep: str = " ", indent: str = " 
     """Words laid into lines no longer than `width`, breaking only between words."""
     if width is None:
         return [sep.join(words)]
-    lines, line = [], ""
+    lines: list[str] = []
+    line = ""
     for w in words:
         if not line:
             line = w
@@ -366,12 +408,13 @@ def report_lines(line: str, width: int | None) -> list[str]:
         return [line]
     lead = len(line) - len(line.lstrip(" "))
     gap = line.find("  ", lead)
-    if 0 < gap and gap + 2 <= width // 2:
+    if gap > 0 and gap + 2 <= width // 2:
         hang, head, rest = gap + 2, line[:gap + 2], line[gap + 2:]
     else:
         hang, head, rest = lead + 4, line[:lead], line[lead:]
     words = rest.split(" ")
-    out, current = [], head + words[0]
+    out: list[str] = []
+    current = head + words[0]
     for w in words[1:]:
         if len(current) + 1 + len(w) <= width:
             current += " " + w
@@ -385,20 +428,23 @@ CSV_FIELDS = ["table", "file", "line", "hand", "seat", "name", "draw", "winner",
               "score", "claim", "arrangement", "net", "total", "settle_up", "error", "no_settlement"]
 
 
-def csv_rows(result: dict, table_no: int, file: str = "", line: int = 0) -> list[dict]:
+def csv_rows(result: Scored, table_no: int, file: str = "", line: int = 0) -> list[CsvRow]:
     """A row for every seat of the table, E S W N, listed or not (a bare `draw`, a loser left
     out under winner-only: the seat's net still counts); a session's hand also has its number,
     the players' names and their running totals."""
-    settlement = result.get("settlement")
-    net = (settlement or {}).get("net", {})
-    names = result.get("names") or {}
-    totals = result.get("totals") or {}
+    settlement = result["settlement"]
+    net = settlement["net"] if settlement is not None else {}
+    number: int | str = ""
+    names: dict[str, str] = {}
+    totals: dict[str, int] = {}
+    if "hand" in result:                          # a hand of a session
+        number, names, totals = result["hand"], result["names"], result["totals"]
     by_seat = {p["seat"]: p for p in result["players"]}
     rows = []
     for seat in SEAT_LETTERS:
         p = by_seat.get(seat)
-        name = (p or {}).get("name") or names.get(seat, "")
-        row = {"table": table_no, "file": file, "line": line, "hand": result.get("hand", ""), "seat": seat,
+        name = (p.get("name") if p is not None else None) or names.get(seat, "")
+        row: CsvRow = {"table": table_no, "file": file, "line": line, "hand": number, "seat": seat,
                "name": name, "draw": "yes" if result.get("draw") else "", "winner": "", "points": "",
                "doubles": "", "limit": "", "score": "", "claim": "", "arrangement": "", "net": net.get(seat, ""),
                "total": totals.get(name, ""), "settle_up": "", "error": "",
@@ -411,11 +457,11 @@ def csv_rows(result: dict, table_no: int, file: str = "", line: int = 0) -> list
     return rows
 
 
-def session_end_rows(end: dict, file: str = "", line: int = 0) -> list[dict]:
+def session_end_rows(end: EveningPlain, file: str = "", line: int = 0) -> list[CsvRow]:
     """A session's end in a batch's CSV: a row for every player, with her final total, what she
     won or lost, and her part of the settle-up ("pays Ann 816", "receives 816 from Bob")."""
     parts: dict[str, list[str]] = {n: [] for n in end["players"]}
-    stake = Stake.from_plain(end["stake"]) if end.get("stake") else None
+    stake = _stake(end)
     for t in end.get("settle_up") or []:
         amount = _amount(t, stake)
         parts[t["from"]].append(f"pays {t['to']} {amount}")
@@ -426,9 +472,10 @@ def session_end_rows(end: dict, file: str = "", line: int = 0) -> list[dict]:
         for n in end["players"]:
             parts[n].append(f"in all {stake.shown(end['totals'][n] - end['start'], signed=True)}")
     why = end.get("settle_up_note", "") if end.get("settle_up") is None else ""
-    if end.get("errors"):
-        why = (f"the totals stop before hand {end['next']['hand'] if end.get('next') else '?'}: "
-               f"{len(end['errors'])} hand{'s' if len(end['errors']) != 1 else ''} could not be counted")
+    errors, nxt = end.get("errors"), end.get("next")
+    if errors:
+        why = (f"the totals stop before hand {nxt['hand'] if nxt else '?'}: "
+               f"{len(errors)} hand{'s' if len(errors) != 1 else ''} could not be counted")
     return [{"table": "", "file": file, "line": line, "hand": "end", "seat": "", "name": n, "draw": "",
              "winner": "", "points": "", "doubles": "", "limit": "", "score": "", "claim": "", "arrangement": "",
              "net": end["totals"][n] - end["start"], "total": end["totals"][n],
@@ -436,7 +483,7 @@ def session_end_rows(end: dict, file: str = "", line: int = 0) -> list[dict]:
              "error": "", "no_settlement": why} for n in end["players"]]
 
 
-def csv_cell(value):
+def csv_cell(value: Cell) -> Cell:
     """A value as a spreadsheet may safely read it: text that a spreadsheet would run as a
     formula (starting with = + - @, a tab or a carriage return) gets a leading `'`, and control
     characters are escaped.  Numbers are left as they are."""
@@ -447,16 +494,22 @@ def csv_cell(value):
     return escaped(value)
 
 
-def _writer(buf, fields):
-    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-    row = w.writerow
-    w.writerow = lambda r: row({k: csv_cell(v) for k, v in r.items()})
-    return w
+class _Writer:
+    """CSV rows by field name, each cell as a spreadsheet may safely read it (`csv_cell`)."""
+
+    def __init__(self, buf: io.StringIO, fields: list[str]):
+        self._rows = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+
+    def writeheader(self) -> None:
+        self._rows.writeheader()                # the field names: plain words, safe as they are
+
+    def writerow(self, row: Mapping[str, Cell]) -> None:
+        self._rows.writerow({k: csv_cell(v) for k, v in row.items()})
 
 
-def render_csv(rows: list[dict], header: bool = True) -> str:
+def render_csv(rows: Iterable[Mapping[str, Cell]], header: bool = True) -> str:
     buf = io.StringIO()
-    w = _writer(buf, CSV_FIELDS)
+    w = _Writer(buf, CSV_FIELDS)
     if header:
         w.writeheader()
     for r in rows:
@@ -464,18 +517,18 @@ def render_csv(rows: list[dict], header: bool = True) -> str:
     return buf.getvalue()
 
 
-def markdown_safe(value: Any) -> Any:
+def markdown_safe(value: T) -> T:
     """A result with every text in it (names, a house scheme's item texts) made safe for a
     Markdown table: `|` would end a cell, `<` and `&` open HTML.  (The plain form's own keys hold
-    none of these, so only names and texts change.)"""
+    none of these, so only names and texts change.)  The same shape comes back."""
     if isinstance(value, str):
         if not any(c in value for c in "|<>&"):
             return value
-        return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+        return cast(T, value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|"))
     if isinstance(value, dict):
-        return {markdown_safe(k): markdown_safe(v) for k, v in value.items()}
+        return cast(T, {markdown_safe(k): markdown_safe(v) for k, v in value.items()})
     if isinstance(value, list):
-        return [markdown_safe(v) for v in value]
+        return cast(T, [markdown_safe(v) for v in value])
     return value
 
 
@@ -503,15 +556,15 @@ def batch_line(item: BatchItem | None, fmt: str, header: bool = False) -> str:
         row = item.to_dict()
         if "error" in row:
             return render_csv([{k: row[k] for k in ("table", "file", "line", "error")}], header=False)
-        if "settle_up" in row:
-            return render_csv(session_end_rows(row, row["file"], row["line"]), header=False)
-        return render_csv(csv_rows(row, row["table"], row["file"], row["line"]), header=False)
+        if "settle_up" in row:                     # a session's end
+            return render_csv(session_end_rows(cast("EveningPlain", row), row["file"], row["line"]), header=False)
+        return render_csv(csv_rows(cast("Scored", row), row["table"], row["file"], row["line"]), header=False)
     return json_safe(item.to_json()) + "\n"
 
 
 # -- sessions ----------------------------------------------------------------------------------
 
-def _result_text(hand: dict, sentence: bool = False) -> str:
+def _result_text(hand: HandPlain, sentence: bool = False) -> str:
     """What came of a hand (`sentence`: as a sentence of its own begins)."""
     if hand.get("draw"):
         return "A draw" if sentence else "draw"
@@ -519,39 +572,50 @@ def _result_text(hand: dict, sentence: bool = False) -> str:
     if not w:
         return "No winner" if sentence else "no winner"
     name = hand["names"][w]
-    win = hand.get("win") or {}
-    how = "self-drawn" if not win.get("from") else f"{_from(win)} {hand['names'][win['from']]}'s {_what(win)}"
+    win = hand.get("win") or _NO_WIN
+    discarder = win.get("from")
+    how = "self-drawn" if not discarder else f"{_from(win)} {hand['names'][discarder]}'s {_what(win)}"
     return f"{name} ({w}) wins {how}"
 
 
-def _from(win: dict) -> str:
+def _from(win: WinPlain) -> str:
     """A robbed tile is no discard: robbed from a kong, not won on a discard."""
     return "robbed from" if "robbed" in (win.get("flags") or ()) else "on"
 
 
-def _what(win: dict) -> str:
+def _what(win: WinPlain) -> str:
     return "kong" if "robbed" in (win.get("flags") or ()) else "discard"
 
 
-def render_session(result: dict, fmt: str = "table", width: int | None = None) -> str:
+def _net(hand: Scored) -> dict[str, int]:
+    """Each seat's gain in the hand (none where it was not settled)."""
+    settlement = hand["settlement"]
+    return settlement["net"] if settlement is not None else {}
+
+
+def render_session(result: SessionPlain, fmt: str = "table", width: int | None = None) -> str:
     """Every hand of the evening with the running totals, then the standings, the settle-up and
     who deals next.  Where the wide grid does not fit `width`, each hand takes two lines."""
     from tabulate import tabulate
 
     grid = "github" if fmt == "markdown" else "simple"
-    safe = markdown_safe if fmt == "markdown" else (lambda value: value)
+
+    def safe(value: T) -> T:
+        return markdown_safe(value) if fmt == "markdown" else value
+
     names = safe(result["players"])
     out = _words([f"Session: {', '.join(names)};", f"each starts with {result['start']}"], width)
     out.append("")
-    rows, said = [], []
+    rows: list[list[Cell]] = []
+    said: list[list[str]] = []
     # One pass over the hands, which may come one at a time (`mjscore session` makes each hand's
     # plain form as it is drawn, so an evening's hands are never all held at once).
     for hand in result["hands"]:
         hand = safe(hand)
         seat_of = {v: k for k, v in hand["names"].items()}
         by_seat = {p["seat"]: p for p in hand["players"]}
-        net = (hand.get("settlement") or {}).get("net", {})
-        row = [hand["hand"], hand["round"], hand["dealer"], _result_text(hand)]
+        net = _net(hand)
+        row: list[Cell] = [hand["hand"], hand["round"], hand["dealer"], _result_text(hand)]
         for n in names:
             seat = seat_of[n]
             p = by_seat.get(seat)
@@ -559,39 +623,47 @@ def render_session(result: dict, fmt: str = "table", width: int | None = None) -
         rows.append(row)
         said.append((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
                     + _result_text(hand, sentence=True).split())
-    grid_text = tabulate(rows, headers=["#", "round", "East", "result"] + [f"{n}: seat score net = total" for n in names],
-                         tablefmt=grid)
+    grid_text = tabulate(rows, headers=["#", "round", "East", "result"]
+                         + [f"{n}: seat score net = total" for n in names], tablefmt=grid)
     if width is None or fmt == "markdown" or max(map(len, grid_text.split("\n"))) <= width:
         out.append(grid_text)
     else:
-        for words, row in zip(said, rows):
+        for words, row in zip(said, rows, strict=True):
             # Two lines a hand: what happened, then each player's "seat score net = total".
             out.extend(_words(words, width, indent="    "))
-            out.extend(_words([f"    {names[0]} {row[4]}"] + [f"{n} {cell}" for n, cell in zip(names[1:], row[5:])],
+            out.extend(_words([f"    {names[0]} {row[4]}"]
+                              + [f"{n} {cell}" for n, cell in zip(names[1:], row[5:], strict=True)],
                               width, sep="  ", indent="    "))
     out.append("")
-    out.extend(_closing(safe({k: v for k, v in result.items() if k != "hands"}), grid, width))
+    evening = cast("EveningPlain", {k: v for k, v in result.items() if k != "hands"})
+    out.extend(_closing(safe(evening), grid, width))
     text = "\n".join(out) + "\n"
     return emphasis_safe(text) if fmt == "markdown" else text
 
 
-def _amount(transfer: dict, stake: Stake | None) -> str:
+def _amount(transfer: TransferPlain, stake: Stake | None) -> str:
     """A transfer's amount, with its money beside it when the evening has a stake: `596 (EUR 29.80)`."""
     if stake is None or "money" not in transfer:
         return str(transfer["amount"])
     return with_money(transfer["amount"], transfer["money"], stake.currency)
 
 
-def _won_or_lost(standing: dict, start: int, currency: str | None) -> str:
+def _won_or_lost(standing: StandingPlain, start: int, currency: str | None) -> str:
     won = standing["total"] - start
     return with_money(won, standing["money"], currency, signed=True) if "money" in standing else f"{won:+d}"
 
 
-def _closing(result: dict, grid: str, width: int | None, title: str = "Final standings") -> list[str]:
+def _stake(evening: EveningPlain) -> Stake | None:
+    """The evening's stake, read back from its plain form; None without one."""
+    plain = evening.get("stake")
+    return Stake.from_plain(plain) if plain else None
+
+
+def _closing(result: EveningPlain, grid: str, width: int | None, title: str = "Final standings") -> list[str]:
     """The standings, the settle-up and the next deal; with a stake, their money beside them."""
     from tabulate import tabulate
 
-    stake = Stake.from_plain(result["stake"]) if result.get("stake") else None
+    stake = _stake(result)
     currency = stake.currency if stake is not None else None
     out = [title]
     out.append(tabulate([[i + 1, s["name"], s["total"], _won_or_lost(s, result["start"], currency)]
@@ -599,33 +671,34 @@ def _closing(result: dict, grid: str, width: int | None, title: str = "Final sta
                         headers=["place", "player", "total", "won or lost"], tablefmt=grid,
                         colalign=None if stake is None else ("right", "left", "right", "right")))
     out.append("")
-    if result.get("settle_up") is None:
+    settle_up = result.get("settle_up")
+    if settle_up is None:
         out.append(f"Settle-up: {result.get('settle_up_note', 'none')}")
     else:
-        if not result["settle_up"]:
+        if not settle_up:
             out.append("Settle-up: nobody owes anything.")
         else:
-            out.append(f"Settle-up ({len(result['settle_up'])} transfers):")
-            out.extend(f"  {t['from']} pays {t['to']} {_amount(t, stake)}" for t in result["settle_up"])
-        if result.get("settle_up_note"):
+            out.append(f"Settle-up ({len(settle_up)} transfers):")
+            out.extend(f"  {t['from']} pays {t['to']} {_amount(t, stake)}" for t in settle_up)
+        note = result.get("settle_up_note")
+        if note:
             # An evening that mixes paying methods: which hands the settle-up leaves out.
-            note = result["settle_up_note"]
             out.extend(_words(f"{note[0].upper()}{note[1:]}.".split(" "), width))
-    if result.get("errors"):
+    errors, nxt = result.get("errors"), result.get("next")
+    if errors:
         out.append("")
-        out.extend(_words([f"The totals stop before hand {result['next']['hand']}:",
-                           f"{len(result['errors'])} hand{'s' if len(result['errors']) != 1 else ''} could not be "
+        out.extend(_words([f"The totals stop before hand {nxt['hand'] if nxt else '?'}:",
+                           f"{len(errors)} hand{'s' if len(errors) != 1 else ''} could not be "
                            "counted (see the errors)."], width))
-    elif result.get("next"):
-        nxt = result["next"]
+    elif nxt:
         out.append("")
         out.extend(_words(next_line(nxt).split(" "), width, indent="      "))
     return out
 
 
-def next_line(nxt: dict) -> str:
+def next_line(nxt: NextPlain) -> str:
     """Who deals the next hand, and what it carries, in the library's words (`NextDeal.sentence`)."""
-    return str(nxt["text"])
+    return nxt["text"]
 
 
 def plural(n: int, word: str) -> str:
@@ -633,7 +706,7 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def render_hand(result: dict, width: int | None = None) -> str:
+def render_hand(result: ChangedHandPlain, width: int | None = None) -> str:
     """One hand of an evening, as the table wants it at once: the scores, who pays whom by name,
     each net, the running totals (with a stake and the evening's `start`, their won or lost in money
     too), and who deals next (`result`: what `add --format json` prints)."""
@@ -642,48 +715,53 @@ def render_hand(result: dict, width: int | None = None) -> str:
     out = _words((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
                  + (_result_text(hand, sentence=True) + ".").split(" "), width)
     for p in winner_first(hand["players"], hand.get("winner")):
-        what = p["limit"] or ("counted" if p.get("counted") else f"{plural(p['points'], 'point')}, {plural(p['doubles'], 'double')}")
+        what = p["limit"] or ("counted" if p.get("counted")
+                              else f"{plural(p['points'], 'point')}, {plural(p['doubles'], 'double')}")
         out.extend(_words([f"  {names[p['seat']]:<10} {p['seat']}  {p['score']:>6}", *what.split()], width,
                           indent="                        "))
-    settlement = hand.get("settlement") or {}
+    settlement = hand["settlement"]
+
+    def who(seat: str) -> str:
+        return names.get(seat, SEAT_WORDS[seat])
+
     pays = payment_lines(hand)
+    out.append("")
     if pays:
-        out.append("")
         out.extend(pays)
-        out.extend(penalty_lines(settlement, lambda seat: names.get(seat, SEAT_WORDS[seat]), width))
-    elif settlement.get("paying") == "add-up":
-        out.append("")
+        out.extend(penalty_lines(settlement, who, width))
+    elif settlement is not None and settlement["paying"] == "add-up":
         out.append("Add-up: nobody pays; the scores are added to the totals.")
-        out.extend(penalty_lines(settlement, lambda seat: names.get(seat, SEAT_WORDS[seat]), width))
+        out.extend(penalty_lines(settlement, who, width))
     else:
-        out.append("")
         out.append("Nobody pays.")
     out.extend(_special_lines(settlement, table_names(hand), width))
-    net = settlement.get("net", {})
+    net = _net(hand)
     out.append("")
-    out.extend(_words(["Net:"] + [f"{names[s]} {net.get(s, 0):+d}" for s in SEAT_LETTERS], width, sep="  ", indent="     "))
-    out.extend(_words(["Totals:"] + [f"{n} {t}" for n, t in hand["totals"].items()], width, sep="  ", indent="        "))
+    out.extend(_words(["Net:"] + [f"{names[s]} {net.get(s, 0):+d}" for s in SEAT_LETTERS], width, sep="  ",
+                      indent="     "))
+    out.extend(_words(["Totals:"] + [f"{n} {t}" for n, t in hand["totals"].items()], width, sep="  ",
+                      indent="        "))
     if "start" in result:
-        out.extend(won_or_lost_line(hand["totals"], result["start"], result.get("stake"), width))
+        out.extend(won_or_lost_line(hand["totals"], result["start"], _stake(result), width))
     nxt = result.get("next")
     if nxt:
         out.extend(_words(next_line(nxt).split(" "), width, indent="      "))
     return "\n".join(out) + "\n"
 
 
-def render_standings(result: dict, width: int | None = None) -> str:
+def render_standings(result: EveningPlain, width: int | None = None) -> str:
     return "\n".join(_closing(result, "simple", width, "Standings")) + "\n"
 
 
 SESSION_CSV_FIELDS = ["hand", "round", "dealer", "seat", "name", "winner", "score", "net", "total"]
 
 
-def session_csv(result: dict) -> str:
+def session_csv(result: SessionPlain) -> str:
     buf = io.StringIO()
-    w = _writer(buf, SESSION_CSV_FIELDS)
+    w = _Writer(buf, SESSION_CSV_FIELDS)
     w.writeheader()
     for hand in result["hands"]:
-        net = (hand.get("settlement") or {}).get("net", {})
+        net = _net(hand)
         by_seat = {p["seat"]: p for p in hand["players"]}
         for seat, name in hand["names"].items():
             p = by_seat.get(seat)
@@ -699,21 +777,21 @@ CHART_MARKERS = ("o", "x", "+", "*")             # one a player: told apart with
 def _nice_step(span: float, ticks: int = 6) -> int:
     """A round step (1, 2 or 5 times a power of ten, in whole chips) giving about `ticks` ticks."""
     raw = max(span / ticks, 1)
-    power = 10 ** (len(str(int(raw))) - 1)
+    power: int = 10 ** (len(str(int(raw))) - 1)
     return next(k * power for k in (1, 2, 5, 10) if k * power >= raw)
 
 
-def session_chart(result: dict, color: bool = False, width: int | None = None) -> str:
+def session_chart(result: SessionPlain, color: bool = False, width: int | None = None) -> str:
     """The running totals as a terminal line chart (plotext, imported only when asked for): each
     player drawn with a marker of her own (o x + *) and named at her line's end, so the lines
     are told apart without colour; the axis in round numbers of whole chips; no wider than
     `width` (78 where no width is known)."""
-    hands = result["hands"]
+    hands = list(result["hands"])              # drawn from once a player
     series = {n: [result["start"]] + [h["totals"][n] for h in hands] for n in result["players"]}
     return line_chart(series, "Running totals", "hand", color, width)
 
 
-def season_chart(result: dict, color: bool = False, width: int | None = None) -> str:
+def season_chart(result: SeasonPlain, color: bool = False, width: int | None = None) -> str:
     """Each player's season total (what she has won or lost so far) evening by evening, drawn as
     `session_chart` draws an evening hand by hand; an evening she missed leaves her line level."""
     series: dict[str, list[int]] = {p["name"]: [0] for p in result["players"]}
@@ -748,7 +826,7 @@ def line_chart(series: dict[str, list[int]], title: str, xlabel: str, color: boo
     per_row = (top - bottom) / (rows - 5)
     ends = sorted(series, key=lambda n: series[n][-1])
     placed: dict[str, float] = {}
-    last = None
+    last: float | None = None
     for n in ends:
         y = float(series[n][-1])
         if last is not None and y - last < per_row:
@@ -767,7 +845,7 @@ def line_chart(series: dict[str, list[int]], title: str, xlabel: str, color: boo
     plt.title(title)
     plt.xlabel(xlabel)
     plt.theme("clear")                           # the terminal's own background, not a forced white one
-    chart = plt.build()
+    chart: str = plt.build()
     if not color:                                # a file, a pipe, or NO_COLOR: no escape codes at all
         chart = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", chart)
     return chart + "\n"
@@ -775,7 +853,7 @@ def line_chart(series: dict[str, list[int]], title: str, xlabel: str, color: boo
 
 # -- seasons -----------------------------------------------------------------------------------
 
-def render_season(result: dict, fmt: str = "table", width: int | None = None) -> str:
+def render_season(result: SeasonPlain, fmt: str = "table", width: int | None = None) -> str:
     """A season's record (or one evening's figures, `session --stats`): the standings, then
     each player's hands, biggest hand and limit hands, penalties and paying for all, every grid
     fitted to `width` (its headers and text wrapped, never a figure)."""
@@ -797,8 +875,8 @@ def render_season(result: dict, fmt: str = "table", width: int | None = None) ->
         out.extend(["", "No hands counted."])
         return _finished("\n".join(out) + "\n", fmt)
     out += ["", "Standings"]
-    rows = [[s["place"], s["name"], f"{s['won_or_lost']:+d}", f"{s['per_evening']:+.2f}", f"{s['per_hand']:+.2f}"]
-            for s in result["standings"]]
+    rows: list[list[Cell]] = [[s["place"], s["name"], f"{s['won_or_lost']:+d}", f"{s['per_evening']:+.2f}",
+                               f"{s['per_hand']:+.2f}"] for s in result["standings"]]
     # The signed figures as written (+12.50, not tabulate's 12.5), to the right.
     out.append(fit(rows, ["place", "player", "won or lost", "an evening", "a hand"], grid, width, wrap=(0, 1, 2, 3, 4),
                    disable_numparse=True, colalign=("right", "left", "right", "right", "right")))
@@ -827,7 +905,7 @@ def render_season(result: dict, fmt: str = "table", width: int | None = None) ->
     return _finished("\n".join(out) + "\n", fmt)
 
 
-def _biggest_cells(biggest: dict | None) -> list[Any]:
+def _biggest_cells(biggest: BiggestHandPlain | None) -> list[Cell]:
     if biggest is None:
         return ["", "no hand won", "", ""]
     return [biggest["score"], biggest["limit"] or "", biggest["file"], biggest["hand"]]
@@ -843,20 +921,23 @@ SEASON_CSV_FIELDS = ["place", "name", "evenings", "hands", "won_or_lost", "per_e
                      "penalties_received", "paid_for_all"]
 
 
-def season_csv(result: dict) -> str:
+def season_csv(result: SeasonPlain) -> str:
     """A row for every player, in the standings' order: her standing and her figures (the limit
     hands in one cell, `Thirteen Orphans 2; Heavenly Hand 1`)."""
     buf = io.StringIO()
-    w = _writer(buf, SEASON_CSV_FIELDS)
+    w = _Writer(buf, SEASON_CSV_FIELDS)
     w.writeheader()
-    for s, p in zip(result["standings"], result["players"]):
-        big = p["biggest_hand"] or {}
-        w.writerow({**{k: s[k] for k in ("place", "name", "evenings", "hands", "won_or_lost", "per_evening",
-                                         "per_hand")},
-                    **{k: p[k] for k in ("hands_won", "won_self_drawn", "won_on_discard", "dealt", "draws",
-                                         "penalties_paid", "penalties_received", "paid_for_all")},
-                    "biggest_hand": big.get("score", ""), "biggest_hand_limit": big.get("limit") or "",
-                    "biggest_hand_file": big.get("file", ""), "biggest_hand_number": big.get("hand", ""),
+    for s, p in zip(result["standings"], result["players"], strict=True):
+        big = p["biggest_hand"]
+        score, limit, file, number = (big["score"], big["limit"] or "", big["file"], big["hand"]) if big else ("",) * 4
+        w.writerow({"place": s["place"], "name": s["name"], "evenings": s["evenings"], "hands": s["hands"],
+                    "won_or_lost": s["won_or_lost"], "per_evening": s["per_evening"], "per_hand": s["per_hand"],
+                    "hands_won": p["hands_won"], "won_self_drawn": p["won_self_drawn"],
+                    "won_on_discard": p["won_on_discard"], "dealt": p["dealt"], "draws": p["draws"],
+                    "penalties_paid": p["penalties_paid"], "penalties_received": p["penalties_received"],
+                    "paid_for_all": p["paid_for_all"],
+                    "biggest_hand": score, "biggest_hand_limit": limit, "biggest_hand_file": file,
+                    "biggest_hand_number": number,
                     "limit_hands": "; ".join(f"{k} {n}" for k, n in p["limit_hands"].items())})
     return buf.getvalue()
 
@@ -864,7 +945,8 @@ def season_csv(result: dict) -> str:
 # -- documents ---------------------------------------------------------------------------------
 
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)]+)\)")
-_LOCAL_DOC = re.compile(r"(?<![\w/])(?:\.\./)?(?:docs/)?(notation|rules)\.md\b|(?<![\w/])(?:\.\./)?schemes/README\.md\b")
+_LOCAL_DOC = re.compile(r"(?<![\w/])(?:\.\./)?(?:docs/)?(notation|rules)\.md\b"
+                        r"|(?<![\w/])(?:\.\./)?schemes/README\.md\b")
 
 
 def _inline(text: str) -> str:

@@ -3,18 +3,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mjscore.cli.plain import PayoffTablePlain, RuleRowPlain, SchemeViewPlain
 
 SCOPE_TITLES = {"every": "Every hand", "winner": "The winner only", "loser": "Losers only"}
 
 
-def show(view: dict[str, Any], fmt: str = "table", width: int | None = None) -> str:
+def show(view: SchemeViewPlain, fmt: str = "table", width: int | None = None) -> str:
     """A scheme laid out for people: its values in tables, each with what a house file writes to
     change it (a rule by its id), no wider than `width` (a terminal's) where given."""
     from mjscore.cli.render import _inline, _words, fit
 
     grid = "github" if fmt == "markdown" else "simple"
-    house = view.get("house", {})
+    house = view["house"]
     out = [*_words(f"{view['name']}: {view['title']}".split(" "), width), ""]
     out += [*_words(_inline(view["description"]).split(" "), width, indent=""), ""]
     params = [list(row) for row in view["parameters"]]          # [what, value, what a house file writes]
@@ -56,7 +59,7 @@ def show(view: dict[str, Any], fmt: str = "table", width: int | None = None) -> 
     return "\n".join(out) + "\n"
 
 
-def _worth(rule: dict[str, Any]) -> str:
+def _worth(rule: RuleRowPlain) -> str:
     """A rule's value as a house file writes it (`points: 20`), from its item (`{id: x, points: 20}`)."""
     item = str(rule.get("house", ""))
     return item.split(", ", 1)[1].rstrip("}") if ", " in item else str(rule["value"])
@@ -74,14 +77,14 @@ def render_diff(a: str, b: str, rows: list[list[str]], fmt: str = "table", width
     return "\n".join(head) + "\n" + fit(rows, ["item", a, b], grid, width or 120, wrap=(0, 1, 2)) + "\n"
 
 
-def payoff_tables(tables: list[dict[str, Any]], fmt: str = "table", width: int | None = None) -> str:
+def payoff_tables(tables: list[PayoffTablePlain], fmt: str = "table", width: int | None = None) -> str:
     """Each payoff scheme: what each loser pays the winner, in every situation."""
     from tabulate import tabulate
 
     from mjscore.cli.render import _words
 
     grid = "github" if fmt == "markdown" else "simple"
-    out = []
+    out: list[str] = []
     for t in tables:
         default = " (the scheme's default)" if t["default"] else ""
         east = {"switch": "East pays and receives double when --east-double is on",

@@ -53,7 +53,8 @@ _API = {
     "Location": "mjscore.model.errors",
 }
 
-__all__ = ["__version__", *_API]
+# Made from _API so that a name is listed once; pyright reads only a literal list here.
+__all__ = ["__version__", *_API]  # pyright: ignore[reportUnsupportedDunderAll]
 
 if TYPE_CHECKING:      # what type checkers and editors see; at run time __getattr__ loads them
     from mjscore.api import (

@@ -71,10 +71,10 @@ from mjscore.scoring.score import PlayerScore
 from mjscore.rules.scheme import load_scheme as _load_scheme
 from mjscore.rules.shipped import shipped_schemes as _shipped_schemes
 
-__all__ = ["parse", "score", "score_many", "play_session", "play_season", "waits", "check", "check_many", "check_line", "entry_line", "answer_kind", "help_topics", "help_text",
-           "examples", "example", "load_scheme",
-           "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "NextHand", "Penalty", "describe_scheme", "diff_schemes",
-           "payoff_tables", "payoff_names", "import_kajongg"]
+__all__ = ["parse", "score", "score_many", "play_session", "play_season", "waits", "check", "check_many",
+           "check_line", "entry_line", "answer_kind", "help_topics", "help_text", "examples", "example",
+           "load_scheme", "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "NextHand", "Penalty",
+           "describe_scheme", "diff_schemes", "payoff_tables", "payoff_names", "import_kajongg"]
 # Also here, for the shells: Entry, LineCheck, HandTakenError (see their docstrings).
 
 Source = str | os.PathLike[str]

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from mjscore.model.money import Stake
 from mjscore.model.settings import SETTINGS, Setting
-from mjscore.model.table import Form, Meld, Penalty, PlayerHand, Table, Win, WinFlag
+from mjscore.model.table import Form, Meld, SeatPenalty, PlayerHand, Table, Win, WinFlag
 from mjscore.model.tiles import KINDS, TILES, Wind
 
 playing = st.sampled_from(TILES[:KINDS])
@@ -58,7 +58,7 @@ def tables(draw):
     seats.sort(key=lambda w: w.number)
     ps = tuple(draw(players(s)) for s in seats)
     penalties = tuple(draw(st.lists(st.builds(
-        Penalty, st.sampled_from(list(Wind)), st.integers(0, 1000), st.none()), max_size=2)))
+        SeatPenalty, st.sampled_from(list(Wind)), st.integers(0, 1000), st.none()), max_size=2)))
     chosen = draw(st.sets(st.sampled_from(SETTINGS)))
     options = tuple((x.name, draw(setting_values(x))) for x in SETTINGS if x in chosen)
     return Table(players=ps, round=draw(st.sampled_from(list(Wind))),

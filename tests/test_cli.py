@@ -121,7 +121,7 @@ def test_process_exit_codes_and_streams(tmp_path):
 ])
 def test_the_app_with_one_command_answers_as_the_whole_app(argv):
     """main() hands Typer only the command the line names (start-up); nothing else changes."""
-    from mjscore.cli.app import _app_for, app
+    from mjscore.cli.commands import _app_for, app
 
     one = _app_for(["mjscore", *argv])
     assert one is not app
@@ -133,6 +133,6 @@ def test_the_app_with_one_command_answers_as_the_whole_app(argv):
 
 @pytest.mark.parametrize("argv", [[], ["--help"], ["--version"], ["scor"], ["-e", "x"]])
 def test_anything_but_a_command_name_gets_the_whole_app(argv):
-    from mjscore.cli.app import _app_for, app
+    from mjscore.cli.commands import _app_for, app
 
     assert _app_for(["mjscore", *argv]) is app

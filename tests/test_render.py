@@ -1,7 +1,7 @@
 """Text tables narrowed to the terminal in one pass: the same grid, character for character, as
 narrowing them by re-drawing at every step (the reference below), at every width; and no word
 broken on the way.  And what is rendered: the plain forms the library gives are the shapes the
-command line declares for them (mjscore.cli.plain)."""
+command line declares for them (mjscore.cli.plain_forms)."""
 
 import re
 import textwrap
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tabulate import tabulate
 
 import mjscore
-from mjscore.cli import plain
+from mjscore.cli import plain_forms as plain
 from mjscore.cli.render import fit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,7 +80,7 @@ def test_a_real_breakdown_at_forty_columns():
 # -- the plain forms, as the command line reads them -------------------------------------------
 
 def misfits(value, shape, path="$"):
-    """Where `value` departs from `shape` (a TypedDict of mjscore.cli.plain, or a type inside one):
+    """Where `value` departs from `shape` (a TypedDict of mjscore.cli.plain_forms, or a type inside one):
     a key missing or not declared, a value of another type."""
     origin, args = typing.get_origin(shape), typing.get_args(shape)
     if origin in (typing.Union, types.UnionType):

@@ -265,7 +265,7 @@ def test_serve_on_the_network_prints_the_network_address(tmp_path):
     proc, line = serve(str(evening), "--lan", "--port", "0")
     host = re.search(r"http://([\d.]+):", line)[1]
     stop(proc)
-    from mjscore.cli.app import _lan_address
+    from mjscore.cli.commands import _lan_address
 
     assert host == _lan_address()
 

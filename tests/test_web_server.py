@@ -117,7 +117,7 @@ def test_faults_are_one_line_per_kind_never_a_traceback_per_connection(evening):
 
 
 def test_the_listening_socket_turns_nagle_off():
-    from mjscore.cli.app import _bind
+    from mjscore.cli.commands import _bind
 
     sock = _bind("127.0.0.1", 0)
     try:

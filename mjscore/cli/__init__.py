@@ -1,3 +1,3 @@
-from mjscore.cli.app import app, main
+from mjscore.cli.commands import app, main
 
 __all__ = ["app", "main"]

@@ -23,7 +23,7 @@ from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
 if TYPE_CHECKING:
     from mjscore.api import BatchItem
-    from mjscore.cli.plain import (
+    from mjscore.cli.plain_forms import (
         BiggestHandPlain,
         ChangedHandPlain,
         EveningPlain,

@@ -87,7 +87,7 @@ class GameCheck:
 
 
 @dataclass(frozen=True)
-class Evening:
+class KajonggEvening:
     """One game as an evening file: its name, its text, and the facts the check needs."""
 
     game: KajonggGame
@@ -109,7 +109,7 @@ class _Hand:
     winner: KHand | None = None                # the winner's hand as Kajongg recorded it
 
 
-def evening_of(game: KajonggGame, database: str, notes: dict[int, str] | None = None) -> Evening:
+def evening_of(game: KajonggGame, database: str, notes: dict[int, str] | None = None) -> KajonggEvening:
     """The evening file of one Kajongg game (InputError for a rule set no scheme reproduces or a
     hand Kajongg would not have written); `notes` (hand number -> text) go into the hands'
     comments."""
@@ -130,7 +130,7 @@ def evening_of(game: KajonggGame, database: str, notes: dict[int, str] | None = 
         body.append("\n".join([*_comments(k, h, prev, names, game), *said, *h.lines]))
         prev = h
     text = head + "\n---\n" + "\n---\n".join(body) + "\n"
-    return Evening(game, _file_name(game), text, scheme, names, hands)
+    return KajonggEvening(game, _file_name(game), text, scheme, names, hands)
 
 
 # -- names -------------------------------------------------------------------------------------
@@ -418,14 +418,14 @@ def _penalties(src: KajonggHand, seats: dict[Wind, int], at: str, where: Locatio
 
 # -- the check ---------------------------------------------------------------------------------
 
-def check_game(evening: Evening, name: str | None = None) -> GameCheck:
+def check_game(evening: KajonggEvening, name: str | None = None) -> GameCheck:
     """Play the evening and compare it, hand by hand, with what Kajongg stored."""
     name = name or evening.file_name
     played = play(read_session(evening.text, name), keep_going=True)
     return compare(evening, played)
 
 
-def compare(evening: Evening, played: SessionResult) -> GameCheck:
+def compare(evening: KajonggEvening, played: SessionResult) -> GameCheck:
     names = evening.names
     departures = []
     agreeing = 0
@@ -456,7 +456,7 @@ def compare(evening: Evening, played: SessionResult) -> GameCheck:
     return GameCheck(len(evening.hands), agreeing, balances, dict(played.totals), tuple(departures), errors)
 
 
-def _why(evening: Evening, h: _Hand, result: TableResult, score_off: list[Wind], seating_ok: bool,
+def _why(evening: KajonggEvening, h: _Hand, result: TableResult, score_off: list[Wind], seating_ok: bool,
          seated: dict[Wind, str]) -> str:
     names = evening.names
     src = h.source
@@ -556,7 +556,7 @@ def import_games(database: KajonggDatabase, folder: str | None = None, *, game: 
     if not database.games:
         raise InputError("holds no game with hands: Kajongg records a game's hands as they are played",
                          Location(path))
-    made: list[tuple[KajonggGame, Evening, GameCheck]] = []
+    made: list[tuple[KajonggGame, KajonggEvening, GameCheck]] = []
     refused: list[MjError] = []
     for g in database.games:
         try:

@@ -20,7 +20,7 @@ from mjscore.model.table import (
     COUNTERS,
     Form,
     Meld,
-    Penalty,
+    SeatPenalty,
     PlayerHand,
     SetKind,
     Table,
@@ -324,7 +324,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
     counters: dict[str, int] = {}
     seen_headers: dict[str, Line] = {}
     players: dict[Wind, PlayerHand] = {}
-    penalties: list[Penalty] = []
+    penalties: list[SeatPenalty] = []
     options: dict[str, object] = {}
     where = None
     for line in logical_lines(text, file, first_line, column_of):
@@ -394,7 +394,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
 _STATED = ("round", *COUNTERS)        # the headers a session checks against its own count
 
 
-def _parse_penalty(head: Token, args: Sequence[Token]) -> Penalty:
+def _parse_penalty(head: Token, args: Sequence[Token]) -> SeatPenalty:
     """`penalty SEAT N` (to each other player) or `penalty SEAT N to SEAT`."""
     usage = "'penalty' takes SEAT AMOUNT, or SEAT AMOUNT to SEAT"
     if len(args) not in (2, 4):
@@ -413,7 +413,7 @@ def _parse_penalty(head: Token, args: Sequence[Token]) -> Penalty:
         payee = WIND_BY_LETTER[args[3].text]
         if payee is payer:
             raise NotationError("a player cannot pay a penalty to himself", args[3].where, args[3].text)
-    return Penalty(payer, amount, payee)
+    return SeatPenalty(payer, amount, payee)
 
 
 def parse_setting(head: Token, args: Sequence[Token], settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS) -> Any:

@@ -193,7 +193,7 @@ class PlayerHand:
 _COMPARED = tuple(f.name for f in fields(PlayerHand) if f.compare)
 
 
-class Penalty(NamedTuple):
+class SeatPenalty(NamedTuple):
     """`penalty SEAT N`: SEAT pays N to each other player; `... to SEAT`: to that one player."""
 
     payer: Wind
@@ -215,7 +215,7 @@ class Table:
     dealer_wins: int = 0                      # East's wins in a row before this hand
     kitty_deals: int = 0                      # deals whose stakes lie in the kitty, this one not counted
     extra_hands: int = 0                      # East's extra hands before this one: deals kept in a row
-    penalties: tuple[Penalty, ...] = ()
+    penalties: tuple[SeatPenalty, ...] = ()
     # The settings its header gives (model.settings.SETTINGS), as (name, value) in their order.
     options: tuple[tuple[str, object], ...] = ()
     where: Location = field(default_factory=Location, compare=False, repr=False)

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     import socket
 
     from mjscore.api import SeasonResult
-    from mjscore.cli.plain import (
+    from mjscore.cli.plain_forms import (
         AddedPlain,
         CorrectedPlain,
         HandPlain,

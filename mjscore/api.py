@@ -43,6 +43,8 @@ from mjscore.evening.session import hand_title as hand_title  # for the shells: 
 from mjscore.evening.words import paid as paid, payment_sentences as payment_sentences  # a hand in words, made once
 from mjscore.evening.words import penalty_sentences as penalty_sentences, said as said
 from mjscore.evening.words import special_sentence as special_sentence
+from mjscore.evening.words import amount as amount, evening_words as evening_words, outcome as outcome
+from mjscore.evening.words import how_won as how_won, won_or_lost as won_or_lost
 from mjscore.hand.validate import validate_table
 from mjscore.io.notation import print_table
 from mjscore.io.reader import (

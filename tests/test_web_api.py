@@ -63,7 +63,13 @@ def test_the_token_in_the_address_becomes_an_http_only_cookie_of_the_ports_own_n
 
 def test_the_evening_is_what_session_prints(client, evening):
     mjscore.Evening(evening).add(HAND)
-    assert client.get("/api/evening", headers=AUTH).json() == cli_json("session", str(evening), "--format", "json")
+    shown = client.get("/api/evening", headers=AUTH).json()
+    printed = cli_json("session", str(evening), "--format", "json")
+    # The evening as session prints it, with its phrases in the library's words.
+    said = shown.pop("said")
+    assert said == mjscore.api.evening_words(printed)
+    assert len(said["standings"]) == 4 and len(said["hands"]) == 1 and said["settle_up"]
+    assert shown == printed
 
 
 def test_a_hand_added_is_what_add_prints_and_what_session_then_shows(client, evening, tmp_path):
@@ -78,6 +84,7 @@ def test_a_hand_added_is_what_add_prints_and_what_session_then_shows(client, eve
     # The hand as add prints it, with what the page says of it in the library's words.
     assert shown.pop("title") == "Hand 1: Ann deals, East round"
     assert shown.pop("said") == mjscore.api.said(added["hand"])
+    assert shown.pop("outcome") == mjscore.api.outcome(added["hand"])
     assert shown == added["hand"]
 
 

@@ -212,10 +212,13 @@ def test_the_standings_and_the_last_hand_are_what_session_says(client, evening):
         settle(client, hand)
     whole = mjscore.play_session(evening).to_dict()
     standings = client.get("/api/standings", headers=AUTH).json()
+    said = standings.pop("said")
     assert standings == {"players": whole["players"], "start": whole["start"], "hands": 2,
                          **{k: v for k, v in whole.items() if k not in ("players", "start", "hands")}}
+    assert said == {k: v for k, v in mjscore.api.evening_words(whole).items() if k != "hands"}
     shown = client.get("/api/hands/2", headers=AUTH).json()
     assert shown.pop("said") == mjscore.api.said(whole["hands"][1]) and shown.pop("title").startswith("Hand 2: ")
+    assert shown.pop("outcome") == "Ann (E) wins self-drawn"
     assert shown == whole["hands"][1]
 
 

@@ -363,7 +363,7 @@ def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typ
     assert shown == ["Bob", "Cid", "Dee", "Ann"], shown
     # A hand is named one way everywhere: the result's title and its "Next:" as the command line names them.
     result = cid.page.locator("#result").inner_text()
-    assert result.startswith("Hand 2: Ann deals, East round — Bob wins") and "Next: Hand 3: Bob deals, East round" \
+    assert result.startswith("Hand 2: Ann deals, East round — Bob (S) wins") and "Next: Hand 3: Bob deals, East round" \
         in result, result
     second = evening_hands(evening)[1]
     assert "score 12" not in second and "W: ..." in second and "N: ..." in second, second
@@ -724,3 +724,9 @@ def test_the_page_says_what_the_command_line_says_kitty_and_extra_hands_included
         kitty = [t for t in bob.page.locator("#result .small").all_text_contents() if t.startswith("Kitty:")]
         assert kitty and all(k in cli for k in kitty), (kitty, cli)
         assert bob.page.locator("#deal").inner_text() == nxt.removeprefix("Next: ").split(" (")[0]
+        # What came of the hand: the library's words, as the command line's session says them.
+        outcome = bob.page.locator("#result h2").first.inner_text().split(" — ", 1)[1]
+        session = " ".join(subprocess.run([sys.executable, "-m", "mjscore", "session", str(evening)],
+                                          capture_output=True, text=True, timeout=60, check=True,
+                                          env=os.environ | {"COLUMNS": "200"}).stdout.split())
+        assert outcome == "Ann (E) wins self-drawn" and outcome in session, (outcome, session)

@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from mjscore.api import hand_title as hand_title  # the hand named once, in the library
-from mjscore.api import paid, payment_sentences, penalty_sentences, special_sentence
+from mjscore.api import amount, how_won, outcome, paid, payment_sentences, penalty_sentences, special_sentence
+from mjscore.api import won_or_lost
 from mjscore.model.errors import escaped
 from mjscore.model.money import Stake, with_money
 from mjscore.model.plain import encode
@@ -122,8 +123,7 @@ def render_text(result: Scored, fmt: str = "table", width: int | None = None) ->
         head.append("Draw: the wall ran out")
     elif winner:
         win = result.get("win") or _NO_WIN
-        discarder = win.get("from")
-        how = "self-drawn" if not discarder else f"{_from(win)} {label(discarder, names)}'s {_what(win)}"
+        how = how_won(win, lambda seat: label(seat, names))
         tile = f"{win['tile']} " if win.get("tile") else ""
         flags = f" ({', '.join(win['flags'])})" if win.get("flags") else ""
         head.append(f"Winner: {label(winner, names)}, {tile}{how}{flags}")
@@ -565,26 +565,9 @@ def batch_line(item: BatchItem | None, fmt: str, header: bool = False) -> str:
 # -- sessions ----------------------------------------------------------------------------------
 
 def _result_text(hand: HandPlain, sentence: bool = False) -> str:
-    """What came of a hand (`sentence`: as a sentence of its own begins)."""
-    if hand.get("draw"):
-        return "A draw" if sentence else "draw"
-    w = hand.get("winner")
-    if not w:
-        return "No winner" if sentence else "no winner"
-    name = hand["names"][w]
-    win = hand.get("win") or _NO_WIN
-    discarder = win.get("from")
-    how = "self-drawn" if not discarder else f"{_from(win)} {hand['names'][discarder]}'s {_what(win)}"
-    return f"{name} ({w}) wins {how}"
-
-
-def _from(win: WinPlain) -> str:
-    """A robbed tile is no discard: robbed from a kong, not won on a discard."""
-    return "robbed from" if "robbed" in (win.get("flags") or ()) else "on"
-
-
-def _what(win: WinPlain) -> str:
-    return "kong" if "robbed" in (win.get("flags") or ()) else "discard"
+    """What came of a hand (`sentence`: as a sentence of its own begins), in the library's words."""
+    text = outcome(hand)
+    return text[:1].upper() + text[1:] if sentence else text
 
 
 def _net(hand: Scored) -> dict[str, int]:
@@ -643,14 +626,12 @@ def render_session(result: SessionPlain, fmt: str = "table", width: int | None =
 
 def _amount(transfer: TransferPlain, stake: Stake | None) -> str:
     """A transfer's amount, with its money beside it when the evening has a stake: `596 (EUR 29.80)`."""
-    if stake is None or "money" not in transfer:
-        return str(transfer["amount"])
-    return with_money(transfer["amount"], transfer["money"], stake.currency)
+    return amount(transfer["amount"], transfer.get("money") if stake is not None else None,
+                  stake.currency if stake is not None else None)
 
 
 def _won_or_lost(standing: StandingPlain, start: int, currency: str | None) -> str:
-    won = standing["total"] - start
-    return with_money(won, standing["money"], currency, signed=True) if "money" in standing else f"{won:+d}"
+    return won_or_lost(standing["total"], start, standing.get("money"), currency)
 
 
 def _stake(evening: EveningPlain) -> Stake | None:

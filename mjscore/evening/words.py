@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from mjscore.model.money import with_money
 from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
 
@@ -92,3 +93,60 @@ def special_sentence(x: Mapping[str, Any], paying: str, names: Mapping[str, str]
     if paying == "add-up":
         return f"{what}: {who}'s total grows by {x['amount']}"
     return f"{what}: {who} receives {x['amount']} (in the payments above)"
+
+
+def outcome(hand: Mapping[str, Any]) -> str:
+    """What came of a hand, as every shell says it: "Ann (E) wins on Bob's discard", "... robbed
+    from Bob's kong", "... self-drawn", "a draw", "no winner" (a sentence begins it with a capital).
+
+    >>> outcome({"winner": "E", "names": {"E": "Ann", "S": "Bob"}, "win": {"from": "S", "flags": ["robbed"]}})
+    "Ann (E) wins robbed from Bob's kong"
+    """
+    if hand.get("draw"):
+        return "a draw"
+    winner = hand.get("winner")
+    if not winner:
+        return "no winner"
+    names = hand.get("names") or {}
+    return f"{names.get(winner, winner)} ({winner}) wins {how_won(hand.get('win') or {}, lambda s: names.get(s, s))}"
+
+
+def how_won(win: Mapping[str, Any], who: Callable[[str], str]) -> str:
+    """How the winner went out: "self-drawn", "on Bob's discard", "robbed from Bob's kong" (a
+    robbed tile is no discard); `who` names the seat it came from."""
+    discarder = win.get("from")
+    if not discarder:
+        return "self-drawn"
+    if "robbed" in (win.get("flags") or ()):
+        return f"robbed from {who(discarder)}'s kong"
+    return f"on {who(discarder)}'s discard"
+
+
+def won_or_lost(total: int, start: int, money: str | None, currency: str | None) -> str:
+    """A player's won or lost, signed, with its money under a stake: "+898", "+898 (EUR +44.90)"."""
+    return with_money(total - start, money, currency, signed=True) if money is not None else f"{total - start:+d}"
+
+
+def amount(points: int, money: str | None, currency: str | None) -> str:
+    """An amount paid, with its money under a stake: "596", "596 (EUR 29.80)"."""
+    return with_money(points, money, currency) if money is not None else str(points)
+
+
+def evening_words(evening: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The evening's phrases that every shell shows (its plain form, `session --format json`, or
+    its summary with `start`): each standing's won or lost, in the standings' order; each payment
+    of the settle-up ("Ann pays Bob 596 (EUR 29.80)"); and, where its hands are listed, what came
+    of each.
+
+    >>> evening_words({"start": 2000, "standings": [{"name": "Ann", "total": 2100}, {"name": "Bob", "total": 1900}],
+    ...                "settle_up": [{"from": "Bob", "to": "Ann", "amount": 100}]})
+    {'standings': ['+100', '-100'], 'settle_up': ['Bob pays Ann 100']}
+    """
+    currency = (evening.get("stake") or {}).get("currency")
+    start = evening["start"]
+    out = {"standings": [won_or_lost(p["total"], start, p.get("money"), currency) for p in evening["standings"]],
+           "settle_up": [f"{t['from']} pays {t['to']} {amount(t['amount'], t.get('money'), currency)}"
+                         for t in evening.get("settle_up") or ()]}
+    if isinstance(evening.get("hands"), list):
+        out["hands"] = [outcome(h) for h in evening["hands"]]
+    return out

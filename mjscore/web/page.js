@@ -578,7 +578,7 @@ function handResult(data, title) {
   const names = data.names;
   const parts = [];
   const h = document.createElement(title ? "h2" : "h3");
-  h.textContent = `${data.title} — ${outcome(data)}`;
+  h.textContent = `${data.title} — ${data.outcome}`;
   if (title !== false) parts.push(h);
   const s = data.settlement, said = data.said || { payments: [], penalties: [], specials: [] };
   if (s) {
@@ -638,14 +638,6 @@ async function showHand(n) {
   box.hidden = false;
 }
 
-function outcome(h) {
-  if (h.draw) return "a draw";
-  if (!h.winner) return "no winner";
-  const robbed = h.win && (h.win.flags || []).includes("robbed");
-  const from = h.win && h.win.from ? (robbed ? `robbed from ${h.names[h.win.from]}'s kong` : `on ${h.names[h.win.from]}'s discard`) : "self-drawn";
-  return `${h.names[h.winner]} wins ${from}`;
-}
-
 // -- the evening's hands, and correcting one ---------------------------------------------------
 
 async function evening() {
@@ -663,13 +655,13 @@ async function showHands() {
   $("hands-title").textContent = `The evening's hands: ${data.hands.length}`;
   const list = $("hands");
   if (!data.hands.length) { list.replaceChildren(hint("No hand has been played yet.")); return; }
-  list.replaceChildren(...[...data.hands].reverse().map((h) => {
+  list.replaceChildren(...data.hands.map((h, k) => [h, data.said.hands[k]]).reverse().map(([h, outcome]) => {
     const li = document.createElement("li");
     const det = document.createElement("details");
     det.dataset.hand = h.hand;
     const sum = document.createElement("summary");
     const what = document.createElement("span");
-    const head = document.createElement("span"); head.textContent = `Hand ${h.hand} · ${h.dealer} dealt · ${outcome(h)}`;
+    const head = document.createElement("span"); head.textContent = `Hand ${h.hand} · ${h.dealer} dealt · ${outcome}`;
     const nets = document.createElement("span"); nets.className = "nets";
     const net = (h.settlement && h.settlement.net) || {};
     // The players in one order all evening (the header's), so each finds their own net in one place.
@@ -742,13 +734,13 @@ async function showStandings() {
   if (data.hands.length) parts.push(chart(data));
   const stake = data.stake || null;
   parts.push(figuresTable(["player", "total", "won or lost"],
-    data.standings.map((s, i) => [`${i + 1}. ${s.name}`, s.total, withMoney(signed(s.total - data.start), s.money, stake, true)]), [1, 2]));
+    data.standings.map((s, i) => [`${i + 1}. ${s.name}`, s.total, data.said.standings[i]]), [1, 2]));
   const settle = document.createElement("h2"); settle.textContent = "Settle-up";
   parts.push(settle);
   if (stake) parts.push(para("small", `A point is ${stake.currency ? stake.currency + " " : ""}${stake.per_point}.`));
   if (data.settle_up === null) parts.push(hint(data.settle_up_note));
   else if (!data.settle_up.length) parts.push(hint("Nobody owes anything."));
-  else for (const t of data.settle_up) parts.push(para("pays", `${t.from} pays ${t.to} ${withMoney(t.amount, t.money, stake)}`));
+  else for (const line of data.said.settle_up) parts.push(para("pays", line));
   if (data.next) parts.push(hint(data.next.text));
   parts.push(...await figuresOfEach());
   $("standings").replaceChildren(...parts);
@@ -771,14 +763,6 @@ async function figuresOfEach() {
     para("small", limits.length ? `Limit hands: ${limits.join("; ")}.` : "Limit hands: none."),
     head("Penalties, and paying for all"), figuresTable(["player", "paid", "received", "paid for all"],
       ps.map((p) => [p.name, p.penalties_paid, p.penalties_received, p.paid_for_all]), [1, 2, 3])];
-}
-
-function withMoney(points, money, stake, sign) {
-  // Points and their money as the library writes them (model.money.with_money): "596 (EUR 29.80)",
-  // "+898 (EUR +44.90)"; the points alone without a stake.
-  if (money === undefined || money === null || !stake) return String(points);
-  const m = sign && !String(money).startsWith("-") ? `+${money}` : money;
-  return `${points} (${stake.currency ? stake.currency + " " : ""}${m})`;
 }
 
 const SVG = "http://www.w3.org/2000/svg";

@@ -149,14 +149,16 @@ def status(table: Table, folder: Folder) -> dict[str, Any]:
 @api_routes.get("/evening", response_model=None, responses=answers(s.EveningOut, 422),
                 summary="The evening: what `mjscore session EVENING --format json` prints")
 def evening(table: Table) -> dict[str, Any]:
-    return table.evening.play(keep_going=True).to_dict()
+    played = table.evening.play(keep_going=True).to_dict()
+    return {**played, "said": api.evening_words(played)}
 
 
 @api_routes.get("/standings", response_model=None, responses=answers(s.StandingsOut, 422),
                 summary="The evening's totals, standings and settle-up, without its hands")
 def standings(table: Table) -> dict[str, Any]:
     played = table.evening.play()
-    return {"players": list(played.players), "start": played.start, "hands": len(played.hands), **played.summary()}
+    answer = {"players": list(played.players), "start": played.start, "hands": len(played.hands), **played.summary()}
+    return {**answer, "said": api.evening_words(answer)}
 
 
 @api_routes.get("/stats", response_model=None, responses=answers(s.StatsOut, 422),
@@ -179,7 +181,8 @@ def played_hands(table: api.NextHand, number: int) -> Any:
 def one_hand(number: int, table: Table) -> dict[str, Any]:
     hand = played_hands(table, number)[number - 1].to_dict()
     # What the page says of it, in the library's words (as the command line says them).
-    return {**hand, "title": api.hand_title(hand["hand"], hand["dealer"], hand["round"]), "said": api.said(hand)}
+    return {**hand, "title": api.hand_title(hand["hand"], hand["dealer"], hand["round"]), "outcome": api.outcome(hand),
+            "said": api.said(hand)}
 
 
 @api_routes.get("/hands/{number}/text", response_model=None, responses=answers(s.HandTextOut, 404, 422),

@@ -266,6 +266,7 @@ class HandShownOut(PlayedHandOut):
     """A hand of the evening as `session --hand N --format json` prints it, with its title and its payments in words."""
 
     title: str
+    outcome: str = Field(description="What came of it, in words: \"Ann (E) wins on Bob's discard\", \"a draw\".")
     said: SaidOut
 
 
@@ -318,20 +319,31 @@ class SummaryOut(_Open):
     errors: list[str] | Absent = Field(None, description="The bad hands (the totals stop at the first).")
 
 
+class EveningSaidOut(_Closed):
+    """The evening's phrases, as the command line says them: each standing's won or lost (in the
+    standings' order), each payment of the settle-up, and what came of each hand."""
+
+    standings: list[str]
+    settle_up: list[str]
+    hands: list[str] | Absent = None
+
+
 class EveningOut(SummaryOut):
-    """The whole evening: what `mjscore session EVENING --format json` prints."""
+    """The whole evening: what `mjscore session EVENING --format json` prints, and its phrases."""
 
     players: list[str]
     start: int
     hands: list[PlayedHandOut]
+    said: EveningSaidOut
 
 
 class StandingsOut(SummaryOut):
-    """The evening's totals, standings and settle-up, with the number of its hands."""
+    """The evening's totals, standings and settle-up, with the number of its hands, and their phrases."""
 
     players: list[str]
     start: int
     hands: int
+    said: EveningSaidOut
 
 
 class AddedOut(SummaryOut):

@@ -82,9 +82,12 @@ def test_300_idle_sockets_from_one_client_do_not_lock_another_out(evening, limit
     served = Served(evening, limit=limit)
     socks = idle_sockets(served.port, 300)
     try:
+        # Locked out would mean waiting for the idle sockets' own timeout (8 to 13 s, the next
+        # test): an answer well inside it is one that did not wait for them.  Not 1 s: on a
+        # loaded machine (the CI's two cores) a first answer took 1.15 s, with nothing locked.
         for _ in range(3):                      # the first at once: no pause after a refused accept either
             seconds, code = served.status_seconds()
-            assert code == b"200" and seconds < 1.0, (seconds, code)
+            assert code == b"200" and seconds < 4.0, (seconds, code)
     finally:
         for s in socks:
             s.close()

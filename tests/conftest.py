@@ -33,3 +33,14 @@ SESSION_SAMPLES = {"evening-session.mj", "evening-session.yaml"}
 def table_samples(pattern: str = "*.mj") -> list[Path]:
     """The sample files that hold tables (the evening sessions are played by `mjscore session`)."""
     return sorted(p for p in SAMPLES.glob(pattern) if p.name not in SESSION_SAMPLES)
+
+
+def house(tmp_path: Path, body: str, base: str = "classical") -> str:
+    """A house scheme file over `base` with `body` as its YAML, and the loaded schemes forgotten
+    (a house file of the same path is read afresh)."""
+    from mjscore.rules import scheme as scheme_module
+
+    f = tmp_path / "house.yaml"
+    f.write_text(f"scheme: house\nextends: {base}\n{body}")
+    scheme_module._load.cache_clear()
+    return str(f)

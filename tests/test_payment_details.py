@@ -6,18 +6,7 @@ import pytest
 
 import mjscore
 from mjscore.model.errors import SchemeError
-from mjscore.rules import scheme as scheme_module
-
-
-def house(tmp_path, body: str, base: str = "classical") -> str:
-    f = tmp_path / "house.yaml"
-    f.write_text(f"scheme: house\nextends: {base}\n{body}")
-    scheme_module._load.cache_clear()
-    return str(f)
-
-
-def east(text: str, scheme: str):
-    return mjscore.score(text, scheme=scheme, paying="winner-only").player("E")
+from tests.conftest import house
 
 
 FULL = ("east-self-drawn: {others: 1}, other-self-drawn: {east: 1, others: 1}, east-on-discard: {discarder: 1}, "

@@ -10,17 +10,10 @@ from typer.testing import CliRunner
 import mjscore
 from mjscore.cli import app
 from mjscore.model.errors import SchemeError
-from mjscore.rules import scheme as scheme_module
+from tests.conftest import house
 
 
 runner = CliRunner()
-
-
-def house(tmp_path, body: str, base: str = "classical") -> str:
-    f = tmp_path / "house.yaml"
-    f.write_text(f"scheme: house\nextends: {base}\n{body}")
-    scheme_module._load.cache_clear()
-    return str(f)
 
 
 def east(text: str, scheme: str):

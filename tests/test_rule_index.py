@@ -16,9 +16,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mjscore.hand.arrange import losing_arrangements, winner_arrangements
+from mjscore.hand.arrange import losing_arrangements, readings, winner_arrangements
 from mjscore.hand.shapes import counts_of
-from mjscore.hand.waits import waiting_hand, waits_before_win, waits_of
+from mjscore.hand.waits import another_wait, waiting_hand, waits_before_win, waits_of
 from mjscore.io.reader import parse_any
 from mjscore.model.errors import MjError
 from mjscore.rules.conditions import Feature, block_matches, features
@@ -81,9 +81,20 @@ def _waits_agree(table, scheme):
             expected = waits_of(waiting_hand(hand), scheme)
             assert waits_before_win(hand, scheme) == expected, hand
             assert waits_before_win(hand, scheme, counts_of(hand.all_tiles())) == expected, hand
+            # A second wait read off an arrangement (what "only possible tile" asks first) is one
+            # of the waits worked out in full, and not the winning tile's.
+            for reading in readings(hand):
+                held = counts_of(reading.all_tiles())
+                waits = waits_before_win(reading, scheme, held)
+                for arr in winner_arrangements(reading, scheme.shapes, scheme.max_chows):
+                    other = another_wait(arr, hand.win.tile.index, held)
+                    if other is not None:
+                        assert other in waits and other != hand.win.tile.index, (hand, arr.text())
+                        SECOND_WAITS_SEEN.append(other)
 
 
 PUBLISHED = _published_tables()
+SECOND_WAITS_SEEN: list[int] = []        # so the check above is seen to have had something to check
 
 
 @pytest.mark.parametrize("scheme", sorted(SCHEMES))
@@ -95,6 +106,7 @@ def test_index_is_sound_on_the_published_cases(scheme):
             _waits_agree(table, SCHEMES[scheme])
             checked += 1
     assert checked > 400
+    assert len(SECOND_WAITS_SEEN) > 100
 
 
 @pytest.mark.parametrize("scheme", sorted(SCHEMES))

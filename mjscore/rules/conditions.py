@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, Self, Type
 
 from mjscore.hand.arrange import SHAPES, Arrangement, Block, nine_gates
 from mjscore.hand.shapes import Counts, counts_of
-from mjscore.hand.waits import waits_before_win, waits_of
+from mjscore.hand.waits import another_wait, waits_before_win, waits_of
 from mjscore.io.notation import parse_tile
 from mjscore.model.table import Form, PlayerHand, SetKind, Table, WinFlag
 from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, KINDS, SEASON_BASE, WIND_BASE, Wind
@@ -568,6 +568,11 @@ def c_only_possible(sit: Situation, arr: Arrangement, spec: OnlyPossible) -> boo
     v, ignore_dead = spec
     if sit.win_tile is None or not sit.winner:
         return False
+    if "waits_before_win" not in sit.__dict__:
+        # A second wait the arrangement shows answers it without every wait worked out.
+        other = another_wait(arr, sit.win_tile, sit.counts)
+        if other is not None and (not ignore_dead or sit.counts[other] + sit.out_elsewhere[other] < 4):
+            return not v
     waits = sit.waits_before_win
     if ignore_dead:
         held, out = sit.counts, sit.out_elsewhere

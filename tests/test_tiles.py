@@ -1,7 +1,10 @@
 import dataclasses
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from mjscore.model.table import _indices_text_in_order, indices_text
 from mjscore.model.tiles import TILES, Suit, Wind, tile
 
 
@@ -53,3 +56,31 @@ def test_bonus_tiles_belong_to_seats():
 def test_tiles_are_immutable():
     with pytest.raises(dataclasses.FrozenInstanceError):
         tile("1m").index = 3
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.integers(0, 41), max_size=18), st.booleans(), st.sampled_from([" ", ""]))
+def test_sorted_indices_are_written_as_tile_by_tile(indices, in_order, sep):
+    """`indices_text` cuts sorted indices at the suits' bounds; what it writes is what writing
+    them tile by tile writes (and indices out of order are written that way)."""
+    if in_order:
+        indices.sort()
+    assert indices_text(indices, sep) == _indices_text_in_order(indices, sep)
+    assert indices_text(iter(indices), sep) == indices_text(indices, sep)
+
+
+def test_runs_and_honours_are_written_together():
+    assert indices_text([0, 1, 2, 10, 10, 27, 27, 27, 31, 34, 34]) == "123m 22p EEE C 1f 1f"
+    assert indices_text([0, 1, 2, 10, 27, 27], sep="") == "123m2pEE"
+
+
+def test_a_tile_is_the_one_of_its_kind_however_it_travels():
+    """Tiles are equal when they are the same object: pickling (a batch's workers) and copying
+    give back the one tile of the kind, never a second."""
+    import copy
+    import pickle
+
+    for t in TILES:
+        assert pickle.loads(pickle.dumps(t)) is t and copy.copy(t) is t and copy.deepcopy(t) is t
+    assert tile("5p") == TILES[13] and tile("5p") != tile("6p") and tile("E") > tile("9s")
+    assert sorted([tile("E"), tile("1m"), tile("5p")]) == [tile("1m"), tile("5p"), tile("E")]

@@ -119,7 +119,7 @@ def written_blocks(hand: PlayerHand) -> tuple[Block, ...]:
     out = []
     for m in hand.melds:
         # A written group is always a set (the readers see to it); one that is not would be leftovers.
-        out.append(Block(m.kind or SetKind.SINGLE, tuple(t.index for t in m.tiles), m.form in CLAIMED_FORMS, m.form))
+        out.append(Block(m.kind or SetKind.SINGLE, m.indices, m.form in CLAIMED_FORMS, m.form))
     return tuple(out)
 
 
@@ -417,25 +417,22 @@ def losing_arrangements(hand: PlayerHand, exhaustive: bool = False) -> list[Arra
 
 def _every_pung_and_pair(written: tuple[Block, ...], concealed: tuple[Tile, ...]) -> Arrangement:
     """A loser's one best arrangement: every run of equal tiles a pung (four: a pung and a
-    single) or a pair, the rest one leftover block; `_partial` of every pung and pair, found in
-    one pass over the loose tiles rather than over all 34 kinds."""
+    single) or a pair, the rest one leftover block; `_partial` of every pung and pair, found
+    kind by kind over the kinds held (in order, each kind's copies counted in C) rather than
+    over all 34 kinds or tile by tile."""
     blocks = list(written)
     left = []
-    idx = sorted(t.index for t in concealed)
-    n, k = len(idx), 0
-    while k < n:
-        i, j = idx[k], k + 1
-        while j < n and idx[j] == i:
-            j += 1
-        if j - k >= 3:
+    idx = sorted(map(_INDEX, concealed))
+    for i in dict.fromkeys(idx):
+        n = idx.count(i)
+        if n >= 3:
             blocks.append(_PUNGS[i])
-            if j - k == 4:
+            if n == 4:
                 left.append(i)
-        elif j - k == 2:
+        elif n == 2:
             blocks.append(_PAIRS[i])
         else:
             left.append(i)
-        k = j
     if left:
         blocks.append(Block(SetKind.SINGLE, tuple(left)))
     return Arrangement(tuple(blocks), "partial")

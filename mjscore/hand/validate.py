@@ -8,13 +8,16 @@ shape names the scheme accepts.
 from __future__ import annotations
 
 from collections.abc import Callable
+from bisect import bisect_left
 from itertools import accumulate
+from operator import attrgetter, eq
 
 from mjscore.hand.arrange import readings, winner_arrangements
 from mjscore.model.errors import HandSizeError, IncompleteHandError, TableError, TileCountError, WinClauseError
 from mjscore.model.table import Form, PlayerHand, Table, Win, WinFlag, tiles_text
 from mjscore.model.tiles import ALL_TILES, KINDS, TILES, Tile, Wind
 
+_INDEX = attrgetter("index")
 DEFAULT_SHAPES = frozenset({"standard", "thirteen-orphans"})
 
 
@@ -112,12 +115,24 @@ def _tiles_shown(p: PlayerHand) -> tuple[Tile, ...]:
 
 
 def _check_tile_counts(table: Table) -> None:
-    total = [0] * ALL_TILES
+    # The usual case, said without counting: every tile shown at the table, sorted by kind, has
+    # no kind five times (no tile four places on is the same) and no flower or season twice.
+    # Made of C's loops (the sort, the comparisons): counted in Python, tile by tile, this was
+    # 60 k of a table's 2,230 k instructions.
+    shown: list[Tile] = []
     for p in table.players:
-        for t in _tiles_shown(p):
-            total[t.index] += 1
-    if max(total[:KINDS]) <= 4 and max(total[KINDS:]) <= 1:
-        return                                   # the usual case: said without counting seat by seat
+        shown += p.concealed
+        for m in p.melds:
+            shown += m.tiles
+        shown += p.bonus
+        shown += p.discards
+    idx = sorted(map(_INDEX, shown))
+    bonus = bisect_left(idx, KINDS)
+    if not any(map(eq, idx, idx[4:bonus])) and not any(map(eq, idx[bonus:], idx[bonus + 1:])):
+        return
+    total = [0] * ALL_TILES
+    for i in idx:
+        total[i] += 1
     per_seat = []
     for p in table.players:
         counts = [0] * ALL_TILES

@@ -18,6 +18,7 @@ from mjscore.model.errors import GroupError, Location, MjError, NotationError, e
 from mjscore.model.settings import ROTATION, SETTINGS, Setting, SettingError, header_lines, ordered
 from mjscore.model.table import (
     COUNTERS,
+    AsWritten,
     Form,
     Meld,
     SeatPenalty,
@@ -117,7 +118,8 @@ def _short_run_parts(word: str) -> RunParts | None:
 def _parts(run: tuple[Tile, ...] | None) -> RunParts | None:
     if run is None:
         return None
-    return run, tuple(x for x in run if not x.is_bonus), tuple(x for x in run if x.is_bonus)
+    flowers = tuple(x for x in run if x.index >= FLOWER_BASE)
+    return run, (tuple(x for x in run if x.index < FLOWER_BASE) if flowers else run), flowers
 
 
 def _parse_run(word: str) -> tuple[Tile, ...] | None:
@@ -507,7 +509,9 @@ def _parse_player(seat: Wind, line: Line) -> PlayerHand:
             among.append(len(runs))
             places.append((k, meld.tiles))
             continue
-        parts = run_parts(t)                    # most words are tiles: tried first
+        # Most words are tiles: tried first, through `run_parts`'s memo without its frame (a
+        # Python call for each word of each table was 4 % of the parser's instructions).
+        parts = _short_run_parts(t) if len(t) <= 24 else run_parts(t)
         if parts is not None:
             run, playing, flowers = parts
             if playing:
@@ -541,8 +545,8 @@ def _parse_player(seat: Wind, line: Line) -> PlayerHand:
     return PlayerHand(seat=seat, concealed=tuple(concealed), melds=tuple(melds),
                       bonus=tuple(sorted(bonus, key=_INDEX)) if bonus else (), incomplete=kw.incomplete,
                       claim=kw.claim, score=kw.score, win=win,
-                      discards=tuple(sorted(discards, key=_INDEX)) if discards else (), where=line.where,
-                      tile_places=tuple(places), line=line, written=tuple(runs) if len(runs) > 1 else ())
+                      discards=tuple(sorted(discards, key=_INDEX)) if discards else (),
+                      written=AsWritten(line, tuple(places), tuple(runs) if len(runs) > 1 else ()))
 
 
 def _read_keyword(w: _Keywords, seat: Wind, line: Line, k: int, i: int) -> int:
@@ -805,7 +809,7 @@ _FORM_PLACE = {form: n for n, form in enumerate(_FORM_ORDER)}
 def meld_order(m: Meld) -> tuple[int, tuple[int, ...]]:
     """Canonical order of written groups: exposed, claimed kongs, declared kongs, concealed
     groups; by tiles."""
-    return (_FORM_PLACE[m.form], tuple(t.index for t in m.tiles))
+    return (_FORM_PLACE[m.form], m.indices)
 
 
 def player_text(p: PlayerHand, *, style: str = "text") -> str:
@@ -844,7 +848,7 @@ def _as_written(p: PlayerHand) -> list[tuple[Tile, ...]]:
     Each run is printed as one word: a word's tiles are sorted and split by suit (and by honour),
     and an honour written a tile at a time (`Rd Rd Rd`, `C C C`) is one run of copies (`CCC`),
     so that reading the printout gives these runs again, and printing them the same text."""
-    written = p.written
+    written = p.written.runs
     if not written or sorted(t.index for run in written for t in run) != [t.index for t in p.concealed]:
         return [p.concealed]
     out: list[list[Tile]] = []

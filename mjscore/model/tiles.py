@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 
 class Suit(Enum):
@@ -125,11 +126,14 @@ def _rank_of(i: int) -> int:
     return i % 9 + 1
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Tile:
     """One tile kind. Compare and sort by index (the notation's order).
 
-    Suit and rank are stored, not computed: scoring asks for them millions of times.
+    Suit and rank are stored, not computed: scoring asks for them millions of times.  There is
+    one Tile of each kind (`TILES`; unpickled and copied as that one), so two tiles are equal
+    when they are the same object: `tile in hand` is asked in C, not through a Python `__eq__`
+    for every other tile (ten times a table, each a Python call).
     """
 
     index: int
@@ -142,6 +146,23 @@ class Tile:
 
     def __hash__(self) -> int:
         return self.index
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Unpickled as the one tile of its index (`TILES`), not a copy: a compiled Tile (frozen,
+        # slotted) cannot be unpickled field by field, and the tiles are made once.
+        return _tile_at, (self.index,)
+
+    def __lt__(self, other: Tile) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Tile) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Tile) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Tile) -> bool:
+        return self.index >= other.index
 
     @property
     def wind(self) -> Wind | None:
@@ -236,6 +257,10 @@ _BY_TEXT = {t: TILES[i] for i, t in enumerate(_TEXT)}
 
 
 BY_GLYPH = {chr(g): TILES[i] for i, g in enumerate(_GLYPH)}     # the tile pictures, read back
+
+
+def _tile_at(index: int) -> Tile:
+    return TILES[index]
 
 
 def tile(text: str) -> Tile:

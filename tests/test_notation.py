@@ -304,7 +304,8 @@ def test_a_players_grouping_survives_the_printout_and_the_table_stays_the_same(d
     for p in parsed.players:                                               # the runs, as written
         if p.written.runs:
             [line] = [x for x in printed.splitlines() if x.startswith(p.seat.value + ":")]
-            one_suit = [run for run in p.written.runs if run[0].suit.is_numbered and {t.suit for t in run} == {run[0].suit}]
+            one_suit = [run for run in p.written.runs
+                        if run[0].suit.is_numbered and {t.suit for t in run} == {run[0].suit}]
             assert all(tiles_text(run, sep="") in line.split(" ") for run in one_suit), line
 
 

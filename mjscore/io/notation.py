@@ -334,6 +334,15 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
             line = Line.of_tokens(resolve_names(line.tokens, names))
         where = where or line.where
         word = line.words[0]
+        if word in _SEAT_WORDS:
+            # A player's line, most lines of every table: asked first (no header ends in ':').
+            hand = _parse_player(_SEAT_WORDS[word], line)
+            if hand.seat in players:
+                twice = next((f"{n} is" for n, s in (names or {}).items() if s == hand.seat.value),
+                             f"seat {hand.seat.value} is")
+                raise NotationError(f"{twice} listed twice", line.where, word)
+            players[hand.seat] = hand
+            continue
         if word == "penalty":
             tokens = line.tokens
             penalties.append(_parse_penalty(tokens[0], tokens[1:]))
@@ -393,6 +402,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
                  where=where or Location(file, first_line, 1), names=())
 
 
+_SEAT_WORDS = {f"{letter}:": wind for letter, wind in WIND_BY_LETTER.items()}     # `E:` .. `N:`
 _STATED = ("round", *COUNTERS)        # the headers a session checks against its own count
 
 

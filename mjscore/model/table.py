@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from functools import lru_cache
 from itertools import groupby
-from operator import le
+from operator import attrgetter, le
 import unicodedata
 from typing import NamedTuple, Protocol
 
@@ -174,7 +174,7 @@ class PlayerHand:
         # Remembered: the arrangement search is memoised on the hand, which hashes every tile.
         h = self._hash
         if h is None:
-            h = hash(tuple(getattr(self, name) for name in _COMPARED))
+            h = hash(_COMPARED_VALUES(self))
             object.__setattr__(self, "_hash", h)
         return h
 
@@ -194,12 +194,12 @@ class PlayerHand:
 
     @property
     def kongs(self) -> int:
-        return sum(1 for m in self.melds if m.kind is SetKind.KONG)
+        return list(map(_KIND, self.melds)).count(SetKind.KONG) if self.melds else 0
 
     @property
     def tile_count(self) -> int:
         """Playing tiles held (bonus tiles aside), a kong counting four."""
-        return len(self.concealed) + sum(len(m.tiles) for m in self.melds)
+        return len(self.concealed) + sum(map(len, map(_MELD_TILES, self.melds)))
 
     def all_tiles(self) -> tuple[Tile, ...]:
         out = list(self.concealed)
@@ -219,6 +219,9 @@ class PlayerHand:
 
 # The fields that make two hands equal, and so their hash.
 _COMPARED = tuple(f.name for f in fields(PlayerHand) if f.compare)
+_COMPARED_VALUES = attrgetter(*_COMPARED)      # their values as a tuple, read in C
+_KIND = attrgetter("kind")
+_MELD_TILES = attrgetter("tiles")
 
 
 class SeatPenalty(NamedTuple):
@@ -303,19 +306,22 @@ def indices_text(indices: Iterable[int], sep: str = " ") -> str:
     if not all(map(le, idx, idx[1:])):
         return _indices_text_in_order(idx, sep)
     chunks: list[str] = []
-    lo = 0
-    for base in (0, 9, 18):
-        hi = bisect_left(idx, base + 9, lo)
-        if hi > lo:
-            chunks.append("".join(map(_DIGIT_OF.__getitem__, idx[lo:hi])) + _SUIT_LETTER[base // 9])
-            lo = hi
-    for i, copies in groupby(idx[lo:]):
-        text = TILES[i].text
-        n = len(list(copies))
-        if i < FLOWER_BASE:
-            chunks.append(text * n)             # EEE: an honour's copies run together
-        else:
-            chunks.extend([text] * n)
+    dots = bisect_left(idx, 9)
+    bamboo = bisect_left(idx, 18, dots)
+    honours = bisect_left(idx, WIND_BASE, bamboo)
+    if dots:
+        chunks.append("".join(map(_DIGIT_OF.__getitem__, idx[:dots])) + "m")
+    if bamboo > dots:
+        chunks.append("".join(map(_DIGIT_OF.__getitem__, idx[dots:bamboo])) + "p")
+    if honours > bamboo:
+        chunks.append("".join(map(_DIGIT_OF.__getitem__, idx[bamboo:honours])) + "s")
+    if honours < len(idx):
+        for i, copies in groupby(idx[honours:]):
+            n = len(list(copies))
+            if i < FLOWER_BASE:
+                chunks.append(_TEXT_OF[i] * n)        # EEE: an honour's copies run together
+            else:
+                chunks.extend([_TEXT_OF[i]] * n)
     return sep.join(chunks)
 
 
@@ -346,4 +352,5 @@ def _indices_text_in_order(indices: Iterable[int], sep: str) -> str:
 
 _SUIT_LETTER = "mps"
 _RANK_DIGIT = "123456789"
+_TEXT_OF = tuple(t.text for t in TILES)
 _DIGIT_OF = tuple(_RANK_DIGIT[i % 9] for i in range(WIND_BASE))     # a numbered tile index -> its rank digit

@@ -18,7 +18,7 @@ import dataclasses
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from mjscore.hand.arrange import (
@@ -392,7 +392,7 @@ def value(engine: Engine, sit: Situation, arr: Arrangement) -> Valuation:
     """One arrangement of the player's tiles, valued under the engine's scheme."""
     scheme = engine.scheme
     found, rule_items = _block_scores(arr, engine, sit)
-    sit.set_points = sum(i.points for i in found)
+    sit.set_points = sum(map(_POINTS, found))
     if scheme.bonus_tiles and sit.hand.bonus:
         found.extend(_bonus_item(t, engine) for t in sit.hand.bonus)
     hand_rules = engine.rules[sit.winner, False]
@@ -418,6 +418,7 @@ def value(engine: Engine, sit: Situation, arr: Arrangement) -> Valuation:
 
 
 _PLACE = itemgetter(0)
+_POINTS, _DOUBLES, _LIMIT = attrgetter("points"), attrgetter("doubles"), attrgetter("limit")
 
 
 def _total(scheme: Scheme, arr: Arrangement, found: list[Item], rules: list[Rule]) -> Valuation:
@@ -425,16 +426,13 @@ def _total(scheme: Scheme, arr: Arrangement, found: list[Item], rules: list[Rule
     for r in rules:
         if r.limit > fraction:            # the first of equal limits, as max() would choose
             fraction, limit_rule = r.limit, r
-    plain = []
-    limit_items = []
-    points = doubles = 0
-    for i in found:
-        if i.limit:
-            limit_items.append(i)
-        else:
-            plain.append(i)
-            points += i.points
-            doubles += i.doubles
+    if any(map(_LIMIT, found)):
+        plain = [i for i in found if not i.limit]
+        limit_items = [i for i in found if i.limit]
+    else:
+        plain, limit_items = found, []          # most hands: the items' figures summed in C
+    points = sum(map(_POINTS, plain))
+    doubles = sum(map(_DOUBLES, plain))
     points, base, score = hand_score(points, doubles, scheme)
     if limit_rule is not None and (fraction >= 1 or fraction * scheme.limit >= base):
         score = limit_value(fraction, scheme)

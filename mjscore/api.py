@@ -26,6 +26,7 @@ from mjscore.evening.entry import check_line as _check_line
 from mjscore.evening.entry import answer_kind as _answer_kind
 from mjscore.evening.entry import entry_line as _entry_line
 from mjscore.evening.batch import BatchItem as BatchItem  # for the shells: a batch's item (`score_many`)
+from mjscore.evening.batch import collect_for_a_long_run as collect_for_a_long_run  # for `mjscore batch`
 from mjscore.evening.batch import encoded, score_files, score_stream
 from mjscore.evening.check import CheckReport, check_rows
 from mjscore.evening.resume import play_file

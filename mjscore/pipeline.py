@@ -268,8 +268,7 @@ def _valuation_json(v: Valuation) -> str:
     return "".join([', "points": ', str(v.points), ', "doubles": ', str(v.doubles),
                     ', "limit": ', string(v.limit_rule.text) if v.limit_rule else "null",
                     ', "score": ', str(v.score), ', "items": ', _items_json(v.items),
-                    ', "arrangement": [', ", ".join([string(b) for b in v.arrangement.text()])
-                    if v.arrangement else "", "]"])
+                    ', "arrangement": [', v.arrangement.text_json() if v.arrangement else "", "]"])
 
 
 def _items_json(items: tuple[Item, ...] | list[Item]) -> str:

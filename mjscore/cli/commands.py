@@ -366,10 +366,9 @@ def batch(
     """
     import mjscore.api as api
     from mjscore.cli.render import batch_line
-    from mjscore.evening.batch import collect_for_a_long_run
 
     _check_payoff(settings, scheme)
-    collect_for_a_long_run()
+    api.collect_for_a_long_run()
     # A running count on the terminal, only while the results go elsewhere (a file, a pipe):
     # on a terminal showing the results too, the count would glue onto their lines.
     progress = sys.stderr if sys.stderr.isatty() and not sys.stdout.isatty() else None

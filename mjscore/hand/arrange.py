@@ -13,10 +13,11 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import product
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from mjscore.hand.shapes import MAJORS, Counts, counts_of, decompositions
+from mjscore.model.plain import string
 from mjscore.model.table import CLAIMED_FORMS, Form, Meld, PlayerHand, SetKind, indices_text
 from mjscore.model.tiles import KINDS, WIND_BASE, Tile
 
@@ -91,12 +92,32 @@ class Arrangement(NamedTuple):
 
     def text(self) -> list[str]:
         """The blocks as the player would lay them out: written groups, sets, pairs, leftovers."""
-        placed = []
-        for n, b in enumerate(self.blocks):
-            order, text = _placed(b) if b.kind is not SetKind.SINGLE else (_layout_order(b), _write_block(b))
-            placed.append((order, n, text))          # in the blocks' order where their places tie
-        placed.sort()
-        return [text for _, _, text in placed]
+        return list(map(_TEXT, self._laid_out()))
+
+    def text_json(self) -> str:
+        """`text()` as the members of a JSON array (`model.plain`'s strings, comma-separated):
+        what every result writes for every player, each set's and pair's remembered with it."""
+        return ", ".join(map(_QUOTED, self._laid_out()))
+
+    def _laid_out(self) -> list[tuple[tuple[int, tuple[int, ...]], str, str]]:
+        # Each block's place, text and JSON string looked up in C (`_placed`, for sets and pairs)
+        # and sorted by place alone: the sort keeps the blocks' order where places tie.  A
+        # loser's leftovers, her last block, are written each time.
+        blocks = self.blocks
+        kinds = list(map(_KIND_OF, blocks))
+        if SetKind.SINGLE not in kinds:
+            placed = list(map(_placed, blocks))
+        elif kinds[-1] is SetKind.SINGLE and kinds.count(SetKind.SINGLE) == 1:
+            placed = list(map(_placed, blocks[:-1]))
+            placed.append(_unremembered(blocks[-1]))
+        else:
+            placed = [_placed(b) if b.kind is not SetKind.SINGLE else _unremembered(b) for b in blocks]
+        placed.sort(key=_PLACE)
+        return placed
+
+
+_KIND_OF = attrgetter("kind")
+_PLACE, _TEXT, _QUOTED = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 def _layout_order(b: Block) -> tuple[int, tuple[int, ...]]:
@@ -104,11 +125,16 @@ def _layout_order(b: Block) -> tuple[int, tuple[int, ...]]:
 
 
 @lru_cache(maxsize=8192)
-def _placed(b: Block) -> tuple[tuple[int, tuple[int, ...]], str]:
-    """A set's or pair's place in the layout, and its text: remembered, since scoring names sets
-    by their text, every result writes its arrangement, and the same sets and pairs come back
-    hand after hand."""
-    return _layout_order(b), _write_block(b)
+def _placed(b: Block) -> tuple[tuple[int, tuple[int, ...]], str, str]:
+    """A set's or pair's place in the layout, its text and that text as a JSON string:
+    remembered, since scoring names sets by their text, every result writes its arrangement,
+    and the same sets and pairs come back hand after hand."""
+    return _unremembered(b)
+
+
+def _unremembered(b: Block) -> tuple[tuple[int, tuple[int, ...]], str, str]:
+    text = _write_block(b)
+    return _layout_order(b), text, string(text)
 
 
 _KIND_ORDER = {SetKind.CHOW: 1, SetKind.PUNG: 1, SetKind.KONG: 1, SetKind.PAIR: 2,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 
 class Suit(Enum):
@@ -143,6 +144,11 @@ class Tile:
     def __hash__(self) -> int:
         return self.index
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Unpickled as the one tile of its index (`TILES`), not a copy: a compiled Tile (frozen,
+        # slotted) cannot be unpickled field by field, and the tiles are made once.
+        return _tile_at, (self.index,)
+
     @property
     def wind(self) -> Wind | None:
         return _WIND_ORDER[self.rank - 1] if self.suit is Suit.WIND else None
@@ -236,6 +242,10 @@ _BY_TEXT = {t: TILES[i] for i, t in enumerate(_TEXT)}
 
 
 BY_GLYPH = {chr(g): TILES[i] for i, g in enumerate(_GLYPH)}     # the tile pictures, read back
+
+
+def _tile_at(index: int) -> Tile:
+    return TILES[index]
 
 
 def tile(text: str) -> Tile:

@@ -12,8 +12,7 @@ from setuptools import setup
 
 # The hot modules of a batch that mypyc compiles to the same results.  Left pure:
 # model/settings.py (its declarations read each field's annotation, `int | None`, which a
-# compiled dataclass gives as a bare type), model/table.py (a table's frozen dataclasses travel to
-# the workers of `batch --jobs`, and a compiled frozen dataclass does not unpickle), rules/situation.py (its `once` values are kept in
+# compiled dataclass gives as a bare type), rules/situation.py (its `once` values are kept in
 # the instance's __dict__, which a compiled class has not), evening/batch.py (the pool of
 # workers: no scoring of its own), and everything the command line and the page run once.
 MODULES = [
@@ -32,6 +31,7 @@ MODULES = [
     "mjscore/settle.py",
     "mjscore/pipeline.py",
     "mjscore/model/tiles.py",
+    "mjscore/model/table.py",
 ]
 
 # Read by tests/test_compiled.py, which runs this file under another name: no build then.

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from functools import lru_cache
 import unicodedata
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from mjscore.model.errors import Location
 from mjscore.model.tiles import FLOWER_BASE, TILES, WIND_BASE, Tile, Wind
@@ -69,6 +69,16 @@ def name_key(name: str) -> str:
     is the plain one) and without regard to case, so `from bob` is Bob."""
     return unicodedata.normalize("NFKC", name).casefold()
 
+def _reduced(made: Any) -> tuple[Any, ...]:
+    # Pickled as its class and the fields it is made from (`batch --jobs` sends tables to the
+    # workers): a frozen dataclass compiled by mypyc cannot be unpickled field by field.
+    return _rebuilt, (type(made), {f.name: getattr(made, f.name) for f in fields(made) if f.init})
+
+
+def _rebuilt(kind: type[Any], values: dict[str, Any]) -> Any:
+    return kind(**values)
+
+
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A set (or a pair, in an arrangement): its tiles, sorted, and how it stands."""
@@ -78,6 +88,9 @@ class Meld:
     # Worked out once, when the meld is made (or given by a reader that has just worked it
     # out): scoring asks a meld's kind many times.
     kind: SetKind | None = field(default=None, compare=False, repr=False, kw_only=True)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _reduced(self)
 
     def __post_init__(self) -> None:
         if self.kind is None:
@@ -115,6 +128,9 @@ class Win:
     flags: frozenset[WinFlag] = frozenset()
     liable: Wind | None = None        # `liable SEAT`: that seat pays for all (a dangerous discard)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _reduced(self)
+
     @property
     def self_drawn(self) -> bool:
         return self.discarder is None
@@ -148,6 +164,9 @@ class PlayerHand:
     # keeps them so; the same hand however they are grouped.
     written: tuple[tuple[Tile, ...], ...] = field(default=(), compare=False, repr=False)
     _hash: int | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _reduced(self)
 
     def __hash__(self) -> int:
         # Remembered: the arrangement search is memoised on the hand, which hashes every tile.
@@ -223,6 +242,9 @@ class Table:
     stated: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
     # The players' names in seat order E S W N, where an evening knows them: messages name them.
     names: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _reduced(self)
 
     def option(self, name: str) -> object:
         return dict(self.options).get(name)

@@ -112,6 +112,11 @@ class FeatureIndex:
                    frozenset(n[0] for n in winner_needs | loser_needs
                              if isinstance(n, tuple) and n[0] in _BLOCK_FEATURE_KEYS))
 
+    def hand_features(self, sit: Situation) -> frozenset[Need]:
+        """What `Situation.hand_features` keeps: asked of the index, which the situation holds,
+        since rules.situation cannot import this module, which imports it."""
+        return _hand_features(sit)
+
 
 # A hand a loser's wait completes, as a winner's situation, with its arrangements, the set points
 # and the features of each (`scoring.score._completions`).

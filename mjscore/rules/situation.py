@@ -119,8 +119,7 @@ class Situation:
 
     @once
     def hand_features(self) -> frozenset[Need]:
-        from mjscore.rules.conditions import _hand_features     # which imports this module
-        return _hand_features(self)
+        return self.index.hand_features(self)      # conditions' own (it imports this module)
 
     @property
     def seat(self) -> Wind:

@@ -69,6 +69,7 @@ def name_key(name: str) -> str:
     is the plain one) and without regard to case, so `from bob` is Bob."""
     return unicodedata.normalize("NFKC", name).casefold()
 
+
 def _reduced(made: Any) -> tuple[Any, ...]:
     # Pickled as its class and the fields it is made from (`batch --jobs` sends tables to the
     # workers): a frozen dataclass compiled by mypyc cannot be unpickled field by field.

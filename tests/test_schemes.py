@@ -9,7 +9,7 @@ from mjscore.io.notation import parse_table
 from mjscore.model.errors import IncompleteHandError
 from mjscore.model.tiles import Wind
 from mjscore.pipeline import evaluate
-from mjscore.rules.scheme import Rounding, load_scheme, shipped_schemes
+from mjscore.rules.scheme import Rounding, RoundingMode, load_scheme, shipped_schemes
 from mjscore.scoring.score import score_table
 
 runner = CliRunner()
@@ -90,7 +90,9 @@ def test_european_classical_rounding_examples(value, rounded):
 
 
 def test_rounding_up():
-    assert Rounding("up", 100).apply(2240) == 2300 and Rounding("up", 100).apply(2200) == 2200
+    # A mode is a RoundingMode, as the annotation says (the compiled core checks it).
+    up = Rounding(RoundingMode.UP, 100)
+    assert up.apply(2240) == 2300 and up.apply(2200) == 2200
 
 
 def test_babcock_figure_18_figures():

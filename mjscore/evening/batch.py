@@ -204,17 +204,43 @@ def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: 
     finally:
         _release_signals(held)
     try:
+        started = list(getattr(pool, "_pool", []))
         pending: deque[Any] = deque()
         while True:
             chunk = next(chunks, [])
             if chunk:
                 pending.append(pool.apply_async(_score_chunk, (chunk, request, encode)))
             if pending and (not chunk or len(pending) >= jobs * WINDOW):
-                yield from pending.popleft().get()
+                yield from _answer(pending.popleft(), pool, started, context.TimeoutError)
             elif not chunk:
                 return
     finally:
         _end(pool)
+
+
+class WorkerLost(RuntimeError):
+    """A worker ended without answering (killed, out of memory, or what it was sent or sent back
+    could not be read): the pool would wait for its chunk for ever."""
+
+
+POLL = 0.5                # seconds between looks at the workers while a chunk is awaited
+
+
+def _answer(result: Any, pool: Any, started: list[Any], timeout: type[Exception]) -> list[BatchItem]:
+    """A chunk's items, once its worker sends them.  The pool starts a new worker for one that
+    dies, but the chunk the dead one held is never answered, and one the pool cannot read stops
+    its result thread: either is a WorkerLost here rather than a wait for ever."""
+    while True:
+        try:
+            items: list[BatchItem] = result.get(POLL)
+            return items
+        except timeout:
+            dead = [p.exitcode for p in started if p.exitcode is not None]
+            reader = getattr(pool, "_result_handler", None)
+            if dead:
+                raise WorkerLost(f"a worker process ended without answering (exit code {dead[0]})") from None
+            if reader is not None and not reader.is_alive():
+                raise WorkerLost("the workers' answers could not be read") from None
 
 
 STOP_WAIT = 2.0           # seconds the pool's own shutdown may take before its workers are killed

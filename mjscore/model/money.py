@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
+from typing import Any
 
 MAX_PLACES = 4                          # a stake finer than a hundredth of a cent is no stake anyone plays
 MAX_PER_POINT = Decimal(10_000)         # the most a point may be worth (a currency's smallest units too)
@@ -64,6 +65,11 @@ class Stake:
         if code is not None and (not isinstance(code, str) or not _CURRENCY.fullmatch(code)):
             hint = f" (capitals: {code.upper()})" if isinstance(code, str) and _CURRENCY.fullmatch(code.upper()) else ""
             raise BadStake(f"takes {CURRENCIES}, not '{_cut(str(code))}'{hint}", 1)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Made again from its fields (`batch --jobs` sends it to the workers): a compiled frozen
+        # dataclass cannot be unpickled field by field.
+        return Stake, (self.per_point, self.currency)
 
     @classmethod
     def from_words(cls, words: Sequence[str]) -> Stake:

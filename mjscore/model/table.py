@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import groupby
 from operator import attrgetter, le
 import unicodedata
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from mjscore.model.errors import Location
 from mjscore.model.tiles import FLOWER_BASE, TILES, WIND_BASE, Tile, Wind
@@ -72,6 +72,17 @@ def name_key(name: str) -> str:
     is the plain one) and without regard to case, so `from bob` is Bob."""
     return unicodedata.normalize("NFKC", name).casefold()
 
+
+def _reduced(made: Any) -> tuple[Any, ...]:
+    # Pickled as its class and the fields it is made from (`batch --jobs` sends tables to the
+    # workers): a frozen dataclass compiled by mypyc cannot be unpickled field by field.
+    return _rebuilt, (type(made), {f.name: getattr(made, f.name) for f in fields(made) if f.init})
+
+
+def _rebuilt(kind: type[Any], values: dict[str, Any]) -> Any:
+    return kind(**values)
+
+
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A set (or a pair, in an arrangement): its tiles, sorted, and how it stands."""
@@ -85,6 +96,9 @@ class Meld:
     # and its written order read them (a player's groups come back table after table, made once
     # by the reader's memo, so this is paid once for each).
     indices: tuple[int, ...] = field(default=(), init=False, compare=False, repr=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _reduced(self)
 
     def __post_init__(self) -> None:
         if self.kind is None:
@@ -122,6 +136,9 @@ class Win:
     discarder: Wind | None            # None: self-drawn
     flags: frozenset[WinFlag] = frozenset()
     liable: Wind | None = None        # `liable SEAT`: that seat pays for all (a dangerous discard)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _reduced(self)
 
     @property
     def self_drawn(self) -> bool:
@@ -169,6 +186,9 @@ class PlayerHand:
     # The line as the reader found it, for messages and printing: the same hand however it was written.
     written: AsWritten = field(default=NOT_WRITTEN, compare=False, repr=False)
     _hash: int | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _reduced(self)
 
     def __hash__(self) -> int:
         # Remembered: the arrangement search is memoised on the hand, which hashes every tile.
@@ -254,6 +274,9 @@ class Table:
     stated: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
     # The players' names in seat order E S W N, where an evening knows them: messages name them.
     names: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _reduced(self)
 
     def option(self, name: str) -> object:
         return dict(self.options).get(name)

@@ -15,17 +15,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, Self, TypeGuard, TypeVar, overload
+from typing import Any, Generic, NamedTuple, Protocol, TypeGuard, TypeVar
 
 from mjscore.hand.arrange import SHAPES, Arrangement, Block, nine_gates
-from mjscore.hand.shapes import Counts, counts_of
-from mjscore.hand.waits import another_wait, waits_before_win, waits_of
+from mjscore.hand.waits import another_wait
 from mjscore.io.notation import parse_tile
-from mjscore.model.table import Form, PlayerHand, SetKind, Table, WinFlag
+from mjscore.model.table import Form, SetKind, WinFlag
 from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, KINDS, SEASON_BASE, WIND_BASE, Wind
+# Kept in a module of its own, never compiled (setup.py): its `once` values are kept in each
+# situation's __dict__, which a class compiled by mypyc has not.
+from mjscore.rules.situation import Situation as Situation
 
-S = TypeVar("S")        # what a `once` property is read off
-T = TypeVar("T")        # ... and what it gives
 P = TypeVar("P")        # a condition's parameter, as its check makes it
 
 
@@ -50,40 +50,6 @@ class RuleSet(Protocol):
 
     @property
     def max_chows(self) -> int: ...
-
-
-class once(Generic[S, T]):
-    """A property worked out on first use, then kept as a plain attribute: what
-    `functools.cached_property` does, without the lock Python 3.11's takes on every first use
-    (a situation's values are worked out by one thread; 3.12 dropped the lock for that reason).
-    A situation is made for every player of every table: 15 M fewer of 4,066 M instructions
-    (0.4 %) on the 1,500-table benchmark batch (callgrind)."""
-
-    def __init__(self, compute: Callable[[S], T]) -> None:
-        self.compute = compute
-        self.name = compute.__name__
-        self.__doc__ = compute.__doc__
-
-    def __set_name__(self, owner: type[S], name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, obj: None, owner: type[S] | None = None) -> Self: ...
-
-    @overload
-    def __get__(self, obj: S, owner: type[S] | None = None) -> T: ...
-
-    def __get__(self, obj: S | None, owner: type[S] | None = None) -> Self | T:
-        if obj is None:
-            return self                 # the descriptor itself, read off the class
-        value = obj.__dict__[self.name] = self.compute(obj)
-        return value
-
-    if TYPE_CHECKING:
-        # Assigning the attribute sets the value it keeps (`scoring.score.situation` sets a
-        # winner's counts so).  For type checkers only, as typeshed declares it for
-        # cached_property: a real __set__ would make this a data descriptor, asked on every read.
-        def __set__(self, obj: S, value: T) -> None: ...
 
 
 class Feature(Enum):
@@ -147,77 +113,10 @@ class FeatureIndex:
                    frozenset(n[0] for n in winner_needs | loser_needs
                              if isinstance(n, tuple) and n[0] in _BLOCK_FEATURE_KEYS))
 
-
-@dataclass
-class Situation:
-    """One player's hand and circumstances: everything but the arrangement.  What the conditions
-    work out of it once (its tile counts, its waits, its features) is kept on it, worked out
-    when a condition first asks (a loser's rules often never do)."""
-
-    hand: PlayerHand
-    round: Wind
-    dealer_wins: int
-    scheme: RuleSet                 # for shapes, the chow limit, how a claimed kong counts
-    index: FeatureIndex             # the scheme's, from the engine
-    win_tile: int | None = None
-    self_drawn: bool = False
-    flags: frozenset[WinFlag] = frozenset()
-    set_points: int = 0             # what the sets and pairs of the arrangement in hand scored
-    table: Table | None = None      # the whole table, for what other players show (dead waits)
-    # calling(sit, rule_id): is this loser one tile from a hand the rule rewards?  Handed in by
-    # the scoring engine, which alone can value the completed hands.
-    calling: Callable[[Situation, str], bool] | None = None
-    calling_found: dict[str, bool] = field(default_factory=dict)     # rule id -> calling for it
-    # The hand completed by each wait, with its arrangements: built by the engine for `calling`.
-    completions: list[Completion] = field(default_factory=list)
-
-    @once
-    def counts(self) -> Counts:
-        """Every playing tile the player holds, melds included, counted by kind."""
-        return counts_of(self.hand.all_tiles())
-
-    @once
-    def out_elsewhere(self) -> Counts:
-        """Tiles out of play but for the player's own hand (only for the schemes that ask): face
-        up in the other players' exposed sets and declared kongs, and the discards the table
-        writes (`discarded 5p`, every player's: they lie on the table, docs/notation.md)."""
-        players = self.table.players if self.table is not None else ()
-        return counts_of([t for p in players if p.seat is not self.seat
-                          for m in p.melds if m.form is not Form.GROUP for t in m.tiles]
-                         + [t for p in players for t in p.discards])
-
-    @once
-    def suits(self) -> tuple[int, bool]:
-        """How many numbered suits the hand holds, and whether it holds honours."""
-        c = self.counts
-        return any(c[0:9]) + any(c[9:18]) + any(c[18:27]), any(c[WIND_BASE:KINDS])
-
-    @once
-    def held(self) -> list[int]:
-        """The tile kinds held."""
-        return [i for i, n in enumerate(self.counts) if n]
-
-    @once
-    def waits(self) -> list[int]:
-        """The tiles that would complete this player's hand as it stands."""
-        return waits_of(self.hand, self.scheme, self.counts)
-
-    @once
-    def waits_before_win(self) -> list[int]:
-        """The tiles that would have completed a winner's hand before the winning tile."""
-        return waits_before_win(self.hand, self.scheme, self.counts)
-
-    @once
-    def hand_features(self) -> frozenset[Need]:
-        return _hand_features(self)
-
-    @property
-    def seat(self) -> Wind:
-        return self.hand.seat
-
-    @property
-    def winner(self) -> bool:
-        return self.hand.win is not None
+    def hand_features(self, sit: Situation) -> frozenset[Need]:
+        """What `Situation.hand_features` keeps: asked of the index, which the situation holds,
+        since rules.situation cannot import this module, which imports it."""
+        return _hand_features(sit)
 
 
 # A hand a loser's wait completes, as a winner's situation, with its arrangements, the set points

@@ -15,7 +15,6 @@ larger uncapped base, more doubles, more points, then the arrangement's text in 
 from __future__ import annotations
 
 import dataclasses
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
@@ -173,11 +172,12 @@ _ENGINES: dict[int, Engine] = {}
 
 
 def engine_for(scheme: Scheme) -> Engine:
-    """The engine of this scheme object, made on first use and forgotten with the scheme."""
+    """The engine of this scheme object, made on first use and kept until `forget`."""
+    # The engine holds its scheme, so no other scheme takes this id while it is kept (no weak
+    # reference: a compiled Scheme takes none, and one never fired while the engine held it).
     engine = _ENGINES.get(id(scheme))
     if engine is None or engine.scheme is not scheme:
         engine = _ENGINES[id(scheme)] = Engine.of(scheme)
-        weakref.finalize(scheme, _ENGINES.pop, id(scheme), None)
     return engine
 
 

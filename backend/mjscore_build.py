@@ -9,10 +9,13 @@ from setuptools.build_meta import *  # noqa: F403  (every hook not changed here 
 
 # The mypy the compiled core is built and tested with: another may compile the same code otherwise.
 MYPY = "mypy==2.4.1"
+# What mypyc reads to type the modules it is given, in a build's own fresh environment: the YAML
+# library's stubs, and the Windows lock's library (store/lock.py imports it there).
+TYPES = ["types-PyYAML", "filelock>=3.30"]
 
 
 def _compiler() -> list[str]:
-    return [MYPY] if os.environ.get("MJSCORE_COMPILE") == "1" else []
+    return [MYPY, *TYPES] if os.environ.get("MJSCORE_COMPILE") == "1" else []
 
 
 def _requires(hook, config_settings):  # type: ignore[no-untyped-def]

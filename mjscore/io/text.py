@@ -130,6 +130,9 @@ def lines_of(stream: BinaryIO, name: str) -> Iterator[tuple[int, str | MjError]]
                     line = text.readline(MAX_LINE + 2)
                 yield number, NotationError(too_long(), Location(name, number, 1))
                 continue
+            if line.isascii() and "\x00" not in line:
+                yield number, line.rstrip("\n")        # no surrogate, no NUL: nothing to search for
+                continue
             try:
                 yield number, _checked(line.rstrip("\n"), number, name)
             except InputError as e:

@@ -314,12 +314,14 @@ def resolve_names(tokens: tuple[Token, ...], names: dict[str, str]) -> tuple[Tok
 
 def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of: ColumnOf | None = None,
                 allow_empty: bool = False, names: dict[str, str] | None = None,
-                settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS) -> Table:
+                settings: Mapping[str, Setting[Any]] = TABLE_SETTINGS,
+                lines: Iterable[Line] | None = None) -> Table:
     """One table in compact notation. Raises NotationError (or GroupError) on bad input.
 
     `names` (a player's name -> the seat letter it sits at) lets a session's hand name its
     players wherever a seat goes; `settings` are the settings its header may give, by word (a
-    session's header may give more)."""
+    session's header may give more); `lines`, the text's `logical_lines`, where the caller has
+    read them already."""
     round_wind = Wind.EAST
     scheme = None
     draw = False
@@ -329,7 +331,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
     penalties: list[SeatPenalty] = []
     options: dict[str, object] = {}
     where = None
-    for line in logical_lines(text, file, first_line, column_of):
+    for line in logical_lines(text, file, first_line, column_of) if lines is None else lines:
         if names:
             line = Line.of_tokens(resolve_names(line.tokens, names))
         where = where or line.where

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, BinaryIO, Literal, NamedTuple, TypeVar, overload
 
-from mjscore.io.notation import parse_table, parse_tables, split_tables
+from mjscore.io.notation import logical_lines, parse_table, parse_tables, split_tables
 from mjscore.io.text import (
     MAX_INPUT_BYTES,
     MAX_LINE,
@@ -237,13 +237,17 @@ def compact_tables(numbered_lines: Iterable[tuple[int, str | MjError]], name: st
     def emit() -> tuple[int, Table | TableText | MjError] | None:
         if problem is not None:
             return first, problem
-        if not any(ln.split("#", 1)[0].strip() for ln in chunk):
-            return None
         text = "\n".join(chunk)
         if not parse:
+            if not any(ln.split("#", 1)[0].strip() for ln in chunk):
+                return None
             return first, TableText(text, name, first)
         try:
-            table = parse_table(text, name, first)
+            # Its lines read once: whether it holds anything but comments, and then the table.
+            lines = list(logical_lines(text, name, first))
+            if not lines and not any(ln.split("#", 1)[0].strip() for ln in chunk):
+                return None                             # comments alone (`;` alone is an empty table)
+            table = parse_table(text, name, first, lines=lines)
             return table.where.line, table
         except MjError as e:
             return first, e

@@ -80,6 +80,14 @@ class Situation:
     calling_found: dict[str, bool] = field(default_factory=dict)     # rule id -> calling for it
     # The hand completed by each wait, with its arrangements: built by the engine for `calling`.
     completions: list[Completion] = field(default_factory=list)
+    # The hand's seat and whether it won, kept as plain attributes: the conditions and the
+    # engine ask them about 23 times a table, each a Python call as properties.
+    seat: Wind = field(init=False, compare=False, repr=False)
+    winner: bool = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.seat = self.hand.seat
+        self.winner = self.hand.win is not None
 
     @once
     def counts(self) -> Counts:
@@ -121,10 +129,3 @@ class Situation:
     def hand_features(self) -> frozenset[Need]:
         return self.index.hand_features(self)      # conditions' own (it imports this module)
 
-    @property
-    def seat(self) -> Wind:
-        return self.hand.seat
-
-    @property
-    def winner(self) -> bool:
-        return self.hand.win is not None

@@ -84,3 +84,21 @@ def test_a_tile_is_the_one_of_its_kind_however_it_travels():
         assert pickle.loads(pickle.dumps(t)) is t and copy.copy(t) is t and copy.deepcopy(t) is t
     assert tile("5p") == TILES[13] and tile("5p") != tile("6p") and tile("E") > tile("9s")
     assert sorted([tile("E"), tile("1m"), tile("5p")]) == [tile("1m"), tile("5p"), tile("E")]
+
+
+def test_a_hands_hash_reads_every_field_it_is_compared_by():
+    """PlayerHand.__hash__ names the compared fields one by one (each tile by its index): a field
+    added to the comparison must be added there too."""
+    import dataclasses as dc
+
+    from mjscore.io.notation import parse_table
+    from mjscore.model.table import _COMPARED, PlayerHand
+
+    assert _COMPARED == ("seat", "concealed", "melds", "bonus", "incomplete", "claim", "score", "win", "name",
+                         "discards")
+    hand = parse_table("E: [123m] 456m 789m 11p 2345s 1f win 5s from S discarded 9s = 20").players[0]
+    again = parse_table("E: [123m]   456789m 11p 2345s 1f win 5s from S discarded 9s = 20").players[0]
+    assert hand == again and hash(hand) == hash(again)
+    changed = [dc.replace(hand, claim=21), dc.replace(hand, name="Ann"), dc.replace(hand, bonus=()),
+               dc.replace(hand, discards=()), dc.replace(hand, melds=()), dc.replace(hand, incomplete=True)]
+    assert all(isinstance(h, PlayerHand) and h != hand and hash(h) != hash(hand) for h in changed)

@@ -37,7 +37,7 @@ def validate_table(table: Table, shapes: frozenset[str] = DEFAULT_SHAPES,
     one it is allowed).  `scheme_name` names the scheme in the messages of these checks.
     """
     _check_tile_counts(table)
-    winners = [p for p in table.players if p.is_winner]
+    winners = [p for p in table.players if p.win is not None]
     if len(winners) > 1:
         raise WinClauseError(f"two winners at one table ({table.who(winners[0].seat)} and "
                              f"{table.who(winners[1].seat)}): at most one player goes out", winners[1].where,

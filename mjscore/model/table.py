@@ -194,7 +194,11 @@ class PlayerHand:
         # Remembered: the arrangement search is memoised on the hand, which hashes every tile.
         h = self._hash
         if h is None:
-            h = hash(_COMPARED_VALUES(self))
+            # The compared fields (`_COMPARED`), each tile by its index: a tuple of tiles would
+            # call a tile's Python __hash__ for each of them (16 a winner).
+            h = hash((self.seat, tuple(map(_INDEX_OF, self.concealed)), tuple(map(_MELD_KEY, self.melds)),
+                      tuple(map(_INDEX_OF, self.bonus)), self.incomplete, self.claim, self.score, self.win,
+                      self.name, tuple(map(_INDEX_OF, self.discards))))
             object.__setattr__(self, "_hash", h)
         return h
 
@@ -239,7 +243,8 @@ class PlayerHand:
 
 # The fields that make two hands equal, and so their hash.
 _COMPARED = tuple(f.name for f in fields(PlayerHand) if f.compare)
-_COMPARED_VALUES = attrgetter(*_COMPARED)      # their values as a tuple, read in C
+_INDEX_OF = attrgetter("index")
+_MELD_KEY = attrgetter("indices", "form")
 _KIND = attrgetter("kind")
 _MELD_TILES = attrgetter("tiles")
 
@@ -284,7 +289,7 @@ class Table:
     @property
     def winner(self) -> PlayerHand | None:
         for p in self.players:
-            if p.is_winner:
+            if p.win is not None:
                 return p
         return None
 
@@ -298,7 +303,7 @@ class Table:
 
     def who(self, seat: Wind) -> str:
         """The player at `seat` as a message names her: by name within an evening, else by seat."""
-        return self.names[seat.number - 1] if self.names else seat.value
+        return self.names[seat.number - 1] if self.names else seat.letter
 
     def player(self, seat: Wind) -> PlayerHand | None:
         for p in self.players:

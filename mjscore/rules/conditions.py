@@ -676,7 +676,7 @@ def _block_features(b: Block, seat: Wind, prevailing: Wind, claimed_kong: Claime
     """The features one set or pair gives an arrangement (the seat and round name the own and
     prevailing winds): EXPOSED for a set made with a claimed tile, OPEN when that makes the
     hand no longer concealed (a claimed kong may not, as the scheme says)."""
-    kind, tile, exposed = b.kind, b.tile, b.exposed
+    kind, tile, exposed = b.kind, b.tiles[0], b.exposed
     out: set[Need] = set()
     hidden = False          # counts as a concealed pung though made with a claimed tile
     if exposed:
@@ -824,7 +824,7 @@ def block_matches(sit: Situation, b: Block, when: When) -> bool:
             if not (isinstance(param, frozenset) and b.kind in param):
                 return False
         elif name == "tiles":
-            if not (isinstance(param, str) and in_class(b.tile, param, sit)):
+            if not (isinstance(param, str) and in_class(b.tiles[0], param, sit)):
                 return False
         elif name == "exposed" and b.exposed != param:
             return False

@@ -250,8 +250,8 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
         # its points stay as counted, the score is what is paid on.
         item = Item("counted", "score counted at the table", None, points=hand.score)
         v = Valuation(None, (item,), (), hand.score, 0, None, 0.0, hand.score, held_to_limit(hand.score, scheme))
-        return PlayerScore(hand.seat, hand.is_winner, v, counted=True, name=hand.name)
-    if hand.is_winner:
+        return PlayerScore(hand.seat, (hand.win is not None), v, counted=True, name=hand.name)
+    if (hand.win is not None):
         valued = _winning(hand, scheme, table)
         if not valued:
             raise IncompleteHandError(f"{table.who(hand.seat)}'s hand is not complete: "
@@ -261,14 +261,14 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
         sit = situation(hand, table, scheme, engine)
         valued = [value(engine, sit, a) for a in losing_arrangements(hand, scheme.losers_exhaustive)]
     if len(valued) == 1:
-        return PlayerScore(hand.seat, hand.is_winner, valued[0], None, name=hand.name)
+        return PlayerScore(hand.seat, (hand.win is not None), valued[0], None, name=hand.name)
     valued = sorted(valued, key=Valuation.rank)
     if valued[0].rank() == valued[1].rank():
         # Equal in every figure: the arrangement's text decides, so input order never does.
         top = [v for v in valued if v.rank() == valued[0].rank()]
         valued = sorted(top, key=Valuation.sort_key) + valued[len(top):]
     runner = next((v for v in valued[1:] if v.layout() != valued[0].layout()), None)
-    return PlayerScore(hand.seat, hand.is_winner, valued[0], runner, name=hand.name)
+    return PlayerScore(hand.seat, (hand.win is not None), valued[0], runner, name=hand.name)
 
 
 def _why_incomplete(hand: PlayerHand, scheme: Scheme) -> str:

@@ -91,7 +91,7 @@ FeatureKey = Feature | tuple[Feature, FeatureValue]
 Need = FeatureKey | tuple[FeatureKey, int]
 # Per scheme, each set's or pair's features and those of them the scheme's rules count, keyed by
 # the block and the seat and round that name the own and prevailing winds.
-BlockFeatures = dict[tuple[Block, Wind, Wind], tuple[frozenset[Need], tuple[FeatureKey, ...]]]
+BlockFeatures = dict[tuple[Block, Wind | None, Wind | None], tuple[frozenset[Need], tuple[FeatureKey, ...]]]
 
 
 @dataclass(eq=False)
@@ -645,8 +645,14 @@ def features(sit: Situation, arr: Arrangement) -> set[Need]:
         key = (b, seat, prevailing)
         record = memo.get(key)
         if record is None:
-            more = _block_features(b, seat, prevailing, sit.scheme.claimed_kong)
-            record = memo[key] = (more, tuple(index.counted.intersection(more)))
+            # A set or pair of any tile but a wind has the same features whoever holds it, in any
+            # round: one record for all, as the scoring engine keeps its points (`_scores_of`).
+            shared = (b, None, None) if not WIND_BASE <= b.tiles[0] < DRAGON_BASE else key
+            record = memo.get(shared)
+            if record is None:
+                more = _block_features(b, seat, prevailing, sit.scheme.claimed_kong)
+                record = memo[shared] = (more, tuple(index.counted.intersection(more)))
+            memo[key] = record
         out |= record[0]
         if record[1]:
             if tally is None:

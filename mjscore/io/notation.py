@@ -74,6 +74,14 @@ _Z = {1: "E", 2: "S", 3: "W", 4: "N", 5: "P", 6: "F", 7: "C"}
 _HONOUR = {"E": WIND_BASE, "S": WIND_BASE + 1, "W": WIND_BASE + 2, "N": WIND_BASE + 3,
            "C": DRAGON_BASE, "F": DRAGON_BASE + 1, "P": DRAGON_BASE + 2}
 _ALIAS = {"Rd": "C", "Gd": "F", "Wd": "P"}
+# A run's digits, suit by suit: each rank's digit and its tile (the numbered suits 1-9, `z` the
+# seven honours, flowers and seasons 1-4).
+_DIGIT_TILES: dict[str, dict[str, Tile]] = {
+    **{suit: {str(r): TILES[base + r - 1] for r in range(1, 10)} for suit, base in _SUIT_BASE.items()},
+    "z": {str(r): TILES[_HONOUR[letter]] for r, letter in _Z.items()},
+    "f": {str(r): TILES[FLOWER_BASE + r - 1] for r in range(1, 5)},
+    "y": {str(r): TILES[SEASON_BASE + r - 1] for r in range(1, 5)},
+}
 
 
 class Token(NamedTuple):
@@ -134,21 +142,12 @@ def _parse_run(word: str) -> tuple[Tile, ...] | None:
             return None
         pos = m.end()
         if m["digits"]:
-            suit = m["suit"]
-            for ch in m["digits"]:
-                r = int(ch)
-                if suit in _SUIT_BASE:
-                    if not 1 <= r <= 9:
-                        return None
-                    out.append(TILES[_SUIT_BASE[suit] + r - 1])
-                elif suit == "z":
-                    if r not in _Z:
-                        return None
-                    out.append(TILES[_HONOUR[_Z[r]]])
-                else:  # flowers and seasons
-                    if not 1 <= r <= 4:
-                        return None
-                    out.append(TILES[(FLOWER_BASE if suit == "f" else SEASON_BASE) + r - 1])
+            # Each digit's tile looked up in C: a rank out of range for the suit (0m, 8z, 5f) has none.
+            by_digit = _DIGIT_TILES[m["suit"]]
+            digits = m["digits"]
+            if not all(map(by_digit.__contains__, digits)):
+                return None
+            out.extend(map(by_digit.__getitem__, digits))
         elif m["alias"]:
             out.append(TILES[_HONOUR[_ALIAS[m["alias"]]]])
         else:

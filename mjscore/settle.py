@@ -319,5 +319,6 @@ def _between_losers(winner: Wind, scores: dict[Wind, int], settings: Settings, u
                 amount = min(amount, settings.loser_difference_limit)
             if east_double and Wind.EAST in (a, b):
                 amount *= 2
-            out.append(Payment(payer, payee, _round_up(amount, unit), Reason.DIFFERENCE))
+            # Whole numbers (scores, doubled, capped): rounded only up to the table's unit.
+            out.append(Payment(payer, payee, up_to(amount, unit) if unit > 1 else amount, Reason.DIFFERENCE))
     return out

@@ -547,7 +547,7 @@ def _parse_player(seat: Wind, line: Line) -> PlayerHand:
     may_have_taken: list[int] = []
     if win is not None and melds:
         may_have_taken = _take_the_discards_set(win, concealed, melds, runs, among, opened)
-    if melds:
+    if melds and SetKind.PAIR in map(_KIND_OF, melds):       # a bracketed pair, seldom written
         _check_pairs(melds, opened, may_have_taken, line)
     if len(melds) > 1:
         melds.sort(key=meld_order)
@@ -640,6 +640,7 @@ def _check_pairs(melds: list[Meld], opened: list[int], may_have_taken: list[int]
                 raise GroupError(_not_a_set(text), line.place(at), text)
 
 
+_KIND_OF = attrgetter("kind")
 _INDEX = attrgetter("index")      # tiles sort by index; the key is read in C, not compared in Python
 
 

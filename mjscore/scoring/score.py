@@ -267,7 +267,8 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
         # Equal in every figure: the arrangement's text decides, so input order never does.
         top = [v for v in valued if v.rank() == valued[0].rank()]
         valued = sorted(top, key=Valuation.sort_key) + valued[len(top):]
-    runner = next((v for v in valued[1:] if v.layout() != valued[0].layout()), None)
+    best = valued[0].layout()
+    runner = next((v for v in valued[1:] if v.layout() != best), None)
     return PlayerScore(hand.seat, (hand.win is not None), valued[0], runner, name=hand.name)
 
 

@@ -206,7 +206,7 @@ def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] =
     settings = settings_for(table, used, given)
     settlement, error = None, None
     try:
-        settlement = settle(table, {p.seat: p.score for p in scored.players}, settings, used.payoffs,
+        settlement = settle(table, {p.seat: p.best.score for p in scored.players}, settings, used.payoffs,
                             kitty_earned=_kitty_earned(table, settings, used, scored.players))
     except SettlementError as e:
         error = e.message

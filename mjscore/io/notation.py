@@ -359,6 +359,10 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
             if word in seen_headers:
                 raise NotationError(f"'{word}' is given twice in one table", line.where, word)
             seen_headers[word] = line
+            words = line.words
+            if word == "round" and len(words) == 2 and words[1] in WIND_BY_LETTER:
+                round_wind = WIND_BY_LETTER[words[1]]      # as written most often: no word's place needed
+                continue
             head, *args = line.tokens
             if word == "draw":
                 _expect_args(head, args, 0)

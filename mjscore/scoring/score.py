@@ -468,7 +468,7 @@ def hand_score(points: int, doubles: int, scheme: Scheme) -> tuple[int, int, int
     if rounding.stage == RoundingStage.BEFORE_DOUBLES:
         points = rounding.apply(points)
     base = points * 2 ** doubles
-    score = held_to_limit(base, scheme)
+    score = base if scheme.roof_off else min(base, scheme.limit)      # `held_to_limit`, asked of every hand
     if rounding.stage == RoundingStage.AFTER_DOUBLES:
         score = rounding.apply(score)
     return points, base, score

@@ -525,7 +525,7 @@ def _parse_player(seat: Wind, line: Line) -> PlayerHand:
             places.append((k, meld.tiles))
             continue
         # Most words are tiles: tried first, through `run_parts`'s memo without its frame (a
-        # Python call for each word of each table was 4 % of the parser's instructions).
+        # Python call for each word of each table: 283 of the parser's 5,148 opcodes a table).
         parts = _short_run_parts(t) if len(t) <= 24 else run_parts(t)
         if parts is not None:
             run, playing, flowers = parts

@@ -335,6 +335,13 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
             line = Line.of_tokens(resolve_names(line.tokens, names))
         where = where or line.where
         word = line.words[0]
+        if len(word) > 2 and word[1] == ":" and word[0] in WIND_BY_LETTER:
+            # `E:123m` typed without a space: the seat, then the rest of the word (no header
+            # has a colon, so this may be asked first)
+            head, *rest = line.tokens
+            line = Line.of_tokens([head._replace(text=word[:2]), head._replace(text=word[2:], column=head.column + 2),
+                                   *rest])
+            word = line.words[0]
         if word in _SEAT_WORDS:
             # A player's line, most lines of every table: asked first (no header ends in ':').
             hand = _parse_player(_SEAT_WORDS[word], line)
@@ -379,20 +386,6 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
             else:
                 _expect_args(head, args, 1, "a whole number")
                 counters[COUNTERS[word]] = parse_number(args[0], f"'{word}'")
-            continue
-        if len(word) > 2 and word[1] == ":" and word[0] in WIND_BY_LETTER:
-            # `E:123m` typed without a space: the seat, then the rest of the word
-            head, *rest = line.tokens
-            line = Line.of_tokens([head._replace(text=word[:2]), head._replace(text=word[2:], column=head.column + 2),
-                                   *rest])
-            word = line.words[0]
-        if word.endswith(":") and word[:-1] in WIND_BY_LETTER:
-            hand = _parse_player(WIND_BY_LETTER[word[:-1]], line)
-            if hand.seat in players:
-                twice = next((f"{n} is" for n, s in (names or {}).items() if s == hand.seat.value),
-                             f"seat {hand.seat.value} is")
-                raise NotationError(f"{twice} listed twice", line.where, word)
-            players[hand.seat] = hand
             continue
         if word in WIND_BY_LETTER and len(line.words) > 1 and line.words[1].startswith(":"):
             raise NotationError(f"write the seat and its colon together: '{word}:'", line.where, word)

@@ -239,13 +239,11 @@ def compact_tables(numbered_lines: Iterable[tuple[int, str | MjError]], name: st
             return first, problem
         text = "\n".join(chunk)
         if not parse:
-            if not any(ln.split("#", 1)[0].strip() for ln in chunk):
-                return None
-            return first, TableText(text, name, first)
+            return (first, TableText(text, name, first)) if _holds_anything(chunk) else None
         try:
             # Its lines read once: whether it holds anything but comments, and then the table.
             lines = list(logical_lines(text, name, first))
-            if not lines and not any(ln.split("#", 1)[0].strip() for ln in chunk):
+            if not lines and not _holds_anything(chunk):
                 return None                             # comments alone (`;` alone is an empty table)
             table = parse_table(text, name, first, lines=lines)
             return table.where.line, table
@@ -275,6 +273,11 @@ def compact_tables(numbered_lines: Iterable[tuple[int, str | MjError]], name: st
         out = emit()
         if out is not None:
             yield out
+
+
+def _holds_anything(chunk: list[str]) -> bool:
+    """Whether a table's lines hold anything but comments and blank lines."""
+    return any(ln.split("#", 1)[0].strip() for ln in chunk)
 
 
 _TOO_LONG = NotationError("too long")         # the mark of a table whose lines are being passed over

@@ -467,11 +467,10 @@ def c_only_possible(sit: Situation, arr: Arrangement, spec: OnlyPossible) -> boo
     v, ignore_dead = spec
     if sit.win_tile is None or not sit.winner:
         return False
-    if "waits_before_win" not in sit.__dict__:
-        # A second wait the arrangement shows answers it without every wait worked out.
-        other = another_wait(arr, sit.win_tile, sit.counts)
-        if other is not None and (not ignore_dead or sit.counts[other] + sit.out_elsewhere[other] < 4):
-            return not v
+    # A second wait the arrangement shows answers it without every wait worked out.
+    other = another_wait(arr, sit.win_tile, sit.counts)
+    if other is not None and (not ignore_dead or sit.counts[other] + sit.out_elsewhere[other] < 4):
+        return not v
     waits = sit.waits_before_win
     if ignore_dead:
         held, out = sit.counts, sit.out_elsewhere
@@ -645,9 +644,7 @@ def features(sit: Situation, arr: Arrangement) -> set[Need]:
         key = (b, seat, prevailing)
         record = memo.get(key)
         if record is None:
-            # A set or pair of any tile but a wind has the same features whoever holds it, in any
-            # round: one record for all, as the scoring engine keeps its points (`_scores_of`).
-            shared = (b, None, None) if not WIND_BASE <= b.tiles[0] < DRAGON_BASE else key
+            shared = (b, None, None) if seat_blind(b) else key
             record = memo.get(shared)
             if record is None:
                 more = _block_features(b, seat, prevailing, sit.scheme.claimed_kong)
@@ -676,6 +673,13 @@ def features(sit: Situation, arr: Arrangement) -> set[Need]:
     if sit.set_points == 0:
         out.add(Feature.ZERO_POINTS)
     return out
+
+
+def seat_blind(b: Block) -> bool:
+    """Whether a set or pair is the same whoever holds it, in any round: of any tile but a wind
+    (only a wind is someone's own or the prevailing one).  Its features and its points are then
+    remembered once for every seat and round (`features`, `scoring.score._scores_of`)."""
+    return not WIND_BASE <= b.tiles[0] < DRAGON_BASE
 
 
 def _block_features(b: Block, seat: Wind, prevailing: Wind, claimed_kong: ClaimedKong) -> frozenset[Need]:

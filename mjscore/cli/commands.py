@@ -997,14 +997,24 @@ def _bind(host: str, port: int | None) -> socket.socket:
 
 
 def _qr(text: str) -> str:
-    """The address as a QR code in the terminal (two rows of modules a line)."""
-    import io
+    """The address as a QR code in the terminal: two rows of modules a line (half blocks, so
+    that it fits a laptop's terminal), the dark modules drawn as the characters' ink."""
+    import itertools
 
     import segno
 
-    out = io.StringIO()
-    segno.make(text, error="m").terminal(out=out, compact=True, border=2)
-    return out.getvalue()
+    # Black ink on white paper, the quiet zone painted white too: the code reads on a light
+    # terminal and a dark one alike (drawn in the terminal's own colours, it read on one only).
+    # The standard colours 30 and 47, which every terminal that takes colour has; reset before
+    # each line's end, so that nothing the terminal scrolls in is painted.  NO_COLOR, as for the
+    # charts: no escape codes, the code in the terminal's own ink, which reads on a light
+    # terminal (a dark one shows it reversed, which not every phone reads).
+    paint, reset = ("", "") if os.environ.get("NO_COLOR") else ("\x1b[30;47m", "\x1b[0m")
+    rows = iter(segno.make(text, error="m").matrix_iter(scale=1, border=4))   # the standard's 4-module quiet zone
+    # An odd last row is paired with a light one: the quiet zone a half line deeper.
+    pairs = itertools.zip_longest(rows, rows, fillvalue=itertools.repeat(0))
+    lines = ("".join(" ▄▀█"[2 * upper + lower] for upper, lower in zip(*pair, strict=False)) for pair in pairs)
+    return "".join(paint + line + reset + "\n" for line in lines)
 
 
 @app.command("help")

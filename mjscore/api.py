@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import json
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -32,6 +34,8 @@ from mjscore.evening.check import CheckReport, check_rows
 from mjscore.evening.resume import play_file
 from mjscore.evening.journal import Added, Corrected, Removed, add_hand, nth_hand, print_session, remove_last_hand
 from mjscore.evening.journal import replace_hand, start_evening
+from mjscore.evening.journal import HandChangedError as HandChangedError  # for the shells: a correction too late
+from mjscore.evening.journal import hand_version as hand_version  # ... and what it names the hand it corrects by
 from mjscore.evening.journal import HandTakenError as HandTakenError  # for the shells: a hand added twice
 from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  # ... or taken back twice
 from mjscore.evening.entry import Penalty as Penalty
@@ -58,6 +62,7 @@ from mjscore.io.reader import (
     text_tables,
 )
 from mjscore.store import packaged as _packaged
+from mjscore.store.beside import read_next, write_next
 from mjscore.io.kajongg_db import read_database
 from mjscore.io.sessionfile import SessionHeader, read_session
 from mjscore.io.text import normalise, read_text
@@ -66,7 +71,7 @@ from mjscore.model.settings import BY_NAME, ROTATION, SETTINGS, Setting
 from mjscore.model.settings import given as given_settings
 from mjscore.model.table import Table, name_key
 from mjscore.model.tiles import SEATS as SEATS_ORDER
-from mjscore.model.tiles import WIND_BY_LETTER, Wind
+from mjscore.model.tiles import SEAT_WORDS, WIND_BY_LETTER, Wind
 from mjscore.pipeline import TableResult, evaluate, evaluate_player, named_in, player_dict, table_waits
 from mjscore.rules import views as _views
 from mjscore.rules.scheme import Scheme
@@ -527,7 +532,7 @@ class Evening:
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = os.fspath(path)
-        self._played: tuple[tuple[int, int, int, int], SessionResult, SessionHeader] | None = None
+        self._played: tuple[tuple[int, int, int, int], SessionResult, SessionHeader, tuple[str, ...]] | None = None
         # Held while the evening is played again: callers asking at once (a page's phones) share one play.
         self._playing = threading.Lock()
 
@@ -579,13 +584,15 @@ class Evening:
         hand = self.play().hands[number - 1]
         return ([hand.names[s] for s in SEATS_ORDER], hand.to_dict()["round"], source.text or "")
 
-    def edit(self, number: int, hand: Source, *, name: str | None = None) -> Corrected:
+    def edit(self, number: int, hand: Source, *, name: str | None = None, version: str | None = None) -> Corrected:
         """Correct hand `number`: its text replaced (`;` breaking lines, or a file holding it),
         the hands after it played again; nothing written when it, or a later hand after it, is
-        wrong (the later hand named).  `result.changed()`: the totals that moved."""
+        wrong (the later hand named).  With `version` (`hand_version` of the text the correction
+        started from), `HandChangedError` and nothing written when the hand is another now.
+        `result.changed()`: the totals that moved."""
         text, shown = _source(hand, name)
         typed = "<typed>" if shown == "<input>" else shown
-        corrected = replace_hand(self.path, number, text, hand_name=name or typed)
+        corrected = replace_hand(self.path, number, text, hand_name=name or typed, version=version)
         self._played = None
         return corrected
 
@@ -685,6 +692,28 @@ class Evening:
         """The file in canonical form: header, then every hand by the seats it was played at."""
         return print_session(*read_text(self.path), style=tiles)
 
+    def hand_texts(self) -> tuple[str, ...]:
+        """Each hand's text as the file holds it now, in order (what tells which hand a change
+        beside the page touched)."""
+        return self._remembered_texts()
+
+    def kept_next(self) -> Any:
+        """What was kept beside the file for its next hand (`keep_next`), as its JSON; None when
+        nothing is, or nothing that can be read.  Its contents are the caller's to check."""
+        data = read_next(self.path)
+        if data is None:
+            return None
+        try:
+            return json.loads(data.decode("utf-8"))
+        except ValueError:
+            return None
+
+    def keep_next(self, held: Mapping[str, Any] | None) -> None:
+        """Keep `held` (JSON's types) beside the file, for the next hand, under the evening's lock,
+        or nothing (None).  InputError when it cannot be written."""
+        write_next(self.path, None if held is None else
+                   json.dumps(held, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
     def _signature(self) -> tuple[int, int, int, int]:
         try:
             st = os.stat(self.path)
@@ -693,18 +722,35 @@ class Evening:
         return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
     def _remembered(self) -> tuple[SessionResult, SessionHeader]:
+        played = self._remembering()
+        return played[1], played[2]
+
+    def _remembered_texts(self) -> tuple[str, ...]:
+        return self._remembering()[3]
+
+    def _remembering(self) -> tuple[tuple[int, int, int, int], SessionResult, SessionHeader, tuple[str, ...]]:
         with self._playing:
             sig = self._signature()
             if self._played is None or self._played[0] != sig:
                 text, name = read_text(self.path)
                 session = read_session(text, name)
-                self._played = (sig, play_file(session, self.path, every_hand=False), session.header)
-            return self._played[1], self._played[2]
+                self._played = (sig, play_file(session, self.path, every_hand=False), session.header,
+                                tuple(h.text or "" for h in session.hands))
+            return self._played
 
 
 class HandMovedError(SessionError):
     """A line or a penalty was for hand N of the evening, and hand N is no longer the next hand
     (another phone settled it, or took a hand back): nothing was kept."""
+
+
+class NotYourSeatError(HandMovedError):
+    """A line sent for a seat its player does not sit in for that hand (a phone that has not yet
+    heard that a correction moved the seats): nothing was kept.  `seat` is where the player sits now."""
+
+    def __init__(self, message: str, location: Location, seat: str):
+        super().__init__(message, location)
+        self.seat = seat
 
 
 class NotSettled(Exception):
@@ -725,6 +771,12 @@ class NextHand:
     is refused (`HandMovedError`), and a hand taken back comes back as the drafts of that hand.
     Each change is told to the others as a notice ("Hand 8 was taken back by Ann") for a minute.
 
+    A line belongs to its player (`by`): it is taken only for the seat that player sits in, and
+    when the next hand's seats move (a correction, a hand taken back, the laptop's `add`, `edit`
+    or `undo`) it moves with its player; what cannot move is dropped, and a notice names it.
+    What is held is kept beside the evening's file as it changes (`Evening.keep_next`), bound to
+    the file's text, and taken back when the server starts again.
+
     >>> import tempfile
     >>> from pathlib import Path
     >>> ev = Evening(Path(tempfile.mkdtemp()) / "evening.mj")
@@ -733,6 +785,8 @@ class NextHand:
     >>> nh = NextHand(ev)
     >>> nh.put_line("E", "score 40 win self", hand=1, by="Ann")["ok"]
     True
+    >>> NextHand(ev).status()["drafts"]["E"]["text"]         # a server started again has it
+    'score 40 win self'
     >>> nh.put_penalties(1, [Penalty("Dee", 10)], by="Bob")[0]["by"]
     'Bob'
     >>> nh.settle(1, others_nothing=True, by="Cid").evening.totals
@@ -746,8 +800,12 @@ class NextHand:
     def __init__(self, evening: Evening):
         self.evening = evening
         self._lock = threading.Lock()
+        self._saving = threading.Lock()                  # one writer of the kept file at a time, in order
         self._hand = 0                                   # the hand the drafts are for
         self._version = ""                               # the file's version they were checked against
+        self._seats: tuple[str, ...] = ()                # who sits where (E S W N) for that hand
+        self._texts: tuple[str, ...] | None = None       # the hands' texts at that version
+        self._totals: dict[str, int] = {}                # and the totals
         self._lines: dict[str, dict[str, Any]] = {}      # seat letter -> the line's check, its text, who
         self._penalties: list[dict[str, Any]] = []       # {"from", "amount", "to", "by"}
         self._other: tuple[str, ...] = ()                # a taken-back hand's own header lines
@@ -757,8 +815,21 @@ class NextHand:
         self._notices: list[dict[str, Any]] = []
         self._count = 0                                  # notices made so far (each one's id)
         self._changes = 0                                # every change of what is held
+        self._corrected: dict[int, tuple[str | None, str]] = {}   # hand -> who corrected it last, and when
+        # This server's run: a phone whose line was taken by another run sends it again if it is not held.
+        self.run = secrets.token_hex(4)
+        self._watchers: list[Callable[[], None]] = []
 
-    # -- what every phone asks for, each second
+    # -- what every phone asks for
+
+    def tag(self) -> str:
+        """What changes whenever the status would (the file's version and every change held
+        here): cheap, so that a phone's waiting request can ask it often."""
+        return f"{self.evening.version()}.{self._changes}"
+
+    def watch(self, call: Callable[[], None]) -> None:
+        """Call `call` (from whichever thread made it) after every change held here."""
+        self._watchers.append(call)
 
     def status(self) -> dict[str, Any]:
         """The next hand as held: its number and deal, each seat's draft, the penalties, the
@@ -769,33 +840,47 @@ class NextHand:
             played = self.evening.play()
         except MjError as e:
             with self._lock:
-                return {"version": f"{version}.{self._changes}", "error": e, "hands": None, "players": [],
-                        "next": None, "hand": None, "drafts": {}, "penalties": [], "notices": self._recent(),
-                        "settling": False, "limit": None}
+                return {"version": f"{version}.{self._changes}", "run": self.run, "error": e, "hands": None,
+                        "players": [], "next": None, "hand": None, "drafts": {}, "penalties": [],
+                        "notices": self._recent(), "settling": False, "limit": None}
         nxt = played.next
         assert nxt is not None
         self._follow(played, version)
         limit = self._limit()
         with self._lock:
-            return {"version": f"{version}.{self._changes}", "error": None, "hands": len(played.hands),
-                    "players": list(played.players), "next": nxt.as_dict(), "hand": nxt.hand,
-                    "drafts": {s: dict(d) for s, d in self._lines.items()},
+            return {"version": f"{version}.{self._changes}", "run": self.run, "error": None,
+                    "hands": len(played.hands), "players": list(played.players), "next": nxt.as_dict(),
+                    "hand": nxt.hand, "drafts": {s: dict(d) for s, d in self._lines.items()},
                     "penalties": [dict(p) for p in self._penalties], "other": list(self._other),
                     "notices": self._recent(), "settling": self._busy == nxt.hand, "limit": limit}
 
     # -- entering the hand
 
-    def put_line(self, seat: str, text: str, *, hand: int, by: str | None = None) -> dict[str, Any]:
+    def put_line(self, seat: str, text: str, *, hand: int, by: str | None) -> dict[str, Any]:
         """Check one player's line of hand `hand` and hold it as that seat's draft: the line's
-        check (`LineCheck.to_dict`) with the text as typed and who entered it."""
-        self._played_for(hand)
+        check (`LineCheck.to_dict`) with the text as typed and who entered it.  `by` is the player
+        whose line it is: `NotYourSeatError` (with the seat they sit in) when they do not sit at
+        `seat` for that hand, an `InputError` when they are not at the table."""
+        played = self._played_for(hand)
+        assert played.next is not None
+        seats = played.next.seats
+        who = self._player(by, seats, "a line is entered by its player")
+        if seats[WIND_BY_LETTER[seat].number - 1] != who:
+            now = SEATS_ORDER[seats.index(who)]
+            raise NotYourSeatError(f"{who} sits {SEAT_WORDS[now.letter]} for hand {hand} now, not "
+                                   f"{SEAT_WORDS[seat]}: the line was not kept (send it again as "
+                                   f"{SEAT_WORDS[now.letter]}'s)", Location("<hand>"), now.letter)
         checked = self.evening.check_line(seat, text).to_dict()
-        checked.update(text=text, by=by)
+        checked.update(text=text, by=who)
         with self._lock:
             self._still_next(hand)
             self._lines[seat] = checked
-            self._changes += 1
-        return checked
+            self._changed()
+            # Which run of the server holds it, from which version of what it holds: a phone that
+            # later sees a status of another run without its line sends it again.
+            answer = {**checked, "run": self.run, "held": f"{self.evening.version()}.{self._changes}"}
+        self._keep()
+        return answer
 
     def drop_lines(self, *, hand: int, seat: str | None = None) -> None:
         """Drop every seat's line of hand `hand` (its penalties stay), or only `seat`'s (a player
@@ -807,13 +892,15 @@ class NextHand:
                 self._lines = {}
             else:
                 self._lines.pop(seat, None)
-            self._changes += 1
+            self._changed()
+        self._keep()
 
     def put_penalties(self, hand: int, penalties: Sequence[Penalty | Mapping[str, Any]], *,
                       by: str | None = None, append: bool = False) -> list[dict[str, Any]]:
         """The penalties of hand `hand`, replacing those held (or added to them, `append`);
-        each between two of the hand's players by name (any case), a whole amount from 1 up.
-        An `InputError` says what is wrong with one, and nothing is changed."""
+        each between two of the hand's players by name (any case), a whole amount from 1 up,
+        entered by one of them (`by`, or the penalty's own `by`).  An `InputError` says what is
+        wrong with one, and nothing is changed."""
         played = self._played_for(hand)
         assert played.next is not None
         seats = played.next.seats
@@ -824,10 +911,12 @@ class NextHand:
                 raise InputError(f"a hand has at most {MAX_PENALTIES} penalties", Location("<penalty>"))
             self._penalties = (self._penalties if append else []) + given
             if append and given:
-                self._notice("penalty", hand, by, f"{by or 'Someone'} entered a penalty: "
+                self._notice("penalty", hand, by, f"{given[0]['by']} entered a penalty: "
                                                   f"{'; '.join(_penalty_text(p) for p in given)}")
-            self._changes += 1
-            return [dict(p) for p in self._penalties]
+            self._changed()
+            held = [dict(p) for p in self._penalties]
+        self._keep()
+        return held
 
     # -- settling and taking back
 
@@ -866,57 +955,77 @@ class NextHand:
             with self._lock:
                 self._start(hand + 1)
                 self._notice("settle", hand, by, _done(hand, "settled", by))
+                self._known(added.evening)
         finally:
             self._idle()
+        self._keep()
         return added
 
     def add(self, text: str, *, hand: int | None = None, by: str | None = None) -> Added:
         """Add a hand's text, as `mjscore add -e TEXT` does (hand number `hand`, when given:
-        `HandTakenError` if it is there already); what was held for that hand is dropped."""
+        `HandTakenError` if it is there already); what was held for that hand is dropped, and named."""
         with self._changing():
             added = self.evening.add(text, name="<hand>", number=hand)
             number = len(added.evening.hands)
             with self._lock:
+                gone = self._held_words()
                 self._start(number + 1)
-                self._notice("settle", number, by, _done(number, "added", by))
+                self._notice("settle", number, by, _done(number, "added", by) + _dropped(gone, number))
+                self._known(added.evening)
+        self._keep()
         return added
 
-    def edit(self, hand: int, text: str, *, by: str | None = None) -> Corrected:
+    def edit(self, hand: int, text: str, *, by: str | None = None, version: str | None = None) -> Corrected:
         """Correct hand `hand` (any hand, not only the last), as `mjscore edit` does; every phone
-        is told, with the totals that changed.  The next hand's drafts stay when its seats do."""
+        is told, with the totals that changed.  With `version` (`hand_version` of the text the
+        correction started from), a hand corrected meanwhile is refused (`HandChangedError`, naming
+        who corrected it and when).  The next hand's lines move with their players when the
+        correction moves the seats."""
         with self._changing():
-            seats = self.evening.play().next
-            corrected = self.evening.edit(hand, text, name="<hand>")
+            try:
+                corrected = self.evening.edit(hand, text, name="<hand>", version=version)
+            except HandChangedError as e:
+                who, at = self._corrected.get(hand, (None, ""))
+                told = (f"by {who} at {at}" if who else f"at the laptop at {at}") if at else \
+                    "at the laptop or before the page was started"
+                raise HandChangedError(f"hand {hand} was corrected {told}, after you began your correction: "
+                                       "yours was not saved; here it is as it is now", e.location) from None
             nxt = corrected.evening.next
+            assert nxt is not None
             changed = corrected.changed()
             moved = ", ".join(f"{n} {c['before']} -> {c['after']}" for n, c in changed.items())
             with self._lock:
-                if seats is None or nxt is None or nxt.seats != seats.seats or nxt.hand != self._hand:
-                    self._start(nxt.hand if nxt is not None else self._hand)
-                self._version = self.evening.version()
-                self._notice("edit", hand, by, _done(hand, "corrected", by) + (f": {moved}" if moved else
-                                                                                  ": no total changed"))
+                self._corrected[hand] = (by, time.strftime("%H:%M"))
+                words = self._reseat(nxt)
+                self._notice("edit", hand, by, _done(hand, "corrected", by) +
+                             (f": {moved}" if moved else ": no total changed") + words)
+                self._known(corrected.evening)
+        self._keep()
         return corrected
 
     def undo(self, hand: int, *, by: str | None = None) -> Removed:
         """Take hand `hand` back, if it is the evening's last (`NotTheLastHandError` otherwise:
         two phones taking back the same hand take back one); its lines and penalties come back
-        as the drafts of that hand, so nobody types them again."""
+        as the drafts of that hand, each line its player's, so nobody types them again.  What was
+        held for the hand after it is dropped, and named."""
         with self._changing():
             removed = self.evening.undo(number=hand)
             nxt = removed.evening.next
             assert nxt is not None
             parts = hand_parts(removed.text, nxt.seats)
-            checked = {s: {**self.evening.check_line(s, line).to_dict(), "text": line, "by": by}
+            checked = {s: {**self.evening.check_line(s, line).to_dict(), "text": line,
+                           "by": nxt.seats[WIND_BY_LETTER[s].number - 1]}
                        for s, line in parts.lines.items()}
             with self._lock:
+                gone = self._held_words()
                 self._start(hand)
-                self._version = self.evening.version()
                 self._lines = checked
-                self._penalties = [{"from": p.payer, "amount": p.amount, "to": p.payee, "by": by}
+                self._penalties = [{"from": p.payer, "amount": p.amount, "to": p.payee, "by": by or p.payer}
                                    for p in parts.penalties]
                 self._other = parts.other
-                self._notice("undo", hand, by, _done(hand, "taken back", by))
+                self._notice("undo", hand, by, _done(hand, "taken back", by) + _dropped(gone, hand + 1))
+                self._known(removed.evening)
+        self._keep()
         return removed
 
     # -- inside
@@ -939,6 +1048,9 @@ class NextHand:
     def _changing(self) -> Iterator[None]:
         """While the block changes the evening (a hand added, corrected or taken back): what is
         sent for the next hand meanwhile is refused (409)."""
+        # A change made beside the page just before is told as the laptop's, not taken for this one.
+        with contextlib.suppress(MjError):
+            self._follow(self.evening.play(), self.evening.version())
         with self._lock:
             if self._busy:
                 raise HandMovedError(f"hand {self._busy} is being settled or taken back from another phone: "
@@ -952,6 +1064,7 @@ class NextHand:
     def _idle(self) -> None:
         with self._lock:
             self._busy = 0
+            self._changed()
 
     def _still_next(self, hand: int) -> None:
         """Under the lock: refuse what is for a hand that is not the next."""
@@ -968,36 +1081,140 @@ class NextHand:
                              Location("<hand>"))
 
     def _follow(self, played: SessionResult, version: str) -> None:
-        """The drafts belong to one next hand: when the file has moved on to another (a hand
-        added or taken back here or at a terminal), they are dropped."""
+        """The drafts belong to one next hand at one file's version.  The first time, what was
+        kept beside the file is taken back (when it is of this file's text and its next hand).
+        When the file has changed beside the page (`mjscore add`, `edit` or `undo` at the
+        laptop), every phone is told what changed, and the drafts follow: they move with their
+        players when the seats moved, and are dropped, by name, when the next hand is another."""
         assert played.next is not None
+        if version == self._version:
+            return
+        texts = self.evening.hand_texts()
         with self._lock:
-            if version == self._version:
-                return
+            if version == self._version or self._busy:
+                return              # the page's own change: its writer says what it did (`_known`)
+            first = self._texts is None
+            before, old_texts, old_totals = self._hand, self._texts or (), dict(self._totals)
             self._version = version
-            if played.next.hand != self._hand:
-                dropped = bool(self._lines or self._penalties) and self._busy == 0 and self._hand > 0
-                before = self._hand
+            if first:
                 self._start(played.next.hand)
-                if dropped:
-                    # Changed beside the page (`mjscore add` or `undo` at a terminal, an edit).
-                    self._notice("file", before, None, f"The evening's file changed beside the page: hand "
-                                                       f"{played.next.hand} is next, and what was entered for hand "
-                                                       f"{before} was dropped")
+                self._seats, self._texts, self._totals = played.next.seats, texts, dict(played.totals)
+                self._take_back_kept(played)
+                return
+            said = _laptop_words(old_texts, texts, old_totals, dict(played.totals))
+            if said is not None and said[0] == "edit":
+                self._corrected[said[1]] = (None, time.strftime("%H:%M"))
+            if played.next.hand == before:
+                words = self._reseat(played.next)
+            else:
+                words = _dropped(self._held_words(), before)
+                self._start(played.next.hand)
+            self._seats, self._texts, self._totals = played.next.seats, texts, dict(played.totals)
+            if said is not None or words:
+                kind, hand, text = said if said is not None else ("file", before, "The evening's file changed at "
+                                                                                  "the laptop")
+                self._notice(kind, hand, None, text + words)
+        self._keep()
+
+    def _known(self, played: SessionResult) -> None:
+        """Under the lock: the file as this page has just written it is known, its changes told."""
+        assert played.next is not None
+        self._version = self.evening.version()
+        self._seats, self._texts, self._totals = played.next.seats, self.evening.hand_texts(), dict(played.totals)
+
+    def _reseat(self, nxt: NextDeal) -> str:
+        """Under the lock: the next hand's seats are now `nxt`'s (a correction moved them, or not):
+        each line goes to its player's seat, checked there again; a line or a penalty whose
+        player is not at the table now is dropped.  The words that name what was dropped."""
+        if nxt.hand != self._hand:
+            gone = self._held_words()
+            self._start(nxt.hand)
+            return _dropped(gone, self._hand)
+        if nxt.seats == self._seats:
+            return ""
+        lines, gone = {}, []
+        for seat, d in self._lines.items():
+            who = d.get("by") or self._seats[WIND_BY_LETTER[seat].number - 1]
+            if who in nxt.seats:
+                now = SEATS_ORDER[nxt.seats.index(who)].letter
+                lines[now] = {**self.evening.check_line(now, d["text"]).to_dict(), "text": d["text"], "by": who}
+            else:
+                gone.append(f"{who}'s line")
+        kept = [p for p in self._penalties if p["from"] in nxt.seats and (p["to"] is None or p["to"] in nxt.seats)]
+        gone += [f"the penalty {_penalty_text(p)}" for p in self._penalties if p not in kept]
+        self._lines, self._penalties, self._seats = lines, kept, nxt.seats
+        self._changed()
+        return _dropped(gone, self._hand)
+
+    def _held_words(self) -> list[str]:
+        """Under the lock: what is held, named (`Ann's line`, `the penalty Dee pays 10 to each`)."""
+        return ([f"{d.get('by') or self._seats[WIND_BY_LETTER[s].number - 1]}'s line" for s, d in self._lines.items()]
+                + [f"the penalty {_penalty_text(p)}" for p in self._penalties])
 
     def _start(self, hand: int) -> None:
         """Under the lock: hand `hand` is the next, with nothing entered yet."""
         if self._lines or self._penalties or self._other or hand != self._hand:
-            self._changes += 1
+            self._changed()
         self._hand = hand
         self._lines, self._penalties, self._other = {}, [], ()
+
+    def _changed(self) -> None:
+        """Under the lock: something held changed; the watchers (a phone's waiting request) are told."""
+        self._changes += 1
+        for call in self._watchers:
+            call()
+
+    def _keep(self) -> None:
+        """Keep what is held beside the evening's file (nothing, when nothing is held), bound to
+        the file's text and the hand's number, so that a server started again takes it back."""
+        with self._saving:
+            with self._lock:
+                if not (self._lines or self._penalties or self._other):
+                    held: dict[str, Any] | None = None
+                else:
+                    held = {"form": 1, "texts": _texts_key(self._texts or ()), "hand": self._hand,
+                            "lines": {s: {"text": d["text"], "by": d.get("by")} for s, d in self._lines.items()},
+                            "penalties": [dict(p) for p in self._penalties], "other": list(self._other)}
+                if held is None and not self._kept:
+                    return
+                self._kept = held is not None
+            self.evening.keep_next(held)
+
+    _kept = True        # whether a file may be kept beside the evening (at first: it may)
+
+    def _take_back_kept(self, played: SessionResult) -> None:
+        """Under the lock, the first time: the lines and penalties kept beside the file for its
+        next hand, if they are of this file's text and its next hand, each checked again as a
+        line or penalty sent now would be (anything else in the file is passed over)."""
+        kept = self.evening.kept_next()
+        assert played.next is not None
+        seats = played.next.seats
+        if not (isinstance(kept, dict) and kept.get("form") == 1 and kept.get("hand") == self._hand
+                and kept.get("texts") == _texts_key(self._texts or ())):
+            return
+        lines, penalties, other = kept.get("lines"), kept.get("penalties"), kept.get("other")
+        if not (isinstance(lines, dict) and isinstance(penalties, list) and isinstance(other, list)
+                and all(isinstance(x, str) and len(x) <= 4096 for x in other) and len(penalties) <= MAX_PENALTIES):
+            return
+        for seat, d in lines.items():
+            if not (seat in WIND_BY_LETTER and isinstance(d, dict) and isinstance(d.get("text"), str)
+                    and len(d["text"]) <= 4096 and d.get("by") == seats[WIND_BY_LETTER[seat].number - 1]):
+                continue
+            self._lines[seat] = {**self.evening.check_line(seat, d["text"]).to_dict(), "text": d["text"],
+                                 "by": d["by"]}
+        for p in penalties:
+            with contextlib.suppress(MjError):
+                if isinstance(p, dict):
+                    self._penalties.append(self._penalty(p, seats, None))
+        self._other = tuple(other)
+        self._changed()
 
     def _notice(self, kind: str, hand: int, by: str | None, text: str) -> None:
         self._count += 1
         self._notices.append({"id": self._count, "kind": kind, "hand": hand, "by": by, "text": text,
                               "at": time.monotonic()})
         del self._notices[:-MAX_NOTICES]
-        self._changes += 1
+        self._changed()
 
     def _recent(self) -> list[dict[str, Any]]:
         now = time.monotonic()
@@ -1011,7 +1228,15 @@ class NextHand:
             return None
 
     @staticmethod
-    def _penalty(p: Penalty | Mapping[str, Any], seats: Sequence[str], by: str | None) -> dict[str, Any]:
+    def _player(by: object, seats: Sequence[str], what: str) -> str:
+        """The player `by` names (any case), one of `seats`; an InputError otherwise."""
+        keys = {name_key(n): n for n in seats}
+        if not isinstance(by, str) or name_key(by) not in keys:
+            raise InputError(f"{what}: name one of the players ({', '.join(seats)}) as `by`", Location("<hand>"))
+        return keys[name_key(by)]
+
+    @classmethod
+    def _penalty(cls, p: Penalty | Mapping[str, Any], seats: Sequence[str], by: str | None) -> dict[str, Any]:
         payer: object
         amount: object
         payee: object
@@ -1032,7 +1257,7 @@ class NextHand:
             raise InputError("a player does not pay a penalty to themselves", where)
         return {"from": keys[name_key(payer)], "amount": amount,
                 "to": keys[name_key(payee)] if payee is not None else None,
-                "by": who if isinstance(who, str) else None}
+                "by": cls._player(who, seats, "a penalty is entered by a player at the table")}
 
 
 MAX_PENALTY = 10 ** 9           # far above any table's stakes; a typo of more is refused
@@ -1043,6 +1268,41 @@ MAX_NOTICES = 16                # kept for the phones at once, the newest
 def _done(hand: int, what: str, by: str | None) -> str:
     """A notice's words: `Hand 8 was taken back by Ann`."""
     return f"Hand {hand} was {what}" + (f" by {by}" if by else "")
+
+
+def _dropped(gone: Sequence[str], hand: int) -> str:
+    """What a change dropped of the next hand's entries, as a notice ends: `; Ann's line and the
+    penalty Dee pays 10 to each for hand 5 were dropped`."""
+    if not gone:
+        return ""
+    named = gone[0] if len(gone) == 1 else f"{', '.join(gone[:-1])} and {gone[-1]}"
+    return f"; {named} for hand {hand} {'was' if len(gone) == 1 else 'were'} dropped"
+
+
+def _texts_key(texts: Sequence[str]) -> str:
+    """The evening's hands as one fingerprint: what the kept next hand is bound to."""
+    return hand_version("\0".join(t.rstrip() for t in texts))
+
+
+def _laptop_words(before: Sequence[str], after: Sequence[str], totals_before: Mapping[str, int],
+                  totals_after: Mapping[str, int]) -> tuple[str, int, str] | None:
+    """What a change of the file beside the page did, in a notice's kind, hand and words (`Hand 3
+    was corrected at the laptop: Ann 2000 -> 2040`); None when no hand changed."""
+    # The last hand's text ends where the file does, or at the `---` a hand added after it brings.
+    before, after = tuple(t.rstrip() for t in before), tuple(t.rstrip() for t in after)
+    if len(after) == len(before) + 1 and after[:-1] == before:
+        return "settle", len(after), f"Hand {len(after)} was added at the laptop"
+    if len(after) == len(before) - 1 and after == before[:-1]:
+        return "undo", len(before), f"Hand {len(before)} was taken back at the laptop"
+    if len(after) == len(before):
+        changed = next((k + 1 for k, (a, b) in enumerate(zip(before, after, strict=True)) if a != b), None)
+        if changed is None:
+            return None
+        moved = ", ".join(f"{n} {totals_before[n]} -> {t}" for n, t in totals_after.items()
+                          if n in totals_before and totals_before[n] != t)
+        return "edit", changed, f"Hand {changed} was corrected at the laptop" + (f": {moved}" if moved else
+                                                                                   ": no total changed")
+    return "file", len(after) + 1, "The evening's file was changed at the laptop"
 
 
 def _penalty_text(p: Mapping[str, Any]) -> str:

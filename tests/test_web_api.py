@@ -170,7 +170,8 @@ def test_a_body_over_64_kib_is_413(client):
 
 
 def test_a_file_made_unreadable_while_served_is_every_phones_error_and_settling_is_refused(client, evening):
-    assert client.put("/api/drafts/E", json={"text": "score 40 win self", "hand": 1}, headers=AUTH).json()["ok"]
+    line = {"text": "score 40 win self", "hand": 1, "by": "Ann"}
+    assert client.put("/api/drafts/E", json=line, headers=AUTH).json()["ok"]
     evening.write_text("players Ann Bob Cid Dee\n---\nE: 12x\n")          # a hand edited wrong, at a terminal
     r = client.get("/api/status", headers=AUTH)
     assert r.status_code == 200 and str(evening.parent) not in r.text and "Traceback" not in r.text
@@ -199,7 +200,7 @@ def test_a_draft_is_checked_as_it_is_entered_and_every_phone_sees_it(client, eve
 
 
 def test_a_line_error_points_at_its_column_in_the_line(client):
-    r = client.put("/api/drafts/W", json={"text": "123m 456m 12x", "hand": 1}, headers=AUTH)
+    r = client.put("/api/drafts/W", json={"text": "123m 456m 12x", "hand": 1, "by": "Cid"}, headers=AUTH)
     error = r.json()["error"]
     assert error["column"] == 11 and error["token"] == "12x"
 
@@ -347,8 +348,9 @@ def test_a_draw_or_a_penalty_typed_as_a_line_is_refused_with_why(client):
 
 
 def test_drafts_in_shorthand_make_the_hand_the_page_sends(client, evening):
-    for seat, typed in (("E", "40 win self"), ("S", "8"), ("W", ""), ("N", "")):
-        assert client.put(f"/api/drafts/{seat}", json={"text": typed, "hand": 1}, headers=AUTH).json()["ok"]
+    for (seat, typed), by in zip((("E", "40 win self"), ("S", "8"), ("W", ""), ("N", "")), ("Ann", "Bob", "Cid", "Dee"),
+                                 strict=True):
+        assert client.put(f"/api/drafts/{seat}", json={"text": typed, "hand": 1, "by": by}, headers=AUTH).json()["ok"]
     drafts = client.get("/api/status", headers=AUTH).json()["drafts"]
     text = "\n".join(f"{s}: {drafts[s]['line']}" for s in "ESWN")      # what page.js's handText sends
     r = client.post("/api/hands", json={"text": text, "hand": 1}, headers=AUTH)

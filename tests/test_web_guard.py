@@ -11,7 +11,7 @@ from mjscore.web.app import create_app
 TOKEN = "g" * 32
 OLD = "o" * 32                   # last week's token, still in a phone's cookie
 PLAYERS = ("Ann", "Bob", "Cid", "Dee")
-LINE = {"text": "score 8", "hand": 1}
+LINE = {"text": "score 8", "hand": 1, "by": "Ann"}          # East's line, by East's player
 
 
 @pytest.fixture
@@ -111,7 +111,8 @@ def test_a_change_from_the_page_itself_is_let_through(evening):
     auth = {"Authorization": f"Bearer {TOKEN}", "Origin": "http://127.0.0.1:8421", "Sec-Fetch-Site": "same-origin"}
     assert c.put("/api/drafts/E", json=LINE, headers=auth).status_code == 200
     # A client that says nothing of where it comes from (curl, a script with the token) is let through too.
-    assert c.put("/api/drafts/S", json=LINE, headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+    assert c.put("/api/drafts/S", json={**LINE, "by": "Bob"},
+                 headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
     # Reading needs no such thing: a GET from a link is a page opened.
     assert c.get("/api/status", headers={"Authorization": f"Bearer {TOKEN}", "Sec-Fetch-Site": "cross-site"}
                  ).status_code == 200

@@ -35,12 +35,14 @@ def status(client):
 
 
 def put(client, seat, text, hand, by=None):
+    # A line is its player's: sent as the player in that seat now, unless the test names another.
+    by = by or status(client)["next"]["seats"][seat]
     return client.put(f"/api/drafts/{seat}", json={"text": text, "hand": hand, "by": by}, headers=AUTH)
 
 
-def enter(client, hand, lines, by="Ann"):
+def enter(client, hand, lines):
     for seat, text in lines.items():
-        r = put(client, seat, text, hand, by)
+        r = put(client, seat, text, hand)
         assert r.status_code == 200 and r.json()["ok"], r.json()
 
 
@@ -67,7 +69,7 @@ def test_a_draft_names_its_hand_and_one_for_a_hand_that_moved_on_is_refused(clie
 def test_settling_writes_the_drafts_as_the_server_holds_them(client, evening):
     enter(client, 1, {"E": "40 win self", "S": "8", "W": "", "N": "16"})
     # A phone's stale view does not count: the server writes what it holds now.
-    enter(client, 1, {"N": "..."}, by="Dee")
+    enter(client, 1, {"N": "..."})
     r = settle(client, 1, by="Ann")
     assert r.status_code == 201, r.json()
     assert evening.read_text().endswith("---\nE: score 40 win self\nS: score 8\nW: ...\nN: ...\n")
@@ -114,7 +116,7 @@ def test_penalties_are_drafts_every_phone_sees_with_who_entered_them_and_settlin
     client.post("/api/penalties", json={"hand": 1, "from": "Dee", "amount": 100, "by": "Cid"}, headers=AUTH)
     assert [p["amount"] for p in status(client)["penalties"]] == [100, 100]
     # Settled from another phone: both are written.
-    enter(client, 1, {"E": "40 win self", "S": "8", "W": "", "N": ""}, by="Cid")
+    enter(client, 1, {"E": "40 win self", "S": "8", "W": "", "N": ""})
     assert settle(client, 1, by="Cid").status_code == 201
     text = evening.read_text()
     assert "penalty Dee 100 to Ann\npenalty Dee 100\n" in text
@@ -131,23 +133,23 @@ def test_penalties_are_drafts_every_phone_sees_with_who_entered_them_and_settlin
     ({"from": "Dee", "amount": 10, "to": "Zed"}, "a penalty is paid to one of the players"),
 ])
 def test_a_penalty_that_is_none_is_refused_and_nothing_changes(client, penalty, message):
-    client.post("/api/penalties", json={"hand": 1, "from": "Ann", "amount": 5}, headers=AUTH)
-    r = client.post("/api/penalties", json={"hand": 1, **penalty}, headers=AUTH)
+    client.post("/api/penalties", json={"hand": 1, "by": "Bob", "from": "Ann", "amount": 5}, headers=AUTH)
+    r = client.post("/api/penalties", json={"hand": 1, "by": "Bob", **penalty}, headers=AUTH)
     assert r.status_code == 422 and r.json()["error"]["message"].startswith(message)
     assert [p["amount"] for p in status(client)["penalties"]] == [5]
 
 
 def test_put_penalties_replaces_them_and_a_stale_hand_is_409(client):
-    client.post("/api/penalties", json={"hand": 1, "from": "Ann", "amount": 5}, headers=AUTH)
+    client.post("/api/penalties", json={"hand": 1, "by": "Bob", "from": "Ann", "amount": 5}, headers=AUTH)
     r = client.put("/api/penalties", json={"hand": 1, "penalties": [{"from": "Bob", "amount": 7, "to": None}],
                                            "by": "Cid"}, headers=AUTH)
     assert r.status_code == 200 and r.json()["penalties"] == [{"from": "Bob", "amount": 7, "to": None, "by": "Cid"}]
-    r = client.put("/api/penalties", json={"hand": 3, "penalties": []}, headers=AUTH)
+    r = client.put("/api/penalties", json={"hand": 3, "by": "Bob", "penalties": []}, headers=AUTH)
     assert r.status_code == 409
 
 
 def test_a_draw_settled_from_the_drafts_keeps_its_penalties(client, evening):
-    client.post("/api/penalties", json={"hand": 1, "from": "Bob", "amount": 20}, headers=AUTH)
+    client.post("/api/penalties", json={"hand": 1, "by": "Bob", "from": "Bob", "amount": 20}, headers=AUTH)
     r = settle(client, 1, draw=True, by="Dee")
     assert r.status_code == 201, r.json()
     assert evening.read_text().endswith("---\npenalty Bob 20\ndraw\n")
@@ -179,7 +181,7 @@ def test_undo_names_its_hand_and_two_at_once_take_back_one(client, evening):
 
 
 def test_an_undone_hands_lines_and_penalties_come_back_as_its_drafts_and_every_phone_is_told(client, evening):
-    client.post("/api/penalties", json={"hand": 1, "from": "Dee", "amount": 10, "to": "Cid"}, headers=AUTH)
+    client.post("/api/penalties", json={"hand": 1, "by": "Bob", "from": "Dee", "amount": 10, "to": "Cid"}, headers=AUTH)
     enter(client, 1, {"E": "[111p] 222s 333m EEE 99s win 9s self", "S": "[555m] ...", "W": "", "N": "12"})
     assert settle(client, 1, by="Bob").status_code == 201
     assert status(client)["notices"][-1]["text"] == "Hand 1 was settled by Bob"
@@ -199,7 +201,7 @@ def test_an_undone_hands_lines_and_penalties_come_back_as_its_drafts_and_every_p
 
 def test_a_hand_added_at_a_terminal_moves_the_next_hand_and_drops_the_drafts(client, evening):
     enter(client, 1, {"E": "40 win self"})
-    client.post("/api/penalties", json={"hand": 1, "from": "Dee", "amount": 10}, headers=AUTH)
+    client.post("/api/penalties", json={"hand": 1, "by": "Bob", "from": "Dee", "amount": 10}, headers=AUTH)
     mjscore.Evening(evening).add("draw")
     st = status(client)
     assert st["hand"] == 2 and st["drafts"] == {} and st["penalties"] == []
@@ -270,8 +272,8 @@ def test_a_line_sent_while_the_hand_is_written_or_taken_back_is_refused_not_kept
     if change == "undo":
         nh.add("E: score 40 win self; S: ...; W: ...; N: ...")
     hand = nh.status()["hand"]
-    nh.put_line("E", "score 40 win self", hand=hand)
-    nh.put_line("S", "score 8", hand=hand)
+    nh.put_line("E", "score 40 win self", hand=hand, by="Ann")
+    nh.put_line("S", "score 8", hand=hand, by="Bob")
     real_add, real_undo, seen = ev.add, ev.undo, []
 
     def meanwhile():
@@ -296,7 +298,8 @@ def test_a_line_sent_while_the_hand_is_written_or_taken_back_is_refused_not_kept
     else:
         nh.undo(hand - 1)
     assert seen and seen[0].startswith(f"hand {hand} is being settled or taken back from another phone"), seen
-    nh.put_line("N", "score 2", hand=nh.status()["hand"])          # and once done, lines are taken again
+    # and once done, lines are taken again
+    nh.put_line("N", "score 2", hand=nh.status()["hand"], by=nh.status()["next"]["seats"]["N"])
 
 
 def test_a_status_poll_never_waits_on_a_writers_lock(client, evening):
@@ -356,15 +359,15 @@ def test_a_hand_number_is_a_whole_number_not_a_flag_or_a_string(client, body):
 
 @pytest.mark.parametrize("amount", [True, "5", 5.0])
 def test_a_penalty_is_a_whole_number_not_a_flag_or_a_string(client, amount):
-    r = client.post("/api/penalties", json={"hand": 1, "from": "Ann", "amount": amount}, headers=AUTH)
+    r = client.post("/api/penalties", json={"hand": 1, "by": "Bob", "from": "Ann", "amount": amount}, headers=AUTH)
     assert r.status_code == 422 and status(client)["penalties"] == []
 
 
 def test_a_hands_penalties_and_the_notices_are_bounded(client):
     for k in range(64):
-        assert client.post("/api/penalties", json={"hand": 1, "from": "Ann", "amount": k + 1}, headers=AUTH
+        assert client.post("/api/penalties", json={"hand": 1, "by": "Bob", "from": "Ann", "amount": k + 1}, headers=AUTH
                            ).status_code == 200
-    r = client.post("/api/penalties", json={"hand": 1, "from": "Ann", "amount": 99}, headers=AUTH)
+    r = client.post("/api/penalties", json={"hand": 1, "by": "Bob", "from": "Ann", "amount": 99}, headers=AUTH)
     assert r.status_code == 422 and r.json()["error"]["message"] == "a hand has at most 64 penalties"
     st = status(client)
     assert len(st["penalties"]) == 64 and len(st["notices"]) == 16
@@ -378,5 +381,4 @@ def test_a_nul_in_a_line_is_the_lines_error(client):
 def test_a_change_at_the_terminal_that_drops_what_was_entered_is_told(client, evening):
     enter(client, 1, {"E": "40 win self"})
     mjscore.Evening(evening).add("draw")
-    assert status(client)["notices"][-1]["text"] == ("The evening's file changed beside the page: hand 2 is next, "
-                                                     "and what was entered for hand 1 was dropped")
+    assert status(client)["notices"][-1]["text"] == "Hand 1 was added at the laptop; Ann's line for hand 1 was dropped"

@@ -96,16 +96,16 @@ def held(path: Path, app: FastAPI) -> None:
     """Hand 3's drafts and penalties, entered from the phones: a line right, one wrong, one
     in the prompt's shorthand, a penalty."""
     table = app.state.table
-    table.put_line("E", "[111p] 222s 333m EEE 99s win 9s self", hand=NEXT, by="Ann")
-    table.put_line("S", "123m 456m 12x", hand=NEXT, by="Bob")
-    table.put_line("W", "8", hand=NEXT)
+    table.put_line("E", "[111p] 222s 333m EEE 99s win 9s self", hand=NEXT, by=seated(path, "E"))
+    table.put_line("S", "123m 456m 12x", hand=NEXT, by=seated(path, "S"))
+    table.put_line("W", "8", hand=NEXT, by=seated(path, "W"))
     table.put_penalties(NEXT, [{"from": "Dee", "amount": 10, "to": "Cid"}], by="Cid", append=True)
 
 
 def entered(path: Path, app: FastAPI) -> None:
     """Hand 3's four lines, all right: it can be settled."""
-    for seat, line in (("E", "score 40 win self"), ("S", "8"), ("W", ""), ("N", "")):
-        app.state.table.put_line(seat, line, hand=NEXT)
+    for seat, text in (("E", "score 40 win self"), ("S", "8"), ("W", ""), ("N", "")):
+        app.state.table.put_line(seat, text, hand=NEXT, by=seated(path, seat))
 
 
 def bad_hand(path: Path, app: FastAPI) -> None:
@@ -130,8 +130,9 @@ class Call:
 
     status: int
     path: str
-    body: Any = None
+    body: Any = None            # or what makes it from the evening's file (a correction names its hand's version)
     before: Before | None = None
+    known: bool = False         # sent with If-None-Match: the status the phone has now
 
 
 def boom(*args: Any, **kwargs: Any) -> Any:
@@ -157,15 +158,35 @@ class RouteCalls:
     fault: Callable[[pytest.MonkeyPatch, FastAPI], None] = evening_lost     # how a 500 is made in it
 
 
-LINE = {"text": "score 8", "hand": NEXT, "by": "Bob"}
-CORRECTION = {"text": "E: score 20 win self; S: ...; W: ...; N: ...", "by": "Ann"}
+def seated(path: Path, seat: str) -> str:
+    """Who sits at `seat` for the next hand (a draw in an add-up evening passes the deal on)."""
+    return mjscore.Evening(path).next_deal().seats["ESWN".index(seat)]
+
+
+def line(seat: str, text: str = "score 8", by: str | None = None) -> Callable[[Path], dict[str, Any]]:
+    """Seat `seat`'s line of the next hand, sent as its player (or as `by`)."""
+    return lambda path: {"text": text, "hand": NEXT, "by": by or seated(path, seat)}
+
+
+LINE = line("S")
+CORRECTION_TEXT = {"text": "E: score 20 win self; S: ...; W: ...; N: ...", "by": "Ann"}
+
+
+def correction(number: int, version: str | None = None, text: str | None = None) -> Callable[[Path], dict[str, Any]]:
+    """A correction of hand `number` (to `text`), naming the version of it the file holds (or `version`)."""
+    def body(path: Path) -> dict[str, Any]:
+        held = mjscore.Evening(path).hand_texts()[number - 1]
+        return {**CORRECTION_TEXT, **({"text": text} if text else {}), "version": version or api.hand_version(held)}
+    return body
 PENALTY = {"hand": NEXT, "from": "dee", "amount": 100, "to": "Ann", "by": "Bob"}
 
 # Every JSON route of the app: requests that succeed, then requests that fail.
 CALLS: dict[tuple[str, str], RouteCalls] = {
     ("GET", "/api/status"): RouteCalls([
         Call(200, "/api/status"), Call(200, "/api/status", before=held),
-        Call(200, "/api/status", before=bad_hand), Call(200, "/api/status", before=bad_header)]),
+        Call(304, "/api/status?wait=0.2", known=True),                            # nothing changed meanwhile
+        Call(200, "/api/status", before=bad_hand), Call(200, "/api/status", before=bad_header),
+        Call(422, "/api/status?wait=99")]),
     ("GET", "/api/evening"): RouteCalls([
         Call(200, "/api/evening"), Call(200, "/api/evening", before=bad_hand),        # the bad hand in `errors`
         Call(422, "/api/evening", before=bad_header)]),
@@ -191,10 +212,11 @@ CALLS: dict[tuple[str, str], RouteCalls] = {
         Call(422, "/api/hands", {}),
         Call(422, "/api/hands", {"text": HAND, "hand": "3"})], change=True),
     ("PUT", "/api/hands/{number}"): RouteCalls([
-        Call(200, "/api/hands/1", CORRECTION), Call(200, "/api/hands/2", CORRECTION),
-        Call(409, "/api/hands/1", CORRECTION, before=settling),
-        Call(422, "/api/hands/1", {"text": "E: 12x"}), Call(422, "/api/hands/x", CORRECTION),
-        Call(422, "/api/hands/9", CORRECTION)], change=True),
+        Call(200, "/api/hands/1", correction(1)), Call(200, "/api/hands/2", correction(2)),
+        Call(409, "/api/hands/1", correction(1), before=settling),
+        Call(409, "/api/hands/1", correction(1, "0" * 16)),                         # corrected since it was read
+        Call(422, "/api/hands/1", correction(1, text="E: 12x")), Call(422, "/api/hands/1", CORRECTION_TEXT),
+        Call(422, "/api/hands/x", correction(1)), Call(422, "/api/hands/9", correction(1))], change=True),
     ("DELETE", "/api/hands/last"): RouteCalls([
         Call(200, "/api/hands/last?hand=2&by=Ann"), Call(409, "/api/hands/last?hand=1"),
         Call(422, "/api/hands/last"), Call(422, "/api/hands/last?hand=0")], change=True),
@@ -215,11 +237,13 @@ CALLS: dict[tuple[str, str], RouteCalls] = {
         Call(422, "/api/score", {"text": "E: 12x"})],
         change=True, fault=lambda monkeypatch, app: monkeypatch.setattr(api, "score", boom)),
     ("PUT", "/api/drafts/{seat}"): RouteCalls([
-        Call(200, "/api/drafts/S", LINE), Call(200, "/api/drafts/E", {"text": "[111p] 222s 333m EEE 99s win 9s self",
-                                                                      "hand": NEXT}),
-        Call(200, "/api/drafts/W", {"text": "12x", "hand": NEXT}),                   # a line wrong is held too
-        Call(404, "/api/drafts/Q", LINE), Call(409, "/api/drafts/S", {**LINE, "hand": 1}),
-        Call(422, "/api/drafts/S", {"text": "score 8"}), Call(422, "/api/drafts/S", LINE, before=bad_hand)],
+        Call(200, "/api/drafts/S", LINE), Call(200, "/api/drafts/E", line("E", "[111p] 222s 333m EEE 99s win 9s self")),
+        Call(200, "/api/drafts/W", line("W", "12x")),                               # a line wrong is held too
+        Call(404, "/api/drafts/Q", LINE), Call(409, "/api/drafts/S", lambda path: {**LINE(path), "hand": 1}),
+        Call(409, "/api/drafts/E", LINE),                                          # South's player does not sit East
+        Call(422, "/api/drafts/S", line("S", by="Eve")),                           # nor is Eve at the table
+        Call(422, "/api/drafts/S", {"text": "score 8", "hand": NEXT}),
+        Call(422, "/api/drafts/S", {"text": "score 8", "hand": NEXT, "by": "Bob"}, before=bad_hand)],
         change=True),
     ("DELETE", "/api/drafts"): RouteCalls([
         Call(200, f"/api/drafts?hand={NEXT}", before=held), Call(409, "/api/drafts?hand=1"),
@@ -305,10 +329,15 @@ def test_every_answer_is_what_the_published_schema_says(spec, evenings, tmp_path
             content = b" " * (70 * 1024)
         elif guard == 500:
             CALLS[method, route].fault(monkeypatch, app)
-    r = client.request(method, call.path, headers=headers, content=content,
-                       json=call.body if content is None else None)
+    if call.known and guard is None:
+        headers = {**headers, "If-None-Match": client.get("/api/status", headers=AUTH).headers["etag"]}
+    body = call.body(path) if callable(call.body) else call.body
+    r = client.request(method, call.path, headers=headers, content=content, json=body if content is None else None)
     assert r.status_code == status, r.text
     assert str(status) in spec["paths"][route][method.lower()]["responses"], f"{status} is not declared"
+    if status == 304:
+        assert not r.content and r.headers["etag"] == headers["If-None-Match"]
+        return
     assert r.headers["content-type"] == "application/json"
     problems = errors_of(validator(spec, method, route, status), r.json())
     assert not problems, "\n".join(problems[:10])
@@ -339,6 +368,9 @@ def test_every_answer_has_its_model_and_every_error_the_apps_error_body(spec):
     for p, ops in spec["paths"].items():
         for m, op in ops.items():
             for status, answer in op["responses"].items():
+                if status == "304":
+                    assert "content" not in answer and answer["description"], (m, p)      # no body: nothing changed
+                    continue
                 schema = answer["content"]["application/json"]["schema"]
                 assert set(schema) == {"$ref"}, (m, p, status, schema)
                 name = schema["$ref"].removeprefix("#/components/schemas/")

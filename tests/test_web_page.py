@@ -106,6 +106,10 @@ class Phone:
             (r.request.method, r.url.split("/", 3)[-1].split("?")[0], r.status)))
         self.page = self.context.new_page()
         self.page.on("dialog", self._dialog)
+        # The page's own faults (an exception, console.error): none may happen in any test.
+        self.errors = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         if via is None:
             self.page.goto(address)
         else:
@@ -189,6 +193,7 @@ def test_four_players_enter_a_hand_together_and_all_see_the_payments(served, bro
     played = json.loads(subprocess.run([sys.executable, "-m", "mjscore", "session", str(evening), "--format", "json"],
                                        capture_output=True, text=True, check=True).stdout)
     assert shown == payment_lines(played["hands"][0]), SHOTS
+    ann.page.locator("#result details.more > summary").click()     # the nets and totals, a tap away
     for _name, total in played["hands"][0]["totals"].items():
         assert str(total) in ann.page.locator("#result").inner_text()
     # The standings are a tap away.
@@ -362,6 +367,7 @@ def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typ
     shown = [t.split(" (")[0] for t in cid.page.locator("#result .whose").all_text_contents()]
     assert shown == ["Bob", "Cid", "Dee", "Ann"], shown
     # A hand is named one way everywhere: the result's title and its "Next:" as the command line names them.
+    cid.page.locator("#result details.more > summary").click()
     result = cid.page.locator("#result").inner_text()
     assert result.startswith("Hand 2: Ann deals, East round — Bob (S) wins") and "Next: Hand 3: Bob deals, East round" \
         in result, result
@@ -400,12 +406,18 @@ def test_an_evening_on_four_phones_keeps_every_line_and_penalty_where_it_was_typ
     evening.write_text(good)
     for p in phones:
         p.page.wait_for_function("() => document.getElementById('file-error').hidden", timeout=4000)
-    # The table's computer out of reach for a while: the banner shows after three seconds, and goes.
-    dee.page.route("**/api/status", lambda route: route.abort())
-    dee.page.wait_for_selector("#offline:not([hidden])", timeout=6000)
+    # The table's computer out of reach for a while (the phone's Wi-Fi gone: its waiting request
+    # fails too): the banner shows at the second failure in a row, says what the phone does, and goes.
+    dee.context.set_offline(True)
+    dee.page.wait_for_selector("#offline:not([hidden])", timeout=8000)
+    assert "cannot be reached: trying again" in dee.page.inner_text("#offline")
+    # Where the eye is: at the top of the screen, however far down the player has scrolled.
+    dee.page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    assert 0 <= dee.page.evaluate("() => document.getElementById('offline').getBoundingClientRect().top") <= 120
     dee.shot("e6-offline")
-    dee.page.unroute("**/api/status")
-    dee.page.wait_for_selector("#offline", state="hidden", timeout=6000)
+    dee.context.set_offline(False)
+    dee.page.wait_for_selector("#offline", state="hidden", timeout=12000)
+    assert not any(p.errors for p in phones), [p.errors for p in phones]
     assert all(r.startswith((base + "/", "http://localhost:9/")) for p in phones for r in p.requests)
 
 
@@ -599,6 +611,8 @@ def test_the_settlement_says_penalties_on_lines_of_their_own(served, browser):
 def test_any_hand_is_corrected_from_the_hands_view_and_every_phone_is_told(served_evening, browser):
     address, base, token, evening = served_evening
     ann, bob = Phone(browser, "Ann", address), Phone(browser, "Bob", address)
+    for p in (ann, bob):
+        p.page.locator("#result details.more > summary").click()     # the totals of the last hand, open
     ann.tab("Hands")
     seen(ann, "#hands", "Hand 3")
     items = ann.page.locator("#hands > li summary").all_inner_texts()
@@ -675,6 +689,7 @@ def test_at_a_new_round_the_entry_says_who_moves_where(tmp_path, browser):
         seen(ann, "#moves", "New round: ")
         moves = ann.page.locator("#moves").inner_text()
         assert re.fullmatch(r"New round: \w+ and \w+ swap chairs; \w+ and \w+ swap chairs", moves), moves
+        ann.page.locator("#result details.more > summary").click()
         assert "swap chairs" in ann.page.locator("#result").inner_text()       # Next: says it too
         ann.shot("new-round")
 

@@ -11,6 +11,7 @@ never left half-written.  The text checked is the text written: a hand is read a
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -38,6 +39,17 @@ class HandTakenError(SessionError):
 class NotTheLastHandError(SessionError):
     """Hand N was to be taken back, and it is not the evening's last hand (another writer took it
     back first, or added a hand after it)."""
+
+
+class HandChangedError(SessionError):
+    """A correction of hand N started from a version of it that is no longer the file's (another
+    phone, or the laptop, corrected it first): nothing was written."""
+
+
+def hand_version(text: str) -> str:
+    """What tells one text of a hand from another, as a correction names the hand it started from:
+    its lines as the file holds them (the blank lines after it left out)."""
+    return hashlib.sha256(text.rstrip().encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 class Added(NamedTuple):
@@ -264,15 +276,21 @@ def remove_last_hand(path: str, *, number: int | None = None) -> Removed:
     return Removed(removed, evening)
 
 
-def replace_hand(path: str, number: int, hand: str, *, hand_name: str = "<hand>") -> Corrected:
+def replace_hand(path: str, number: int, hand: str, *, hand_name: str = "<hand>",
+                 version: str | None = None) -> Corrected:
     """Replace hand `number` of the evening in `path` with `hand` (compact notation; `;` may
     break its lines) and play the hands after it again.  Raises MjError, and writes nothing, when
     the hand is wrong (its place in what was typed) or when a later hand is impossible after it
-    (that hand named)."""
+    (that hand named).  With `version` (`hand_version` of the text the correction started from),
+    `HandChangedError` when the file holds another text of the hand now: read under the lock, so
+    that of two corrections of one hand the second never silently undoes the first."""
     lines = one_hand(hand, hand_name)
     with _changing(path) as (target, raw, text):
         session = read_session(text, path)
         source = nth_hand(session, number, path)
+        if version is not None and hand_version(source.text or "") != version:
+            raise HandChangedError(f"hand {number} was changed after this correction of it began: nothing was "
+                                   "written", Location(path))
         before = play_file(session, target, every_hand=False).totals
         file_lines = text.split("\n")
         first = source.line - 1                                   # its first line, from 0

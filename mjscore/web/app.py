@@ -44,18 +44,21 @@ from mjscore.version import __version__
 from mjscore.web.guard import Guard
 from mjscore.web.routes import api_routes, page
 from mjscore.web.schemas import described, error_body
+from mjscore.web.static import CompressedJSON, PageFile
+from mjscore.web.waiting import Remembered, Wake
 
 # The errors that mean "another phone got there first": the phone asks again what the hand is.
-CONFLICTS = (api.HandTakenError, api.NotTheLastHandError, api.HandMovedError)
+CONFLICTS = (api.HandTakenError, api.NotTheLastHandError, api.HandMovedError, api.HandChangedError)
 PAGE_FILES = ("page.html", "page.js", "page.css")
 
 
 class TableApp(FastAPI):
     """The FastAPI app with its guard outside everything else, the handler of faults (500) too:
-    every answer, whatever made it, passes the guard's headers."""
+    every answer, whatever made it, passes the guard's headers.  Inside the guard, a large JSON
+    answer is compressed (the guard's own refusals are small)."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return Guard(super().build_middleware_stack(), self.state.token)
+        return Guard(CompressedJSON(super().build_middleware_stack()), self.state.token)
 
 
 def create_app(evening_path: str, token: str) -> FastAPI:
@@ -66,10 +69,13 @@ def create_app(evening_path: str, token: str) -> FastAPI:
                    description="The table page's JSON: the same objects the command line prints.",
                    exception_handlers=HANDLERS)
     app.state.table = api.NextHand(api.Evening(evening_path))
+    app.state.wake = Wake()
+    app.state.table.watch(app.state.wake)
+    app.state.remembered = Remembered()
     app.state.folder = os.path.dirname(os.path.abspath(evening_path))
     app.state.token = token
     here = resources.files("mjscore.web")
-    app.state.files = {name: here.joinpath(name).read_bytes() for name in PAGE_FILES}
+    app.state.files = {name: PageFile.of(here.joinpath(name).read_bytes()) for name in PAGE_FILES}
     app.include_router(page)
     app.include_router(api_routes)
     return app
@@ -83,7 +89,9 @@ def _folder(request: Request) -> str:
 
 
 async def _mj(request: Request, e: MjError) -> Response:
-    return JSONResponse(described(e, _folder(request)), status_code=409 if isinstance(e, CONFLICTS) else 422)
+    # A line sent for a seat its player has left: the seat they sit in now, for the phone to send it there.
+    seat = {"seat": e.seat} if isinstance(e, api.NotYourSeatError) else {}
+    return JSONResponse(described(e, _folder(request), **seat), status_code=409 if isinstance(e, CONFLICTS) else 422)
 
 
 async def _not_settled(request: Request, e: api.NotSettled) -> Response:

@@ -27,44 +27,92 @@ const S = {
   accepted: null,       // the line the server took for this hand, as {hand, text}
   restoredFor: 0,       // the hand whose held line this phone has looked at (a reload finds it again)
   retry: 0, retryTimer: 0,       // a line not taken yet: how many tries, and the next one
-  lastAnswer: Date.now(), notices: new Map(),    // notice id -> when it was first shown
+  notices: new Map(),   // notice id -> when it was first shown
   evening: null,        // the last /api/evening, for the Hands and Standings views
   file: "",             // the evening file's version the views were drawn from
 };
-const TIMEOUT = 8000;            // a request without an answer by then has failed
+const TIMEOUT = 15000;           // a request without an answer by then has failed (Slow 3G: 2 s a round trip)
+const WAIT = 25;                 // seconds the server holds a status request while nothing changes
+// The one status request of this phone: whether one is under way, the failures in a row (the
+// banner shows from the second: one lost request on a club's Wi-Fi is no outage), when the next
+// try is, and what cuts a wait short.
+const NET = { busy: false, fails: 0, next: 0, wake: null, force: false };
 const NOTICE_MS = 12000;         // a notice ("Hand 8 was taken back by Ann") stays this long, at least
 
 // -- talking to the server ---------------------------------------------------------------------
 
-async function call(method, path, body) {
+async function call(method, path, body, headers, timeout, cut) {
   // Every change says it is JSON (the server refuses one that does not); no answer within
-  // TIMEOUT is a failure, as a lost answer is: status 0.
-  const init = { method, headers: {}, credentials: "same-origin" };
+  // `timeout` (TIMEOUT) is a failure, as a lost answer is: status 0.
+  const init = { method, headers: { ...(headers || {}) }, credentials: "same-origin", cache: "no-store" };
   if (method !== "GET") init.headers["Content-Type"] = "application/json";
   if (body !== undefined) init.body = JSON.stringify(body);
   const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(), TIMEOUT);
+  const timer = setTimeout(() => stop.abort(), timeout || TIMEOUT);
   init.signal = stop.signal;
+  if (cut) cut.abort = () => stop.abort();       // the caller may give up on it (the phone went offline)
   try {
     const r = await fetch(path, init);
     let data = null;
-    try { data = await r.json(); } catch (e) { data = null; }
-    S.lastAnswer = Date.now();
-    $("offline").hidden = true;
+    if (r.status !== 304) { try { data = await r.json(); } catch (e) { data = null; } }
     return { status: r.status, data };
   } catch (e) {
     return { status: 0, data: null };
   } finally { clearTimeout(timer); }
 }
 
-function watchConnection() {
-  // The banner shows after three seconds without an answer, and goes when one comes.
-  $("offline").hidden = Date.now() - S.lastAnswer < 3000;
+function backoff(tries) { return Math.min(8000, 500 * 2 ** Math.max(0, tries - 1)) * (0.8 + 0.4 * Math.random()); }
+
+function sleep(ms) {
+  // A pause that `poll()` cuts short (the player did something: ask the server now).
+  return new Promise((done) => { const t = setTimeout(done, ms); NET.wake = () => { clearTimeout(t); done(); }; })
+    .then(() => { NET.wake = null; });
 }
 
-async function poll() {
-  const { status, data } = await call("GET", "/api/status");
-  if (status === 200 && data.version !== S.version) { S.version = data.version; S.status = data; await changed(); }
+async function statusLoop() {
+  // The phone's one status request, again and again: it waits at the server for the next change
+  // (a long poll: at most WAIT seconds, then 304), so an idle phone costs one small request every
+  // 25 s and a change shows at once; a failed one is tried again later and later (at most 8 s).
+  for (;;) {
+    NET.busy = true;
+    const known = S.version && !NET.force;
+    NET.force = false;
+    const r = await call("GET", known ? `/api/status?wait=${WAIT}` : "/api/status", undefined,
+                         known ? { "If-None-Match": `"${S.version}"` } : {}, (WAIT + 20) * 1000, NET);
+    NET.busy = false; NET.abort = null;
+    if (r.status === 200 && r.data) {
+      NET.fails = 0; showOffline();
+      if (r.data.version !== S.version || !known) {
+        S.version = r.data.version; S.status = r.data;
+        // Whatever one status makes of the page, the next one is asked for all the same.
+        try { await changed(); } catch (e) { console.error(e); }
+      }
+    } else if (r.status === 304) {
+      NET.fails = 0; showOffline();
+    } else {
+      NET.fails += 1;
+      NET.next = Date.now() + backoff(NET.fails);
+      showOffline();
+      await sleep(NET.next - Date.now());
+    }
+  }
+}
+
+function poll() {
+  // Ask the server now what changed: the waiting request answers by itself when this phone's
+  // own change reaches the server; a phone between two tries tries at once.
+  NET.force = true;
+  if (NET.wake) { NET.fails = Math.min(NET.fails, 1); NET.wake(); }
+}
+
+function showOffline() {
+  // At the top, where the eye is, and only while the table's computer is really out of reach.
+  const box = $("offline");
+  box.hidden = NET.fails < 2;
+  if (box.hidden) return;
+  const left = Math.ceil((NET.next - Date.now()) / 1000);
+  box.textContent = NET.busy || left <= 0 ? "The table's computer cannot be reached: trying again now…"
+    : `The table's computer cannot be reached: trying again in ${left} s (Wi-Fi on? the same network as the table?)`;
 }
 
 async function changed() {
@@ -75,6 +123,7 @@ async function changed() {
   if (st.error) {
     const e = st.error;
     fileError.textContent = `The evening's file cannot be played (${e.file || "the file"}${e.line ? ", line " + e.line : ""}): ${e.message}. Nothing can be settled until it is mended.`;
+    S.seat = null;              // no next hand, so no seat in it, until the file is mended
     render();
     return;
   }
@@ -91,6 +140,7 @@ async function changed() {
     if (!typed || taken) resetMine(); else { S.sent = ""; clearTimeout(S.retryTimer); S.retry = 0; lineChanged(); }
     S.accepted = null;
   }
+  if (S.accepted && S.seat && S.accepted.hand === st.hand) heldStill(st);
   if (S.seat && st.hand !== S.restoredFor) {
     // The line the server holds for me (typed before a reload, or brought back with a hand
     // taken back) comes back to my entry, so nobody types it again.
@@ -98,18 +148,54 @@ async function changed() {
     const d = st.drafts[S.seat];
     if (d && !lineText() && restore(d.text)) {
       S.sent = lineText();
-      S.accepted = { hand: st.hand, text: S.sent };
+      S.accepted = { hand: st.hand, text: S.sent, run: st.run, at: st.version };
       $("line").textContent = `${S.seat}: ${S.sent}`;
       showCheck(d);
     }
   }
   if (evening) {
-    if (st.hands > 0) await showHand(st.hands); else { $("result").hidden = true; $("result").replaceChildren(); }
+    // A hand settled, taken back or corrected (its result, and every total after it, may be another).
+    S.resultWanted = st.hands; S.resultShown = 0;
+    if (st.hands <= 0) { S.resultShown = 0; $("result").hidden = true; $("result").replaceChildren(); }
     S.evening = null;
-    if (S.tab !== "table") await showTab();
+    if (S.tab !== "table") retrying("view", showTab);
   }
+  if (S.resultWanted > 0 && S.resultShown !== S.resultWanted) retrying("result", () => showHand(S.resultWanted));
   S.hands = st.hands;
   render();
+}
+
+function heldStill(st) {
+  // My line as the server holds it: ✓ only while it does.  A server started again without it
+  // (another run) is sent it again by this phone; one another phone dropped on purpose (a draw,
+  // a settle) is not; a status older than the server's taking of the line says nothing.
+  const d = st.drafts[S.seat], a = S.accepted;
+  if (d && d.text === a.text) return;
+  const count = (v) => Number(v.slice(v.lastIndexOf(".") + 1));
+  const sameFile = (v, w) => v.slice(0, v.lastIndexOf(".")) === w.slice(0, w.lastIndexOf("."));
+  if (a.run === st.run && sameFile(a.at, st.version) && count(st.version) < count(a.at)) return;
+  S.accepted = null;
+  const typed = lineText();
+  if (a.run !== st.run && typed === a.text) {
+    S.sent = ""; showCheck(null); $("pending").hidden = false; sendLine(typed);
+  } else {
+    showCheck(null);
+  }
+}
+
+const RETRY = {};              // what is fetched again until it comes: its tries so far
+async function retrying(what, fetchIt) {
+  // A result or a view this phone could not fetch is fetched again, later and later, until it has it.
+  if (RETRY[what] && RETRY[what].busy) { RETRY[what].again = true; return; }
+  const r = RETRY[what] = RETRY[what] || { tries: 0 };
+  r.busy = true;
+  for (;;) {
+    r.again = false;
+    const ok = await fetchIt();
+    if (ok !== false && !r.again) break;
+    if (ok === false) { r.tries += 1; await new Promise((done) => setTimeout(done, backoff(r.tries))); }
+  }
+  r.busy = false; r.tries = 0;
 }
 
 function showNotices(list) {
@@ -125,26 +211,36 @@ function showNotices(list) {
 
 // -- the deal and who I am ---------------------------------------------------------------------
 
+// What the page has drawn, so that a poll draws again only what changed: a tap between two polls
+// lands on the button that was there, and a live region is not read out again for nothing.
+const UI = {
+  drawn: { pick: null, won: null, hand: null, penalties: null },    // what each was drawn from
+  result: { hand: null, open: false },      // the settled hand shown, and whether its rest is open
+  measure: null,                            // a canvas, to measure the chart's words
+};
+
 function render() {
   const st = S.status;
   if (!st) return;
   const n = st.next;
-  $("deal").textContent = n ? handTitle(n) : "mjscore";
+  put($("deal"), n ? handTitle(n) : "mjscore");
   if (!S.me) { showPick(); return; }
   $("pick").hidden = true;
   $("tabs").hidden = false;
   $("who").hidden = false;
-  $("who").textContent = S.me === "-" ? "watching" : `${S.me}${S.seat ? " · " + SEAT_WORDS[S.seat] : ""}`;
+  put($("who"), S.me === "-" ? "watching" : `${S.me}${S.seat ? " · " + SEAT_WORDS[S.seat] : ""}`);
   $("who").setAttribute("aria-label", `${$("who").textContent}: not you? Choose again`);
+  // The tabs as WAI-ARIA's pattern has them: only the selected tab is a Tab stop (the arrow keys
+  // move between them, wire()), and Tab goes on into its panel.
   for (const b of document.querySelectorAll("[data-tab]")) {
     b.setAttribute("aria-selected", String(b.dataset.tab === S.tab));
     b.tabIndex = b.dataset.tab === S.tab ? 0 : -1;
   }
   for (const p of document.querySelectorAll("[data-panel]")) p.hidden = p.dataset.panel !== S.tab;
   $("moves").hidden = !(n && n.moves);
-  $("moves").textContent = n && n.moves ? n.moves : "";
+  put($("moves"), n && n.moves ? n.moves : "");
   $("mine").hidden = !S.seat;
-  $("mine-title").textContent = S.seat ? `Your hand — you are ${SEAT_WORDS[S.seat]}` : "";
+  put($("mine-title"), S.seat ? `Your hand — you are ${SEAT_WORDS[S.seat]}` : "");
   renderMine();
   renderTable();
 }
@@ -159,17 +255,26 @@ function showPick() {
   for (const p of document.querySelectorAll("[data-panel]")) p.hidden = true;
   $("pick").hidden = false;
   const box = $("pick-names");
+  const names = S.status.players.join("\n");
+  if (UI.drawn.pick === names) return;
+  UI.drawn.pick = names;
   box.replaceChildren(...S.status.players.map((name) => button(name, () => { setMe(name); })));
 }
 
-function setMe(name) { S.me = name; localStorage.setItem("mj_me", name); S.version = ""; S.restoredFor = 0; resetMine(); poll(); }
+function setMe(name) {
+  // Shown at once from the status this phone has: a slow network never keeps a player waiting on "Who are you?".
+  S.me = name; localStorage.setItem("mj_me", name); S.restoredFor = 0; resetMine();
+  if (S.status) changed(); else poll();
+}
 
-async function choose(tab) { S.tab = tab; render(); await showTab(); }
+async function choose(tab) { S.tab = tab; S.confirmed = null; render(); await retrying("view", showTab); }
 
 async function showTab() {
-  if (S.tab === "hands") await showHands();
-  else if (S.tab === "standings") await showStandings();
-  else if (S.tab === "rules") await showRules();
+  // False when the view's answer could not be fetched (`retrying` asks again).
+  if (S.tab === "hands") return showHands();
+  if (S.tab === "standings") return showStandings();
+  if (S.tab === "rules") return showRules();
+  return true;
 }
 
 // -- my line -----------------------------------------------------------------------------------
@@ -187,14 +292,19 @@ function resetMine() {
 
 function renderMine() {
   if (!S.seat) return;
-  const others = SEATS.filter((s) => s !== S.seat).map((s) => S.status.next.seats[s]);
-  // One tap says I won and how: self-drawn, or on whose discard.  No tap at all: I lost.
-  $("won-how").replaceChildren(
-    pressed(button("Self-drawn", () => { S.from = S.from === "self" ? null : "self"; S.nothing = false; lineChanged(); }), S.from === "self"),
-    ...others.map((name) => pressed(button(`from ${name}`, () => { S.from = S.from === name ? null : name; S.nothing = false; lineChanged(); }), S.from === name)));
+  // One tap says I won and how: self-drawn, or on whose discard.  No tap at all: I lost.  The
+  // buttons are made again only when the other players change (a new seat, a new hand's seats).
+  const whose = ["self", ...SEATS.filter((s) => s !== S.seat).map((s) => S.status.next.seats[s])];
+  const box = $("won-how");
+  if (UI.drawn.won !== whose.join("\n")) {
+    UI.drawn.won = whose.join("\n");
+    box.replaceChildren(...whose.map((from) => button(from === "self" ? "Self-drawn" : `from ${from}`, () => {
+      S.from = S.from === from ? null : from; S.nothing = false; lineChanged(); })));
+  }
+  [...box.children].forEach((b, i) => pressed(b, S.from === whose[i]));
   $("by-score").hidden = S.mode !== "score";
   $("count-tiles").hidden = S.mode !== "score";
-  $("score").textContent = S.nothing ? "nothing" : S.score || "–";
+  put($("score"), S.nothing ? "nothing" : S.score || "–");
   const nothing = $("keypad").querySelector("[data-key=nothing]");
   if (nothing) {
     // Out of reach for a winner, but kept in its place: 0 and ⌫ never move under a thumb.
@@ -357,13 +467,15 @@ async function sendLine(text) {
   }
   S.retry = 0;
   $("pending").hidden = true;
-  S.accepted = { hand, text };
+  // Taken by this run of the server, at this version of what it holds (see heldStill).
+  S.accepted = { hand, text, run: data.run, at: data.held };
   showCheck(data);
-  S.version = ""; poll();
+  poll();
 }
 
 function showCheck(data) {
   const check = $("check");
+  if (!data) { check.className = "check"; check.textContent = ""; return; }   // not held: no ✓
   if (data.ok) {
     check.className = "check ok";
     const limit = S.status.limit, typed = S.mode === "score" ? Number(S.score) : 0;
@@ -447,31 +559,46 @@ function buildPalette() {
 function addTile(code) { S.items.push({ code }); lineChanged(); }
 
 function renderTiles() {
+  // The hand's tiles are made again only when they change (a tile added, grouped or removed); a
+  // tile selected, the winning tile or an error marks the tiles already there.
   const hand = $("hand");
-  hand.replaceChildren();
-  S.items.forEach((it, n) => {
-    if (it.group) {
+  const tiles = S.items.map((it) => it.group ? `${it.group}:${it.codes.join("")}` : it.code).join(" ");
+  if (UI.drawn.hand !== tiles || hand.children.length !== S.items.length) {
+    UI.drawn.hand = tiles;
+    hand.replaceChildren(...S.items.map((it, n) => {
+      if (!it.group) return tile(it.code, () => select(n));
       const g = document.createElement("span");
       g.className = `group ${it.group}`;
       g.setAttribute("role", "group");
       g.setAttribute("aria-label", `${it.group} set`);
-      for (const c of it.codes) g.append(pressed(tile(c, () => select(n)), S.sel.has(n)));
-      if (S.sel.has(n)) g.classList.add("sel");
-      if (it.err) g.classList.add("err");
-      it.el = g; hand.append(g);
-    } else {
-      const t = pressed(tile(it.code, () => select(n)), S.sel.has(n));
-      if (S.sel.has(n)) t.classList.add("sel");
-      if (S.win === it) { t.classList.add("won"); t.setAttribute("aria-label", `${t.getAttribute("aria-label")}, the winning tile`); }
-      if (it.err) t.classList.add("err");
-      it.el = t; hand.append(t);
+      g.append(...it.codes.map((c) => tile(c, () => select(n))));
+      return g;
+    }));
+  }
+  S.items.forEach((it, n) => {
+    // A line brought back (a reload, a hand taken back) has new items for the same tiles: each
+    // takes the element at its place, which markErrors marks.
+    const el = hand.children[n];
+    it.el = el;
+    const on = S.sel.has(n);
+    el.classList.toggle("sel", on);
+    el.classList.toggle("err", !!it.err);
+    for (const t of it.group ? el.children : [el]) pressed(t, on);
+    if (!it.group) {
+      const won = S.win === it;
+      const name = el.getAttribute("aria-label").replace(/, the winning tile$/, "");
+      el.classList.toggle("won", won);
+      el.setAttribute("aria-label", won ? `${name}, the winning tile` : name);
     }
   });
   const flags = $("flags");
   flags.hidden = !S.from;
-  flags.replaceChildren(...FLAGS.map(([f, label]) => pressed(button(label, () => {
-    if (S.flags.has(f)) S.flags.delete(f); else S.flags.add(f);
-    lineChanged(); }), S.flags.has(f))));
+  if (!flags.childElementCount) {
+    flags.append(...FLAGS.map(([f, label]) => button(label, () => {
+      if (S.flags.has(f)) S.flags.delete(f); else S.flags.add(f);
+      lineChanged(); })));
+  }
+  [...flags.children].forEach((b, i) => pressed(b, S.flags.has(FLAGS[i][0])));
 }
 
 function select(n) { if (S.sel.has(n)) S.sel.delete(n); else S.sel.add(n); renderTiles(); }
@@ -509,32 +636,43 @@ function act(what) {
 function renderTable() {
   const st = S.status;
   if (!st || !st.next) return;
+  // A line a seat, made once and written over as the lines come in.
   const list = $("lines");
-  list.replaceChildren(...SEATS.map((seat) => {
-    const d = st.drafts[seat];
-    const li = document.createElement("li");
+  if (list.children.length !== SEATS.length) {
+    list.replaceChildren(...SEATS.map(() => {
+      const li = document.createElement("li");
+      const who = document.createElement("span"); who.className = "who";
+      const what = document.createElement("span"); what.className = "what";
+      li.append(who, what);
+      return li;
+    }));
+  }
+  SEATS.forEach((seat, k) => {
+    const d = st.drafts[seat], li = list.children[k];
     li.className = d ? (d.ok ? "ok" : "bad") : "";
-    const who = document.createElement("span"); who.className = "who"; who.textContent = `${st.next.seats[seat]} (${seat})`;
-    const what = document.createElement("span"); what.className = "what";
-    what.textContent = !d ? "not in yet" : draftText(d);
-    li.append(who, what);
-    return li;
-  }));
-  $("penalties").replaceChildren(...(st.penalties || []).map((p, i) => {
-    const li = document.createElement("li");
-    const what = document.createElement("span");
-    what.textContent = `Penalty: ${p.from} pays ${p.amount}${p.to ? " to " + p.to : " to each"}${p.by ? " (entered by " + p.by + ")" : ""}`;
-    const drop = button("Remove", () => removePenalty(i));
-    drop.className = "quiet";
-    drop.setAttribute("aria-label", `Remove the penalty: ${what.textContent}`);
-    li.append(what, drop);
-    return li;
-  }));
+    put(li.firstChild, `${st.next.seats[seat]} (${seat})`);
+    put(li.lastChild, !d ? "not in yet" : draftText(d));
+  });
+  // The penalties' Remove buttons are made again only when the penalties change.
+  const penalties = JSON.stringify(st.penalties || []);
+  if (UI.drawn.penalties !== penalties) {
+    UI.drawn.penalties = penalties;
+    $("penalties").replaceChildren(...(st.penalties || []).map((p, i) => {
+      const li = document.createElement("li");
+      const what = document.createElement("span");
+      what.textContent = `Penalty: ${p.from} pays ${p.amount}${p.to ? " to " + p.to : " to each"}${p.by ? " (entered by " + p.by + ")" : ""}`;
+      const drop = button("Remove", () => removePenalty(i));
+      drop.className = "quiet";
+      drop.setAttribute("aria-label", `Remove the penalty: ${what.textContent}`);
+      li.append(what, drop);
+      return li;
+    }));
+  }
   $("submit").disabled = !ready() || !!st.error;
   // Someone just watching sees the table; the players settle it.
   for (const id of ["submit", "draw", "penalty", "undo"]) $(id).hidden = S.me === "-";
   $("others-nothing").parentElement.hidden = S.me === "-";
-  $("undo").textContent = st.hands ? `Undo hand ${st.hands}` : "Undo last hand";
+  put($("undo"), st.hands ? `Undo hand ${st.hands}` : "Undo last hand");
   $("undo").disabled = !st.hands;
 }
 
@@ -627,15 +765,78 @@ function handResult(data, title) {
 }
 
 async function showHand(n) {
-  // The hand just settled, at the top of the Table view, with the next deal in the library's words.
+  // The hand just settled, at the top of the Table view, with the next deal in the library's
+  // words; false when it could not be fetched (it is fetched again: `retrying`).
+  if (n !== S.resultWanted) return true;          // another hand settled meanwhile: that one is wanted
   const { status, data } = await call("GET", `/api/hands/${n}`);
-  if (status !== 200) return;
+  if (status === 404) return true;               // taken back meanwhile: the next status says so
+  if (status !== 200) return false;
+  if (n !== S.resultWanted) return true;
+  showResult(data);
+  S.resultShown = n;
+  return true;
+}
+
+function showResult(data) {
+  // The settled hand, compact above the next hand's entry so that the keypad is in view without a
+  // swipe: its title and who pays whom (each penalty too) open; the nets and totals, the next deal
+  // in the library's words and how each score was made one tap away.
   const box = $("result");
   const parts = handResult(data, true);
+  const is = (el, cls) => el.classList.contains(cls);
+  const table = parts.find((el) => is(el, "scroll")), breakdown = parts.find((el) => is(el, "breakdown"));
+  const shown = parts.filter((el) => el !== table && el !== breakdown && !is(el, "pays"));
+  const pays = parts.filter((el) => is(el, "pays"));
+  if (pays.length) {
+    // Who pays whom as one run of sentences that wraps, not a line each: two lines, not six.
+    const paid = document.createElement("ul");
+    paid.className = "paid";
+    for (const p of pays) { const li = document.createElement("li"); li.className = "pays"; money(li, p.textContent); paid.append(li); }
+    shown.splice(1, 0, paid);
+  }
+  const rest = table ? [table] : [];
   const nx = S.status && S.status.next;
-  if (nx) parts.splice(parts.findIndex((el) => el.classList.contains("scroll")) + 1, 0, hint(nx.text));
-  box.replaceChildren(...parts);
+  if (nx) rest.push(hint(nx.text));
+  if (breakdown) {
+    // Open under the one tap: the breakdown is what a player opens the rest for.
+    const h = document.createElement("h3"); h.textContent = "How each score was made";
+    rest.push(h, ...[...breakdown.children].filter((el) => el.tagName !== "SUMMARY"));
+  }
+  const more = document.createElement("details");
+  more.className = "more";
+  const sum = document.createElement("summary");
+  sum.textContent = table && breakdown ? "Nets, totals and breakdowns" : table ? "Nets and totals"
+    : breakdown ? "How each score was made" : "The next deal";
+  more.append(sum, ...rest);
+  // Drawn again for the same hand (a hand corrected, a total changed), the rest stays as the
+  // player left it; a new hand's result starts folded.
+  const same = UI.result.hand === data.hand;
+  const settled = S.hands >= 0 && !same;      // settled or taken back since this page was drawn
+  more.open = same && UI.result.open;
+  UI.result = { hand: data.hand, open: more.open };
+  more.addEventListener("toggle", () => { if (UI.result.hand === data.hand) UI.result.open = more.open; });
+  box.replaceChildren(...shown, more);
   box.hidden = false;
+  if (settled) backToTheEntry();
+}
+
+function backToTheEntry() {
+  // After a settle the next hand's entry comes back into view for a player who scrolled down to
+  // press Settle; one reading another view (or just watching) stays where they are.  Looked at
+  // once the page is drawn for the new hand (render() runs after this, in the same task).
+  if (S.tab !== "table") return;
+  requestAnimationFrame(() => {
+    const entry = S.mode === "score" ? $("keypad") : $("palette");
+    if (S.tab !== "table" || $("mine").hidden || !entry.getClientRects().length) return;
+    // The result's title and the whole entry below it in view (the browser keeps Settle where it
+    // was as the result grows above it, which leaves the title out): nothing moves if they are.
+    const bar = $("bar").getBoundingClientRect().bottom, at = entry.getBoundingClientRect();
+    const from = $("result").getBoundingClientRect().top;
+    if (from >= bar && at.bottom <= innerHeight) return;
+    // The least scroll that shows the entry whole, but never past the result's title.
+    const whole = at.bottom + scrollY + 8 - innerHeight, title = from + scrollY - bar - 8;
+    scrollTo({ top: Math.max(0, Math.min(whole, title)) });
+  });
 }
 
 // -- the evening's hands, and correcting one ---------------------------------------------------
@@ -651,7 +852,7 @@ async function evening() {
 
 async function showHands() {
   const data = await evening();
-  if (!data) return;
+  if (!data) return false;
   $("hands-title").textContent = `The evening's hands: ${data.hands.length}`;
   const list = $("hands");
   if (!data.hands.length) { list.replaceChildren(hint("No hand has been played yet.")); return; }
@@ -675,13 +876,26 @@ async function showHands() {
     li.append(det);
     return li;
   }));
+  reopenConfirmed();
+  return true;
 }
 
 async function openHand(n, body) {
   const { status, data } = await call("GET", `/api/hands/${n}`);
   if (status !== 200) { body.replaceChildren(hint(`Hand ${n} could not be read: try again.`)); return; }
   const fix = button(`Correct hand ${n}`, () => correctForm(n, body, fix));
-  body.replaceChildren(...handResult(data, false), fix);
+  // A correction just saved is confirmed here, above the hand as it is now, until the player
+  // moves on (another view, or another hand's correction).
+  const done = S.confirmed && S.confirmed.hand === n ? [para("check ok", S.confirmed.text)] : [];
+  if (done.length) done[0].setAttribute("role", "status");
+  body.replaceChildren(...done, ...handResult(data, false), fix);
+}
+
+function reopenConfirmed() {
+  // The Hands view drawn again (every phone's evening changed): the hand just corrected stays open.
+  if (!S.confirmed || S.tab !== "hands") { S.confirmed = null; return; }
+  const det = document.querySelector(`details[data-hand="${S.confirmed.hand}"]`);
+  if (det && !det.open) det.open = true;
 }
 
 async function correctForm(n, body, opener) {
@@ -689,6 +903,8 @@ async function correctForm(n, body, opener) {
   // again, and every phone is told which totals changed.
   const { status, data } = await call("GET", `/api/hands/${n}/text`);
   if (status !== 200) return;
+  S.confirmed = null;
+  let version = data.version;     // the hand as this correction began from: another correction first is a 409
   const form = document.createElement("form");
   form.className = "correct";
   const label = document.createElement("label");
@@ -707,16 +923,20 @@ async function correctForm(n, body, opener) {
   form.append(label, area, row, said);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const r = await call("PUT", `/api/hands/${n}`, { text: area.value, by: me() });
+    const r = await call("PUT", `/api/hands/${n}`, { text: area.value, version, by: me() });
     if (r.status === 200) {
       const moved = Object.entries(r.data.changed).map(([who, c]) => `${who} ${c.before} → ${c.after}`);
-      said.className = "check ok";
-      said.textContent = `Hand ${n} corrected${moved.length ? ": " + moved.join(", ") : "; no total changed"}.`;
-      S.evening = null; S.version = ""; await poll(); await showHands();
+      S.confirmed = { hand: n, text: `Hand ${n} corrected${moved.length ? ": " + moved.join(", ") : "; no total changed"}.` };
+      S.evening = null; poll(); await showHands();
       return;
     }
     said.className = "check bad";
     said.textContent = r.data && r.data.error ? r.data.error.message : `Hand ${n} was not corrected (no answer): save again.`;
+    if (r.status === 409) {
+      // Corrected by someone else first: the hand as it is now, to correct again from there.
+      const now = await call("GET", `/api/hands/${n}/text`);
+      if (now.status === 200) { area.value = now.data.text; version = now.data.version; }
+    }
   });
   opener.hidden = true;
   body.append(form);
@@ -727,7 +947,7 @@ async function correctForm(n, body, opener) {
 
 async function showStandings() {
   const data = await evening();
-  if (!data) return;
+  if (!data) return false;
   const parts = [];
   const h = document.createElement("h2"); h.textContent = `Standings after ${data.hands.length} hand${data.hands.length === 1 ? "" : "s"}`;
   parts.push(h);
@@ -740,7 +960,7 @@ async function showStandings() {
   if (stake) parts.push(para("small", `A point is ${stake.currency ? stake.currency + " " : ""}${stake.per_point}.`));
   if (data.settle_up === null) parts.push(hint(data.settle_up_note));
   else if (!data.settle_up.length) parts.push(hint("Nobody owes anything."));
-  else for (const line of data.said.settle_up) parts.push(para("pays", line));
+  else for (const line of data.said.settle_up) { const p = para("pays", ""); money(p, line); parts.push(p); }
   if (data.next) parts.push(hint(data.next.text));
   parts.push(...await figuresOfEach());
   $("standings").replaceChildren(...parts);
@@ -777,29 +997,46 @@ function marker(shape, x, y, r) {
 
 function chart(data) {
   // The running totals, drawn here: a line, a marker shape and a name for each player (as the
-  // terminal chart has them), so no colour is needed to tell the players apart.
+  // terminal chart has them), so no colour is needed to tell the players apart.  Drawn at the
+  // size it is shown, a unit a CSS pixel, its margins as wide as its words at the phone's text
+  // size: larger text gives larger words, never words cut at the edge or run together.
   const players = data.players;
   const series = players.map((name) => [data.start, ...data.hands.map((h) => h.totals[name])]);
   const all = series.flat();
   let lo = Math.min(...all), hi = Math.max(...all);
   if (lo === hi) { lo -= 100; hi += 100; }
-  const W = 360, H = 220, left = 58, right = 64, top = 12, bottom = 26, inset = 8;
+  const em = 0.8 * parseFloat(getComputedStyle(document.documentElement).fontSize);    // .chart text is .8rem
+  const card = $("standings"), pad = parseFloat(getComputedStyle(card).paddingLeft) || 0;
+  const W = card.clientWidth > 4 * pad ? Math.floor(card.clientWidth - 2 * pad) : 360;
+  const H = Math.round(Math.max(W * 0.6, em * 12));
+  const wide = textWidth(em);
   const n = series[0].length - 1;
-  const x = (i) => left + inset + (n ? (i * (W - left - right - inset)) / n : 0);
+  const top = em, bottom = em * 2, inset = em * 0.6;
+  let step = niceStep(hi - lo);
+  while ((step * (H - top - bottom)) / (hi - lo) < em * 1.6) step *= 2;      // a label's height apart, at least
+  const marks = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) marks.push(v);
+  const left = Math.ceil(Math.max(...marks.map((v) => wide(String(v))))) + em * 0.5;
+  // A name longer than a third of the chart is shortened there; the chart's name says it whole.
+  const short = (name) => { let s = name; while (s.length > 1 && wide(s) > W / 3) s = s.slice(0, -1); return s === name ? s : s + "…"; };
+  const right = Math.ceil(Math.max(...players.map((p) => wide(short(p))))) + em * 0.6;
+  const x = (i) => left + inset + (n ? (i * (W - left - right - inset * 2)) / n : 0);
   const y = (v) => top + ((hi - v) * (H - top - bottom)) / (hi - lo);
   const box = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img" });
+  box.style.fontSize = `${em}px`;       // the size it was measured at, should the text size change after
   const words = players.map((name, k) => `${name} (${SHAPES[k]}) ${series[k][n]}`).join(", ");
   box.setAttribute("aria-label", `Running totals after each hand: ${words}`);
   const title = svg("title", {}); title.textContent = `Running totals: ${words}`;
   box.append(title);
-  const step = niceStep(hi - lo);
-  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
+  for (const v of marks) {
     box.append(svg("line", { x1: left, x2: W - right, y1: y(v), y2: y(v), class: "grid" }));
-    const t = svg("text", { x: left - 4, y: y(v) + 4, "text-anchor": "end" }); t.textContent = String(v); box.append(t);
+    const t = svg("text", { x: left - em * 0.3, y: y(v) + em * 0.35, "text-anchor": "end" }); t.textContent = String(v); box.append(t);
   }
   box.append(svg("line", { x1: left, x2: W - right, y1: H - bottom, y2: H - bottom, class: "axis" }));
-  const ticks = Math.max(1, Math.ceil(n / 8));
-  for (let i = 0; i <= n; i += ticks) { const t = svg("text", { x: x(i), y: H - 8, "text-anchor": "middle" }); t.textContent = String(i); box.append(t); }
+  // The hands' numbers under the axis, as many as fit side by side.
+  const fit = Math.max(1, Math.floor((W - left - right - inset * 2) / (wide(String(n)) + em)));
+  const ticks = Math.max(1, Math.ceil(n / fit));
+  for (let i = 0; i <= n; i += ticks) { const t = svg("text", { x: x(i), y: H - em * 0.5, "text-anchor": "middle" }); t.textContent = String(i); box.append(t); }
   const colours = ["var(--c1)", "var(--c2)", "var(--c3)", "var(--c4)"];
   const dashes = ["", "6 3", "2 3", "8 3 2 3"];
   const ends = [];
@@ -808,17 +1045,28 @@ function chart(data) {
     g.append(svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), fill: "none", "stroke-width": 2,
                                "stroke-dasharray": dashes[k] }));
     const every = Math.max(1, Math.ceil(n / 12));
-    values.forEach((v, i) => { if (i % every === 0 || i === n) g.append(marker(SHAPES[k], x(i), y(v), 3.5)); });
+    values.forEach((v, i) => { if (i % every === 0 || i === n) g.append(marker(SHAPES[k], x(i), y(v), em * 0.28)); });
     box.append(g);
     ends.push({ k, y: y(values[n]) });
   });
-  // Each name at the end of its line, moved apart where two lines end close together.
+  // Each name at the end of its line, moved apart where two lines end close together (and up
+  // from the axis's numbers, where they would run into them).
   ends.sort((a, b) => a.y - b.y);
-  for (let i = 1; i < ends.length; i++) if (ends[i].y - ends[i - 1].y < 14) ends[i].y = ends[i - 1].y + 14;
+  const apart = em * 1.15;
+  for (let i = 1; i < ends.length; i++) if (ends[i].y - ends[i - 1].y < apart) ends[i].y = ends[i - 1].y + apart;
+  const over = ends.length ? ends[ends.length - 1].y - (H - bottom) : 0;
+  if (over > 0) for (const e of ends) e.y = Math.max(top, e.y - over);
   for (const e of ends) {
-    const t = svg("text", { x: W - right + 6, y: e.y + 4 }); t.textContent = players[e.k]; box.append(t);
+    const t = svg("text", { x: W - right + em * 0.45, y: e.y + em * 0.35 }); t.textContent = short(players[e.k]); box.append(t);
   }
   return box;
+}
+
+function textWidth(em) {
+  // How wide a word is drawn in the chart's text (measured on a canvas, in the page's font).
+  if (!UI.measure) UI.measure = document.createElement("canvas").getContext("2d");
+  UI.measure.font = `${em}px ${getComputedStyle(document.body).fontFamily}`;
+  return (word) => UI.measure.measureText(word).width;
 }
 
 function niceStep(span) {
@@ -831,7 +1079,7 @@ function niceStep(span) {
 
 async function showRules() {
   const { status, data } = await call("GET", "/api/rules");
-  if (status !== 200) return;
+  if (status !== 200) return false;
   const parts = [];
   const h = document.createElement("h2"); h.textContent = `Scheme: ${data.title} (${data.scheme})`;
   parts.push(h, para("small", data.description));
@@ -860,16 +1108,34 @@ function button(text, onClick) { const b = document.createElement("button"); b.t
 function pressed(b, on) { b.setAttribute("aria-pressed", String(!!on)); return b; }
 function hint(text) { const p = document.createElement("p"); p.className = "hint"; p.textContent = text; return p; }
 function signed(n) { return n > 0 ? `+${n}` : `${n}`; }
+function put(el, text) {
+  // Text written only when it changed: a live region (the deal) is not read out again on every
+  // poll, and the element keeps its place under a finger.
+  if (el.textContent !== text) el.textContent = text;
+}
+function money(el, text) {
+  // A figure or a sentence with money in brackets ("+504 (EUR +25.20)"): the brackets kept on
+  // one line, so that large text breaks the line before the money, never inside it.
+  el.replaceChildren(...text.split(/(\([^()]{1,24}\))/).filter(Boolean).map((part) => {
+    if (!/^\(.*\)$/.test(part)) return part;
+    const s = document.createElement("span"); s.className = "together"; s.textContent = part; return s;
+  }));
+}
 function figuresTable(heads, rows, numbers) {
-  // A small table; the columns in `numbers` are figures, set to the right.
-  const t = document.createElement("table"); t.className = "figures";
-  const tr = document.createElement("tr");
+  // A small table; the columns in `numbers` are figures, set to the right.  Each cell carries its
+  // column's name: where the table is too wide for the phone (large text, a narrow screen), each
+  // row is laid out on lines of its own, each figure after its name (page.css), not cut.
+  const t = document.createElement("table"); t.className = `figures cols-${heads.length}`;
+  const tr = t.createTHead().insertRow();
   heads.forEach((h, i) => { const th = document.createElement("th"); th.scope = "col"; th.textContent = h; if (numbers.includes(i)) th.className = "n"; tr.append(th); });
-  t.append(tr);
+  const body = t.createTBody();
   for (const row of rows) {
-    const r = document.createElement("tr");
-    row.forEach((v, i) => { const td = document.createElement("td"); td.textContent = String(v); if (numbers.includes(i)) td.className = "n"; r.append(td); });
-    t.append(r);
+    const r = body.insertRow();
+    row.forEach((v, i) => {
+      const td = r.insertCell();
+      td.dataset.label = heads[i];
+      if (numbers.includes(i)) { td.className = "n"; money(td, String(v)); } else td.textContent = String(v);
+    });
   }
   const box = document.createElement("div"); box.className = "scroll";
   box.append(t);
@@ -879,7 +1145,18 @@ function figuresTable(heads, rows, numbers) {
 // -- wiring ------------------------------------------------------------------------------------
 
 function wire() {
-  for (const b of document.querySelectorAll("[data-tab]")) b.addEventListener("click", () => choose(b.dataset.tab));
+  const tabs = [...document.querySelectorAll("[data-tab]")];
+  for (const b of tabs) b.addEventListener("click", () => choose(b.dataset.tab));
+  $("tabs").addEventListener("keydown", (ev) => {
+    // WAI-ARIA's tabs: Left and Right (round the ends), Home and End move to a tab and open it.
+    const at = tabs.indexOf(ev.target);
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: tabs.length - 1 }[ev.key];
+    if (at < 0 || to === undefined || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+    ev.preventDefault();
+    const b = tabs[(to + tabs.length) % tabs.length];
+    choose(b.dataset.tab);
+    b.focus();
+  });
   const pad = $("keypad");
   for (const k of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "nothing", "0", "back"]) {
     const b = button(k === "nothing" ? "Nothing" : k === "back" ? "⌫" : k, () => key(k));
@@ -951,6 +1228,9 @@ function wire() {
 }
 
 wire();
-poll();
-setInterval(poll, 1000);
-setInterval(watchConnection, 500);
+// The phone's own network gone: its waiting request will not be answered, so it fails now (the
+// banner says so at once); back, it asks at once.
+window.addEventListener("offline", () => { if (NET.abort) NET.abort(); });
+window.addEventListener("online", poll);
+statusLoop();
+setInterval(showOffline, 1000);         // the banner's countdown

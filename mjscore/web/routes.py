@@ -11,10 +11,12 @@ app's error body.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, TypeAdapter
 from starlette.exceptions import HTTPException
@@ -25,18 +27,14 @@ from mjscore.model.settings import SETTINGS
 from mjscore.model.tiles import WIND_BY_LETTER
 from mjscore.version import __version__
 from mjscore.web import schemas as s
+from mjscore.web import static
+from mjscore.web.waiting import Remembered, Wake
 
 # A request's text never names a file: the same words whatever the path is (a file, a folder, nothing).
 NO_FILES = "a request names only a shipped scheme (see 'mjscore schemes'): no file is read for it"
 SETTING_NAMES = frozenset(x.name for x in SETTINGS)       # what `POST /api/score` takes as settings
 NUMBER = Query(ge=1, le=10 ** 6, description="The number of the hand it is for (409 when that hand is no longer "
                                              "the one this call is for).")
-
-# The page loads nothing from anywhere but this server, and runs only its own script.
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-HEADERS = {"Cache-Control": "no-store", "Content-Security-Policy": CSP, "Referrer-Policy": "no-referrer",
-           "X-Content-Type-Options": "nosniff"}
 
 
 class PlainJSON(JSONResponse):
@@ -64,15 +62,15 @@ async def evening_folder(request: Request) -> str:
     return folder
 
 
-async def page_files(request: Request) -> Mapping[str, bytes]:
-    """The page's files (page.html, page.js, page.css), read once when the app is made."""
-    files: Mapping[str, bytes] = request.app.state.files
+async def page_files(request: Request) -> Mapping[str, static.PageFile]:
+    """The page's files (page.html, page.js, page.css), read and compressed once when the app is made."""
+    files: Mapping[str, static.PageFile] = request.app.state.files
     return files
 
 
 Table = Annotated[api.NextHand, Depends(next_hand)]
 Folder = Annotated[str, Depends(evening_folder)]
-Files = Annotated[Mapping[str, bytes], Depends(page_files)]
+Files = Annotated[Mapping[str, static.PageFile], Depends(page_files)]
 
 
 # -- what each route answers -------------------------------------------------------------------
@@ -116,7 +114,7 @@ def index(request: Request, files: Files) -> Response:
         # The token has set the cookie (see `web.guard.Guard`): the address bar, the history and a
         # shared screenshot keep the page's address without it.
         return RedirectResponse("/", status_code=303)
-    return Response(files["page.html"], media_type="text/html; charset=utf-8", headers=HEADERS)
+    return static.answer(request, files["page.html"], "text/html; charset=utf-8")
 
 
 @page.get("/favicon.ico")
@@ -125,47 +123,86 @@ def icon() -> Response:
 
 
 @page.get("/page.js")
-def script(files: Files) -> Response:
-    return Response(files["page.js"], media_type="text/javascript; charset=utf-8", headers=HEADERS)
+def script(request: Request, files: Files) -> Response:
+    return static.answer(request, files["page.js"], "text/javascript; charset=utf-8")
 
 
 @page.get("/page.css")
-def style(files: Files) -> Response:
-    return Response(files["page.css"], media_type="text/css; charset=utf-8", headers=HEADERS)
+def style(request: Request, files: Files) -> Response:
+    return static.answer(request, files["page.css"], "text/css; charset=utf-8")
 
 
 # -- the evening -------------------------------------------------------------------------------
 
-@api_routes.get("/status", response_model=None, responses=answers(s.StatusOut),
-                summary="What changed: the next hand as held (its drafts and penalties), the notices")
-def status(table: Table, folder: Folder) -> dict[str, Any]:
+WAIT_MOST = 30.0                # seconds a status request may be held open; the page asks for 25
+
+
+@api_routes.get("/status", response_model=None,
+                responses={**answers(s.StatusOut, 422), 304: {"description": "Nothing changed within `wait` seconds "
+                                                                       "(If-None-Match named the version now): no "
+                                                                       "body."}},
+                summary="What changed: the next hand as held (its drafts and penalties), the notices; with "
+                        "If-None-Match and `wait`, held open until something changes (a long poll)")
+async def status(request: Request, table: Table, folder: Folder,
+                 wait: Annotated[float, Query(ge=0, le=WAIT_MOST, description=(
+                     "Seconds to wait for a change when If-None-Match names the version the phone has: "
+                     "304 when nothing changed in that time."))] = 0) -> Response:
+    seen = request.headers.get("if-none-match", "").strip().removeprefix("W/").strip('"')
+    if seen:
+        wake: Wake = request.app.state.wake
+        until = time.monotonic() + wait
+        # The tag is the file's version (a stat) and a counter: cheap enough to ask on the loop.
+        while table.tag() == seen:
+            left = until - time.monotonic()
+            if left <= 0:
+                return Response(status_code=304, headers={"ETag": f'"{seen}"'})
+            # Woken by a change held here; a change of the file at the laptop is seen within a second.
+            await wake.wait(min(left, 1.0))
+    return await run_in_threadpool(_status, table, folder)
+
+
+def _status(table: api.NextHand, folder: str) -> Response:
     st = table.status()
     st["title"] = f"mjscore {__version__}"
     if st["error"] is not None:
         st["error"] = s.described(st["error"], folder)["error"]
-    return st
+    return PlainJSON(st, headers={"ETag": f'"{st["version"]}"'})
+
+
+def remembered(request: Request, what: str, make: Callable[[], dict[str, Any]]) -> Response:
+    """An evening-wide answer, made once for each version of the evening's file (in the thread
+    pool, as JSON bytes: nothing that grows with the evening is encoded on the event loop)."""
+    table: api.NextHand = request.app.state.table
+    kept: Remembered = request.app.state.remembered
+    return Response(kept.get(what, table.evening.version(), lambda: PlainJSON.plain.dump_json(make())),
+                    media_type="application/json")
 
 
 @api_routes.get("/evening", response_model=None, responses=answers(s.EveningOut, 422),
                 summary="The evening: what `mjscore session EVENING --format json` prints")
-def evening(table: Table) -> dict[str, Any]:
-    played = table.evening.play(keep_going=True).to_dict()
-    return {**played, "said": api.evening_words(played)}
+def evening(request: Request, table: Table) -> Response:
+    def make() -> dict[str, Any]:
+        played = table.evening.play(keep_going=True).to_dict()
+        return {**played, "said": api.evening_words(played)}
+    return remembered(request, "evening", make)
 
 
 @api_routes.get("/standings", response_model=None, responses=answers(s.StandingsOut, 422),
                 summary="The evening's totals, standings and settle-up, without its hands")
-def standings(table: Table) -> dict[str, Any]:
-    played = table.evening.play()
-    answer = {"players": list(played.players), "start": played.start, "hands": len(played.hands), **played.summary()}
-    return {**answer, "said": api.evening_words(answer)}
+def standings(request: Request, table: Table) -> Response:
+    def make() -> dict[str, Any]:
+        played = table.evening.play()
+        answer = {"players": list(played.players), "start": played.start, "hands": len(played.hands),
+                  **played.summary()}
+        return {**answer, "said": api.evening_words(answer)}
+    return remembered(request, "standings", make)
 
 
 @api_routes.get("/stats", response_model=None, responses=answers(s.StatsOut, 422),
                 summary="Each player's figures this evening: what `mjscore session EVENING --stats --format json` "
                         "prints in the evening's folder")
-def stats(table: Table) -> dict[str, Any]:
-    return table.evening.stats().to_dict()
+def stats(request: Request, table: Table) -> Response:
+    return remembered(request, "stats", lambda: table.evening.stats().to_dict())
 
 
 def played_hands(table: api.NextHand, number: int) -> Any:
@@ -190,7 +227,8 @@ def one_hand(number: int, table: Table) -> dict[str, Any]:
 def hand_text(number: int, table: Table) -> dict[str, Any]:
     played_hands(table, number)
     seats, round_letter, text = table.evening.hand_seating(number)
-    return {"hand": number, "seats": dict(zip("ESWN", seats, strict=True)), "round": round_letter, "text": text}
+    return {"hand": number, "seats": dict(zip("ESWN", seats, strict=True)), "round": round_letter, "text": text,
+            "version": api.hand_version(text)}
 
 
 @api_routes.get("/rules", response_model=None, responses=answers(s.RulesOut, 422),
@@ -231,7 +269,7 @@ def add(hand: s.HandIn, table: Table) -> dict[str, Any]:
                         "later hand it makes impossible: 422 naming it")
 def correct(number: int, body: s.CorrectionIn, table: Table) -> dict[str, Any]:
     shipped_only(body.text)
-    return table.edit(number, body.text, by=body.by).to_dict()
+    return table.edit(number, body.text, by=body.by, version=body.version).to_dict()
 
 
 @api_routes.delete("/hands/last", response_model=None, responses=answers(s.RemovedOut, 409, 422, change=True),

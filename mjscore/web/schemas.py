@@ -51,6 +51,9 @@ class CorrectionIn(BaseModel):
     """A hand as it should have been written, for a hand already in the evening."""
 
     text: str = Field(max_length=MAX_BODY, description="The hand in the compact notation; ';' breaks lines.")
+    version: str = Field(max_length=64, description="The version of the hand the correction started from (GET "
+                                                    "/api/hands/N/text's `version`): refused (409) when another "
+                                                    "correction came first.")
     by: str | None = NAME
 
 
@@ -59,7 +62,8 @@ class LineIn(BaseModel):
 
     text: str = Field(max_length=4096, description="The line: tiles and groups, 'score N', '...', a win clause.")
     hand: int = HAND
-    by: str | None = NAME
+    by: str = Field(max_length=64, description="The player whose line it is: taken only for the seat they sit in "
+                                               "for the hand (409 with their seat otherwise).")
 
 
 class PenaltyIn(BaseModel):
@@ -384,6 +388,7 @@ class HandTextOut(_Closed):
     seats: dict[Seat, str]
     round: Seat
     text: str
+    version: str = Field(description="What a correction of the hand names as the version it started from.")
 
 
 # -- the evening's figures (`mjscore session --stats --format json`) ---------------------------
@@ -495,6 +500,8 @@ class DraftOut(_Open):
     player: PlayerOut | Absent = None
     text: str = Field(description="The line as typed.")
     by: str | None
+    run: str | Absent = Field(None, description="Entering it: the server's run that holds it (the status's `run`).")
+    held: str | Absent = Field(None, description="Entering it: the status's `version` once it was held.")
 
 
 class PenaltyOut(_Open):
@@ -520,7 +527,9 @@ class StatusOut(_Open):
     """The next hand as held, and what changed: asked every second by each phone.  When the
     evening's file is wrong, `error` says so and the evening's fields are empty."""
 
-    version: str = Field(description="Changes whenever anything here does.")
+    version: str = Field(description="Changes whenever anything here does (also the answer's ETag).")
+    run: str = Field(description="This server's run: a phone whose line was taken by another run, and is not "
+                                 "held now, sends it again.")
     error: ErrorDetail | None
     hands: int | None
     players: list[str]

@@ -1,0 +1,103 @@
+"""The table page on a club's Wi-Fi: four phones on Chromium's Slow 3G (2 s a round trip, 50 KB/s
+each way), one request in twenty lost (half before the server sees it, half after: the answer
+lost), eight hands entered and settled as players tap.  Every hand is shown on every phone,
+nothing is written twice, and the banner that says the table's computer cannot be reached stays
+down: the server never was.
+
+What it measured is printed (run with -s): requests sent and answered per phone, the banner's
+time up, the hands shown.
+"""
+
+import random
+import time
+
+from test_web_page import Phone, evening_hands, score_line, seen, served, browser  # noqa: F401  (fixtures)
+
+SLOW_3G = {"offline": False, "latency": 2000, "downloadThroughput": 50 * 1024, "uploadThroughput": 50 * 1024}
+LOST = 0.05
+# Who wins each hand (by name), how, and what each loser counted; every hand by a counted score.
+HANDS = [("Ann", "Self-drawn", 40), ("Bob", "from Ann", 24), ("Cid", "Self-drawn", 32), ("Dee", "from Cid", 16),
+         ("Ann", "from Bob", 48), ("Bob", "Self-drawn", 20), ("Cid", "from Dee", 36), ("Dee", "Self-drawn", 28)]
+# The banner's time up, counted by the page itself every 250 ms.
+BANNER_CLOCK = """
+window.__banner = 0;
+setInterval(() => { const b = document.getElementById('offline'); if (b && !b.hidden) window.__banner += 250; }, 250);
+"""
+
+
+class Lossy:
+    """One phone's Wi-Fi: every request to the table's computer, one in twenty lost."""
+
+    def __init__(self, phone, seed):
+        self.rng = random.Random(seed)
+        self.sent = self.answered = self.lost_before = self.lost_after = 0
+        phone.page.route("**/api/**", self.route)
+        cdp = phone.context.new_cdp_session(phone.page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", SLOW_3G)
+
+    def route(self, route):
+        self.sent += 1
+        roll = self.rng.random()
+        if roll < LOST / 2:
+            self.lost_before += 1
+            route.abort()                       # never reached the server
+        elif roll < LOST:
+            self.lost_after += 1
+            route.fetch()                       # the server did it; its answer is lost on the way back
+            route.abort()
+        else:
+            self.answered += 1
+            route.continue_()
+
+
+def test_four_phones_on_slow_3g_with_lost_requests_settle_eight_hands(served, browser):
+    address, base, token, evening = served
+    phones = []
+    for name in ("Ann", "Bob", "Cid", "Dee"):
+        p = Phone(browser, name, address)
+        p.page.add_init_script(BANNER_CLOCK)
+        phones.append(p)
+    by_name = {p.name: p for p in phones}
+    nets = [Lossy(p, seed) for seed, p in enumerate(phones)]
+    for p in phones:
+        p.page.reload()                        # the clock in, and the page loaded again on the slow link
+        p.page.wait_for_selector("#mine:not([hidden])", timeout=60000)
+    started = time.monotonic()
+    for number, (winner, how, score) in enumerate(HANDS, start=1):
+        for p in phones:
+            seen(p, "#deal", f"Hand {number}", timeout=60000)
+        for p in phones:
+            if p.name == winner:
+                score_line(p, True, score, how)
+            else:
+                score_line(p, False, 8 if p.name < winner else None)
+        for p in phones:
+            seen(p, "#lines", "counted, win", timeout=60000)
+            p.page.wait_for_function("() => !document.getElementById('lines').innerText.includes('not in yet')",
+                                     timeout=60000)
+        settler = by_name[winner]
+        settler.page.wait_for_function("() => !document.getElementById('submit').disabled", timeout=60000)
+        settler.click("Settle the hand")
+        for _ in range(6):
+            # A settle whose answer was lost says so: pressed again, it is not written twice.
+            try:
+                seen(settler, "#deal", f"Hand {number + 1}", timeout=20000)
+                break
+            except AssertionError:
+                if settler.page.locator("#submit").is_enabled():
+                    settler.click("Settle the hand")
+        for p in phones:
+            seen(p, "#result", f"Hand {number}", timeout=60000)        # every phone shows the hand just settled
+    took = time.monotonic() - started
+    hands = evening_hands(evening)
+    assert len(hands) == len(HANDS), hands                              # nothing written twice
+    for text, (winner, how, score) in zip(hands, HANDS, strict=True):
+        assert f"score {score} win" in text, text
+    banner = [p.page.evaluate("() => window.__banner") for p in phones]
+    for p, net, up in zip(phones, nets, banner, strict=True):
+        print(f"{p.name}: {net.sent} requests sent, {net.answered} answered, {net.lost_before} lost before the "
+              f"server, {net.lost_after} answers lost; banner up {up / 1000:.1f} s of {took:.0f} s")
+    # The server was up all along: the banner at most for a moment (two losses in a row).
+    assert max(banner) <= 0.02 * took * 1000, banner
+    assert not any(p.errors for p in phones), [p.errors for p in phones]

@@ -1178,7 +1178,14 @@ class NextHand:
                 if held is None and not self._kept:
                     return
                 self._kept = held is not None
-            self.evening.keep_next(held)
+            try:
+                self.evening.keep_next(held)
+            except MjError as e:
+                # Held all the same, and every phone told: a restart now would lose it.
+                with self._lock:
+                    if not any(n["kind"] == "unkept" for n in self._notices):
+                        self._notice("unkept", self._hand, None, "What was entered could not be kept beside the "
+                                     f"evening's file ({e.message}): stopping the server now would lose it")
 
     _kept = True        # whether a file may be kept beside the evening (at first: it may)
 

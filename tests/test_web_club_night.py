@@ -320,3 +320,13 @@ def test_a_correction_reads_the_checkpoint_from_the_hand_it_corrects_not_the_who
     monkeypatch.undo()
     assert corrected.evening.totals == mjscore.play_session(path).totals
     assert max(read) <= 48                                           # the records after hand 55, and a few more
+
+
+def test_what_cannot_be_kept_on_disk_is_said_on_every_phone_and_the_line_still_held(evening):
+    c = client_of(evening)
+    status(c)
+    (evening.parent / ".ev.mj.next").mkdir()          # where it is kept, something it cannot replace
+    assert put(c, "S", "score 8", "Bob").json()["ok"]
+    st = status(c)
+    assert st["drafts"]["S"]["text"] == "score 8"
+    assert any("could not be kept beside the evening's file" in n["text"] for n in st["notices"]), st["notices"]

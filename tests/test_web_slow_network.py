@@ -11,7 +11,11 @@ time up, the hands shown.
 import random
 import time
 
-from test_web_page import Phone, evening_hands, score_line, seen, served, browser  # noqa: F401  (fixtures)
+import test_web_page
+from test_web_page import Phone, evening_hands, score_line, seen
+
+# The page tests' fixtures (a browser, a new evening served) and their skip where there is no chromium.
+browser, served, pytestmark = test_web_page.browser, test_web_page.served, test_web_page.pytestmark
 
 SLOW_3G = {"offline": False, "latency": 2000, "downloadThroughput": 50 * 1024, "uploadThroughput": 50 * 1024}
 LOST = 0.05
@@ -92,7 +96,7 @@ def test_four_phones_on_slow_3g_with_lost_requests_settle_eight_hands(served, br
     took = time.monotonic() - started
     hands = evening_hands(evening)
     assert len(hands) == len(HANDS), hands                              # nothing written twice
-    for text, (winner, how, score) in zip(hands, HANDS, strict=True):
+    for text, (_, _, score) in zip(hands, HANDS, strict=True):
         assert f"score {score} win" in text, text
     banner = [p.page.evaluate("() => window.__banner") for p in phones]
     for p, net, up in zip(phones, nets, banner, strict=True):

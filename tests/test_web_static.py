@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 import mjscore
 from mjscore.web.app import create_app
-from mjscore.web.static import MIN_COMPRESSED, CompressedJSON
+from mjscore.web.static import MIN_COMPRESSED, CompressedJSON, lean
 
 TOKEN = "s" * 32
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -31,7 +31,26 @@ FIRST_LOAD = 25_000             # bytes, both ways, headers included (issue 38, 
 
 
 def shipped(name):
-    return resources.files("mjscore.web").joinpath(name).read_bytes()
+    """The package file as the page sends it (its comments and indentation left out)."""
+    return lean(name, resources.files("mjscore.web").joinpath(name).read_bytes())
+
+
+def test_the_script_has_no_string_that_spans_lines_so_leaving_out_whole_lines_changes_no_string():
+    script = resources.files("mjscore.web").joinpath("page.js").read_text()
+    spanning = [n for n, line in enumerate(script.split("\n"), 1) if line.count("`") % 2]
+    assert not spanning, f"page.js: a template string spans lines at {spanning}: web.static.lean would change it"
+
+
+def test_the_script_and_style_lose_only_comments_and_blanks():
+    """Each line sent is a line of the file, in order, its indentation left out: only comment lines
+    (the script's), comments (the style's) and blank lines are gone."""
+    for name in ("page.js", "page.css"):
+        shipped_text = resources.files("mjscore.web").joinpath(name).read_text()
+        whole = re.sub(r"/\*.*?\*/", "", shipped_text, flags=re.S) if name == "page.css" else shipped_text
+        kept = [line.strip() for line in whole.split("\n") if line.strip() and not line.strip().startswith("//")]
+        sent = lean(name, shipped_text.encode())
+        assert sent.decode().split("\n")[:-1] == kept, name
+        assert len(sent) < 0.9 * len(shipped_text.encode()), name
 
 
 @pytest.fixture

@@ -75,7 +75,7 @@ def create_app(evening_path: str, token: str) -> FastAPI:
     app.state.folder = os.path.dirname(os.path.abspath(evening_path))
     app.state.token = token
     here = resources.files("mjscore.web")
-    app.state.files = {name: PageFile.of(here.joinpath(name).read_bytes()) for name in PAGE_FILES}
+    app.state.files = {name: PageFile.of(here.joinpath(name).read_bytes(), name) for name in PAGE_FILES}
     app.include_router(page)
     app.include_router(api_routes)
     return app

@@ -34,8 +34,9 @@ const S = {
 const TIMEOUT = 15000;           // a request without an answer by then has failed (Slow 3G: 2 s a round trip)
 const WAIT = 25;                 // seconds the server holds a status request while nothing changes
 // The one status request of this phone: whether one is under way, the failures in a row (the
-// banner shows from the second: one lost request on a club's Wi-Fi is no outage), when the next
-// try is, and what cuts a wait short.
+// banner shows from the third: on Slow 3G with one request in twenty lost, two in a row came
+// once in 240 requests and put it up for 3 s of 100 while the server was up), when the next try
+// is, and what cuts a wait short.
 const NET = { busy: false, fails: 0, next: 0, wake: null, force: false };
 const NOTICE_MS = 12000;         // a notice ("Hand 8 was taken back by Ann") stays this long, at least
 
@@ -108,7 +109,7 @@ function poll() {
 function showOffline() {
   // At the top, where the eye is, and only while the table's computer is really out of reach.
   const box = $("offline");
-  box.hidden = NET.fails < 2;
+  box.hidden = NET.fails < 3;
   if (box.hidden) return;
   const left = Math.ceil((NET.next - Date.now()) / 1000);
   box.textContent = NET.busy || left <= 0 ? "The table's computer cannot be reached: trying again now…"

@@ -40,7 +40,9 @@ NUMBER = Query(ge=1, le=10 ** 6, description="The number of the hand it is for (
 class PlainJSON(JSONResponse):
     """An answer's JSON as the routes have always sent it: pydantic's compact writer, as FastAPI
     wrote a route's `dict[str, Any]` before the answers were described (the description of an
-    answer changes none of its bytes)."""
+    answer changes none of its bytes).  Every route returns one, made in the thread pool where
+    the route runs: FastAPI's own encoding of a returned dict (`jsonable_encoder`) runs on the
+    event loop, where a 2,000-hand evening's took 61 % of its time and stalled every phone."""
 
     plain = TypeAdapter(dict[str, Any])
 
@@ -215,27 +217,27 @@ def played_hands(table: api.NextHand, number: int) -> Any:
 
 @api_routes.get("/hands/{number}", response_model=None, responses=answers(s.HandShownOut, 404, 422),
                 summary="One hand of the evening, as `session --hand N --format json`")
-def one_hand(number: int, table: Table) -> dict[str, Any]:
+def one_hand(number: int, table: Table) -> Response:
     hand = played_hands(table, number)[number - 1].to_dict()
     # What the page says of it, in the library's words (as the command line says them).
-    return {**hand, "title": api.hand_title(hand["hand"], hand["dealer"], hand["round"]), "outcome": api.outcome(hand),
-            "said": api.said(hand)}
+    return PlainJSON({**hand, "title": api.hand_title(hand["hand"], hand["dealer"], hand["round"]),
+                      "outcome": api.outcome(hand), "said": api.said(hand)})
 
 
 @api_routes.get("/hands/{number}/text", response_model=None, responses=answers(s.HandTextOut, 404, 422),
                 summary="Hand N as the evening's file holds it (what a correction starts from)")
-def hand_text(number: int, table: Table) -> dict[str, Any]:
+def hand_text(number: int, table: Table) -> Response:
     played_hands(table, number)
     seats, round_letter, text = table.evening.hand_seating(number)
-    return {"hand": number, "seats": dict(zip("ESWN", seats, strict=True)), "round": round_letter, "text": text,
-            "version": api.hand_version(text)}
+    return PlainJSON({"hand": number, "seats": dict(zip("ESWN", seats, strict=True)), "round": round_letter,
+                      "text": text, "version": api.hand_version(text)})
 
 
 @api_routes.get("/rules", response_model=None, responses=answers(s.RulesOut, 422),
                 summary="The rules in force: the scheme, what a house file changed from its base, the evening's "
                         "settings")
-def rules(table: Table) -> dict[str, Any]:
-    return table.evening.rules()
+def rules(table: Table) -> Response:
+    return PlainJSON(table.evening.rules())
 
 
 # -- changing the evening ----------------------------------------------------------------------
@@ -255,40 +257,41 @@ def shipped_only(text: str) -> None:
                  responses=answers(s.AddedOut, 409, 422, status=201, change=True),
                  summary="Settle hand N as held (its drafts and penalties), or add a hand's text: what "
                          "`mjscore add EVENING -e TEXT --format json` prints")
-def add(hand: s.HandIn, table: Table) -> dict[str, Any]:
+def add(hand: s.HandIn, table: Table) -> Response:
     if hand.text is not None:
         shipped_only(hand.text)
-        return table.add(hand.text, hand=hand.hand, by=hand.by).to_dict()
+        return PlainJSON(table.add(hand.text, hand=hand.hand, by=hand.by).to_dict(), status_code=201)
     if hand.hand is None:
         raise HTTPException(422, "name the hand to settle ('hand': N), or give its text")
-    return table.settle(hand.hand, others_nothing=hand.others_nothing, draw=hand.draw, by=hand.by).to_dict()
+    settled = table.settle(hand.hand, others_nothing=hand.others_nothing, draw=hand.draw, by=hand.by)
+    return PlainJSON(settled.to_dict(), status_code=201)
 
 
 @api_routes.put("/hands/{number}", response_model=None, responses=answers(s.CorrectedOut, 409, 422, change=True),
                 summary="Correct hand N (any hand): what `mjscore edit EVENING N -e TEXT --format json` prints; a "
                         "later hand it makes impossible: 422 naming it")
-def correct(number: int, body: s.CorrectionIn, table: Table) -> dict[str, Any]:
+def correct(number: int, body: s.CorrectionIn, table: Table) -> Response:
     shipped_only(body.text)
-    return table.edit(number, body.text, by=body.by, version=body.version).to_dict()
+    return PlainJSON(table.edit(number, body.text, by=body.by, version=body.version).to_dict())
 
 
 @api_routes.delete("/hands/last", response_model=None, responses=answers(s.RemovedOut, 409, 422, change=True),
                    summary="Take back hand N, if it is the last: what `mjscore undo EVENING --format json` prints; "
                            "its lines come back as the drafts")
-def undo(table: Table, hand: Annotated[int, NUMBER], by: str | None = None) -> dict[str, Any]:
-    return table.undo(hand, by=by[:64] if by else None).to_dict()
+def undo(table: Table, hand: Annotated[int, NUMBER], by: str | None = None) -> Response:
+    return PlainJSON(table.undo(hand, by=by[:64] if by else None).to_dict())
 
 
 @api_routes.post("/score", response_model=None, responses=answers(s.TableOut, 422, change=True),
                  summary="Score a table, nothing written: what `mjscore score - --format json` prints")
-def score(body: s.ScoreIn) -> dict[str, Any]:
+def score(body: s.ScoreIn) -> Response:
     if body.scheme is not None and body.scheme not in api.shipped_schemes():
         raise HTTPException(422, NO_FILES)
     shipped_only(body.text)
     unknown = sorted(set(body.settings) - SETTING_NAMES)
     if unknown:
         raise HTTPException(422, f"'{unknown[0][:32]}' is no setting ({', '.join(sorted(SETTING_NAMES))})")
-    return api.score(body.text, scheme=body.scheme, **body.settings).to_dict()
+    return PlainJSON(api.score(body.text, scheme=body.scheme, **body.settings).to_dict())
 
 
 # -- the next hand, held here ------------------------------------------------------------------
@@ -301,34 +304,34 @@ def known_seat(seat: str) -> str:
 
 @api_routes.put("/drafts/{seat}", response_model=None, responses=answers(s.DraftOut, 404, 409, 422, change=True),
                 summary="Check one player's line of hand N, and hold it as that seat's draft")
-def draft(seat: str, line: s.LineIn, table: Table) -> dict[str, Any]:
-    return table.put_line(known_seat(seat), line.text, hand=line.hand, by=line.by)
+def draft(seat: str, line: s.LineIn, table: Table) -> Response:
+    return PlainJSON(table.put_line(known_seat(seat), line.text, hand=line.hand, by=line.by))
 
 
 @api_routes.delete("/drafts", response_model=None, responses=answers(s.DraftsDroppedOut, 409, 422, change=True),
                    summary="Drop the lines held for hand N (its penalties stay)")
-def drop_drafts(table: Table, hand: Annotated[int, NUMBER]) -> dict[str, Any]:
+def drop_drafts(table: Table, hand: Annotated[int, NUMBER]) -> Response:
     table.drop_lines(hand=hand)
-    return {"drafts": {}}
+    return PlainJSON({"drafts": {}})
 
 
 @api_routes.delete("/drafts/{seat}", response_model=None,
                    responses=answers(s.DraftDroppedOut, 404, 409, 422, change=True),
                    summary="Withdraw one seat's line of hand N (the player cleared it)")
-def drop_draft(seat: str, table: Table, hand: Annotated[int, NUMBER]) -> dict[str, Any]:
+def drop_draft(seat: str, table: Table, hand: Annotated[int, NUMBER]) -> Response:
     table.drop_lines(hand=hand, seat=known_seat(seat))
-    return {"seat": seat, "draft": None}
+    return PlainJSON({"seat": seat, "draft": None})
 
 
 @api_routes.put("/penalties", response_model=None, responses=answers(s.PenaltiesOut, 409, 422, change=True),
                 summary="The penalties of hand N, replacing those held")
-def put_penalties(body: s.PenaltiesIn, table: Table) -> dict[str, Any]:
+def put_penalties(body: s.PenaltiesIn, table: Table) -> Response:
     given = [{"from": p.payer, "amount": p.amount, "to": p.payee, "by": p.by} for p in body.penalties]
-    return {"penalties": table.put_penalties(body.hand, given, by=body.by)}
+    return PlainJSON({"penalties": table.put_penalties(body.hand, given, by=body.by)})
 
 
 @api_routes.post("/penalties", response_model=None, responses=answers(s.PenaltiesOut, 409, 422, change=True),
                  summary="One more penalty of hand N")
-def add_penalty(body: s.OnePenaltyIn, table: Table) -> dict[str, Any]:
+def add_penalty(body: s.OnePenaltyIn, table: Table) -> Response:
     one = {"from": body.payer, "amount": body.amount, "to": body.payee}
-    return {"penalties": table.put_penalties(body.hand, [one], by=body.by, append=True)}
+    return PlainJSON({"penalties": table.put_penalties(body.hand, [one], by=body.by, append=True)})

@@ -53,11 +53,30 @@ class PageFile:
     packed_tag: str
 
     @classmethod
-    def of(cls, data: bytes) -> PageFile:
+    def of(cls, data: bytes, name: str = "") -> PageFile:
         # The highest level, made once; no time in the gzip header, so the bytes (and their tag)
         # are the same whenever and wherever the app is made.
+        data = lean(name, data)
         packed = gzip.compress(data, compresslevel=9, mtime=0)
         return cls(data, packed, entity_tag(data), entity_tag(packed))
+
+
+_CSS_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
+
+
+def lean(name: str, data: bytes) -> bytes:
+    """A page file as a phone needs it: the script without its comment lines, the style without
+    its comments, neither with its indentation or blank lines (the script's gzip, 20.6 KB with
+    them, 15.9 KB without: the first load under 25 KB on the wire).  Only whole lines are
+    dropped, and only their leading blanks: the script has no string that spans lines (a test
+    holds it so), so none of its strings changes."""
+    if name.endswith(".js"):
+        lines = (line.strip() for line in data.split(b"\n"))
+        return b"\n".join(line for line in lines if line and not line.startswith(b"//")) + b"\n"
+    if name.endswith(".css"):
+        lines = (line.strip() for line in _CSS_COMMENT.sub(b"", data).split(b"\n"))
+        return b"\n".join(line for line in lines if line) + b"\n"
+    return data
 
 
 def answer(request: Request, file: PageFile, media_type: str) -> Response:

@@ -8,8 +8,19 @@ What it measured is printed (run with -s): requests sent and answered per phone,
 time up, the hands shown.
 """
 
+import contextlib
 import random
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
 import time
+
+import pytest
+
+import mjscore
 
 import test_web_page
 from test_web_page import Phone, evening_hands, score_line, seen
@@ -105,3 +116,53 @@ def test_four_phones_on_slow_3g_with_lost_requests_settle_eight_hands(served, br
     # The server was up all along: the banner at most for a moment (two losses in a row).
     assert max(banner) <= 0.02 * took * 1000, banner
     assert not any(p.errors for p in phones), [p.errors for p in phones]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serving_at(evening, port, token_file):
+    """`mjscore serve` on a given port with a kept token: a laptop's server, stopped and started again."""
+    proc = subprocess.Popen([sys.executable, "-m", "mjscore", "serve", str(evening), "--port", str(port),
+                             "--token-file", str(token_file)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        assert ready, "mjscore serve printed nothing"
+        m = re.match(r"Open (http://127\.0\.0\.1:\d+/\?token=[\w-]+)", proc.stdout.readline())
+        assert m
+        yield m[1]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=20)
+
+
+@pytest.mark.parametrize("kept", [True, False], ids=["kept on disk", "the kept file lost too"])
+def test_a_laptop_that_restarts_mid_hand_loses_no_line(tmp_path, browser, kept):  # noqa: F811  (the fixture)
+    evening, token, port = tmp_path / "ev.mj", tmp_path / "token", free_port()
+    mjscore.Evening(evening).start(("Ann", "Bob", "Cid", "Dee"))
+    with serving_at(evening, port, token) as address:
+        ann, bob = Phone(browser, "Ann", address), Phone(browser, "Bob", address)
+        score_line(ann, True, 12, "Self-drawn")
+        seen(ann, "#check", "✓ 12 counted")
+        seen(bob, "#lines", "12 counted, win self")
+    if not kept:
+        (tmp_path / ".ev.mj.next").unlink()
+    # Down for a while: Ann's phone says so, and holds her line.
+    seen(ann, "#offline", "cannot be reached", timeout=20000)
+    with serving_at(evening, port, token):
+        ann.page.wait_for_selector("#offline", state="hidden", timeout=20000)
+        # Held again: from the disk, or sent again by Ann's phone, which saw a server without it.
+        for p in (ann, bob):
+            seen(p, "#lines", "12 counted, win self", timeout=20000)
+        seen(ann, "#check", "✓ 12 counted", timeout=20000)
+        bob.page.check("#others-nothing")
+        bob.page.wait_for_function("() => !document.getElementById('submit').disabled", timeout=10000)
+        bob.click("Settle the hand")
+        seen(bob, "#result", "Hand 1", timeout=10000)
+    assert evening_hands(evening)[0].splitlines() == ["E: score 12 win self", "S: ...", "W: ...", "N: ..."]
+    assert not any(p.errors for p in (ann, bob)), [p.errors for p in (ann, bob)]

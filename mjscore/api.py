@@ -823,9 +823,10 @@ class NextHand:
     # -- what every phone asks for
 
     def tag(self) -> str:
-        """What changes whenever the status would (the file's version and every change held
-        here): cheap, so that a phone's waiting request can ask it often."""
-        return f"{self.evening.version()}.{self._changes}"
+        """What changes whenever the status would (this server's run, the file's version and
+        every change held here; the status's `version`): cheap, so that a phone's waiting request
+        can ask it often."""
+        return f"{self.run}.{self.evening.version()}.{self._changes}"
 
     def watch(self, call: Callable[[], None]) -> None:
         """Call `call` (from whichever thread made it) after every change held here."""
@@ -840,7 +841,7 @@ class NextHand:
             played = self.evening.play()
         except MjError as e:
             with self._lock:
-                return {"version": f"{version}.{self._changes}", "run": self.run, "error": e, "hands": None,
+                return {"version": f"{self.run}.{version}.{self._changes}", "run": self.run, "error": e, "hands": None,
                         "players": [], "next": None, "hand": None, "drafts": {}, "penalties": [],
                         "notices": self._recent(), "settling": False, "limit": None}
         nxt = played.next
@@ -848,7 +849,7 @@ class NextHand:
         self._follow(played, version)
         limit = self._limit()
         with self._lock:
-            return {"version": f"{version}.{self._changes}", "run": self.run, "error": None,
+            return {"version": f"{self.run}.{version}.{self._changes}", "run": self.run, "error": None,
                     "hands": len(played.hands), "players": list(played.players), "next": nxt.as_dict(),
                     "hand": nxt.hand, "drafts": {s: dict(d) for s, d in self._lines.items()},
                     "penalties": [dict(p) for p in self._penalties], "other": list(self._other),
@@ -878,7 +879,7 @@ class NextHand:
             self._changed()
             # Which run of the server holds it, from which version of what it holds: a phone that
             # later sees a status of another run without its line sends it again.
-            answer = {**checked, "run": self.run, "held": f"{self.evening.version()}.{self._changes}"}
+            answer = {**checked, "run": self.run, "held": f"{self.run}.{self.evening.version()}.{self._changes}"}
         self._keep()
         return answer
 

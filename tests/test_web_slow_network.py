@@ -150,15 +150,19 @@ def test_a_laptop_that_restarts_mid_hand_loses_no_line(tmp_path, browser, kept):
         score_line(ann, True, 12, "Self-drawn")
         seen(ann, "#check", "✓ 12 counted")
         seen(bob, "#lines", "12 counted, win self")
+        before = ann.page.evaluate("() => S.status.run")
     if not kept:
         (tmp_path / ".ev.mj.next").unlink()
     # Down for a while: Ann's phone says so, and holds her line.
     seen(ann, "#offline", "cannot be reached", timeout=20000)
     with serving_at(evening, port, token):
         ann.page.wait_for_selector("#offline", state="hidden", timeout=20000)
-        # Held again: from the disk, or sent again by Ann's phone, which saw a server without it.
+        # Held again, as every phone hears from the new server: from the disk, or sent again by
+        # Ann's phone, which saw a server without it.
         for p in (ann, bob):
-            seen(p, "#lines", "12 counted, win self", timeout=20000)
+            p.page.wait_for_function("""(run) => S.status.run !== run && S.status.drafts.E
+                                        && S.status.drafts.E.text === 'score 12 win self'""", arg=before, timeout=20000)
+            seen(p, "#lines", "12 counted, win self")
         seen(ann, "#check", "✓ 12 counted", timeout=20000)
         bob.page.check("#others-nothing")
         bob.page.wait_for_function("() => !document.getElementById('submit').disabled", timeout=10000)

@@ -70,6 +70,7 @@ def create_app(evening_path: str, token: str) -> FastAPI:
                    exception_handlers=HANDLERS)
     app.state.table = api.NextHand(api.Evening(evening_path))
     app.state.wake = Wake()
+    app.state.stopping = False
     app.state.table.watch(app.state.wake)
     app.state.remembered = Remembered()
     app.state.folder = os.path.dirname(os.path.abspath(evening_path))

@@ -217,12 +217,14 @@ function showNotices(list) {
 const UI = {
   drawn: { pick: null, won: null, hand: null, penalties: null },    // what each was drawn from
   result: { hand: null, open: false },      // the settled hand shown, and whether its rest is open
+  firstHands: null,                         // how many hands were settled when the page was first drawn
   measure: null,                            // a canvas, to measure the chart's words
 };
 
 function render() {
   const st = S.status;
   if (!st) return;
+  if (UI.firstHands === null) UI.firstHands = st.hands;
   const n = st.next;
   put($("deal"), n ? handTitle(n) : "mjscore");
   if (!S.me) { showPick(); return; }
@@ -812,7 +814,8 @@ function showResult(data) {
   // Drawn again for the same hand (a hand corrected, a total changed), the rest stays as the
   // player left it; a new hand's result starts folded.
   const same = UI.result.hand === data.hand;
-  const settled = S.hands >= 0 && !same;      // settled or taken back since this page was drawn
+  // Settled or taken back since this page was drawn (the result a page opens on moves nothing).
+  const settled = !same && !(UI.result.hand === null && data.hand === UI.firstHands);
   more.open = same && UI.result.open;
   UI.result = { hand: data.hand, open: more.open };
   more.addEventListener("toggle", () => { if (UI.result.hand === data.hand) UI.result.open = more.open; });

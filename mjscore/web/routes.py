@@ -154,7 +154,7 @@ async def status(request: Request, table: Table, folder: Folder,
         wake: Wake = request.app.state.wake
         until = time.monotonic() + wait
         # The tag is the file's version (a stat) and a counter: cheap enough to ask on the loop.
-        while table.tag() == seen:
+        while table.tag() == seen and not request.app.state.stopping:
             left = until - time.monotonic()
             if left <= 0:
                 return Response(status_code=304, headers={"ETag": f'"{seen}"'})

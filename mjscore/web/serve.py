@@ -159,13 +159,21 @@ class TableServer(uvicorn.Server):
         protocol = type("TableProtocol", (TableProtocol,), {"registry": _Connections(cap)})
         # The backlog is also how many connections asyncio accepts in one go (uvicorn's default,
         # 2048, would outrun the cap under a small file limit: EMFILE, and a second's pause).
-        super().__init__(uvicorn.Config(create_app(evening, token), log_level="warning", access_log=False,
+        self._app = create_app(evening, token)
+        super().__init__(uvicorn.Config(self._app, log_level="warning", access_log=False,
                                         server_header=False, date_header=False, timeout_graceful_shutdown=3,
                                         http=protocol, ws="none", timeout_keep_alive=5, backlog=BACKLOG))
         self._previous = {sig: signal.signal(sig, self.handle_exit) for sig in _STOPS}
         faults = _OncePerMinute()
         for name in ("asyncio", "uvicorn.error"):
             logging.getLogger(name).addFilter(faults)
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        # The phones' waiting status requests answer now (304: each asks again, and finds the
+        # server gone), rather than being cut when the server stops.
+        self._app.state.stopping = True
+        self._app.state.wake()
+        super().handle_exit(sig, frame)
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:

@@ -37,9 +37,9 @@ class Wake:
 
     async def wait(self, seconds: float) -> None:
         """Until the next change, or `seconds` at most."""
-        self._loop = asyncio.get_running_loop()
-        if self._event is None:
-            self._event = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        if self._event is None or loop is not self._loop:
+            self._loop, self._event = loop, asyncio.Event()     # an event belongs to one loop
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._event.wait(), seconds)
 

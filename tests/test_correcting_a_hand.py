@@ -77,14 +77,19 @@ def test_the_command_line_shows_what_changed_and_its_json_twin(evening, tmp_path
 
 def test_the_page_corrects_a_hand_and_every_phone_is_told(evening):
     client = TestClient(create_app(str(evening), TOKEN), base_url="http://127.0.0.1")
-    r = client.put("/api/hands/1", json={"text": "E: score 48 win self; S: score 8; W: ...; N: ...", "by": "Ann"},
-                   headers=AUTH)
+
+    def version():      # of hand 1 as the file holds it now: what a correction starts from
+        return client.get("/api/hands/1/text", headers=AUTH).json()["version"]
+    r = client.put("/api/hands/1", json={"text": "E: score 48 win self; S: score 8; W: ...; N: ...", "by": "Ann",
+                                         "version": version()}, headers=AUTH)
     assert r.status_code == 200 and r.json()["changed"]
     notice = client.get("/api/status", headers=AUTH).json()["notices"][-1]["text"]
     assert notice.startswith("Hand 1 was corrected by Ann: Ann ")
-    r = client.put("/api/hands/1", json={"text": "S: score 40 win self; E: ...; W: ...; N: ..."}, headers=AUTH)
+    r = client.put("/api/hands/1", json={"text": "S: score 40 win self; E: ...; W: ...; N: ...", "version": version()},
+                   headers=AUTH)
     assert r.status_code == 422 and "hand 2 would not be possible" in r.json()["error"]["message"]
-    r = client.put("/api/hands/1", json={"text": "scheme /etc/passwd\nE: score 40 win self"}, headers=AUTH)
+    r = client.put("/api/hands/1", json={"text": "scheme /etc/passwd\nE: score 40 win self", "version": version()},
+                   headers=AUTH)
     assert r.status_code == 422 and "no file is read" in r.json()["error"]["message"]
 
 

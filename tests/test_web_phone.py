@@ -11,20 +11,13 @@ import re
 
 import pytest
 
-from test_web_page import (  # noqa: F401  (served, served_evening and browser are fixtures)
-    PHONE,
-    PLAYERS,
-    SHOTS,
-    Phone,
-    axe_faults,
-    browser,
-    pytestmark,
-    seen,
-    served,
-    served_evening,
-    serving,
-    small_controls,
-)
+import test_web_page
+from test_web_page import PHONE, PLAYERS, SHOTS, Phone, axe_faults, seen, serving, small_controls
+
+# The page tests' fixtures (a browser; a new evening, or three hands played, served) and their
+# skip where there is no chromium.
+browser, served, served_evening = test_web_page.browser, test_web_page.served, test_web_page.served_evening
+pytestmark = test_web_page.pytestmark
 
 # Where an element is, on the screen: its top and bottom in CSS px from the top of the viewport.
 WHERE = "(el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; }"
@@ -66,7 +59,7 @@ def test_after_a_settle_the_keypad_is_in_view_and_the_settled_hand_a_tap_away(se
     assert not in_view(dee, "#result h2") and in_view(dee, "#submit")
     dee.click("Settle the hand")
     for p in (ann, cid, dee):
-        seen(p, "#result", "Hand 4: Ann deals")
+        seen(p, "#result", "Hand 4: ")
         seen(p, "#deal", "Hand 5")
     dee.page.wait_for_timeout(300)                       # the scroll back comes with the next frame
     for p in (ann, cid, dee):
@@ -114,13 +107,14 @@ def test_the_tabs_follow_the_keyboard_and_every_control_is_reached_with_tab(serv
     for press, tab, panel, shows in (("ArrowRight", "hands", "#hands", "Hand 1"),
                                      ("ArrowRight", "standings", "#standings", "Settle-up"),
                                      ("End", "rules", "#rules", "paying"),
-                                     ("Home", "table", "#lines", "Ann (E)"),
+                                     ("Home", "table", "#lines", "(E)"),
                                      ("ArrowLeft", "rules", "#rules", "paying"),
-                                     ("ArrowRight", "table", "#lines", "Ann (E)")):
+                                     ("ArrowRight", "table", "#lines", "(E)")):
         page.keyboard.press(press)
         assert page.evaluate(focused) == f"tab-{tab}", (press, tab)
         assert page.locator(f"#tab-{tab}").get_attribute("aria-selected") == "true"
-        assert page.locator(f"#panel-{tab}").is_visible() and page.locator(f"#panel-{tab}").get_attribute("tabindex") == "0"
+        panel_of = page.locator(f"#panel-{tab}")
+        assert panel_of.is_visible() and panel_of.get_attribute("tabindex") == "0"
         assert page.locator("[role=tab][tabindex='0']").count() == 1
         seen(ann, panel, shows)
     page.keyboard.press("End")
@@ -134,21 +128,33 @@ def test_the_tabs_follow_the_keyboard_and_every_control_is_reached_with_tab(serv
         page.wait_for_timeout(200)
         wanted = page.evaluate("""(tab) => {
             const shown = (el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden";
-            window.wanted = [...document.querySelectorAll(`#panel-${tab} :is(button, input, select, textarea, summary)`)]
-                .filter((el) => shown(el) && !el.disabled);
+            const controls = `#panel-${tab} :is(button, input, select, textarea, summary)`;
+            window.wanted = [...document.querySelectorAll(controls)].filter((el) => shown(el) && !el.disabled);
             return window.wanted.length; }""", tab)
         if tab == "table":
             assert wanted >= 20, wanted                  # the keypad, I won, the table's buttons, the result's tap
         if tab == "hands":
             assert wanted == 3, wanted                   # a summary a hand
         page.locator(f"#tab-{tab}").focus()
-        for _ in range(wanted + 3):
-            page.keyboard.press("Tab")
-            page.evaluate("() => { window.reached = window.reached || new Set(); window.reached.add(document.activeElement); }")
+        # Down the view with Tab, and back up it with Shift+Tab (where a control comes in at the top).
+        for key in ["Tab"] * (wanted + 3) + ["Shift+Tab"] * (wanted + 2):
+            page.keyboard.press(key)
+            page.evaluate("""() => {
+                window.reached = window.reached || new Set(); window.under = window.under || [];
+                const el = document.activeElement;
+                window.reached.add(el);
+                // Scrolled to, it shows below the bar that stays at the top, not under it.
+                const top = el.getBoundingClientRect().top;
+                const bar = document.getElementById('bar').getBoundingClientRect().bottom;
+                if (window.wanted.includes(el) && top < bar - 1) {
+                    window.under.push(el.id || el.textContent.trim().slice(0, 20));
+                }
+            }""")
         missed = page.evaluate("""() => window.wanted.filter((el) => !window.reached.has(el))
                                         .map((el) => el.id || el.textContent.trim().slice(0, 20))""")
         assert not missed, (tab, missed)
-        page.evaluate("() => { window.reached = new Set(); }")
+        assert not page.evaluate("() => window.under"), (tab, page.evaluate("() => window.under"))
+        page.evaluate("() => { window.reached = new Set(); window.under = []; }")
 
 
 def test_a_poll_leaves_the_palette_the_hand_and_the_buttons_under_the_finger(served, browser):
@@ -204,11 +210,13 @@ def overflowing(phone, selector):
     """Every element within the selector, as drawn, whose content runs past its box (one visually
     hidden for screen readers, a table's header row laid out as lines, is not drawn)."""
     return phone.page.evaluate("""(sel) => {
-        const drawn = (el) => { for (let a = el; a; a = a.parentElement) if (a.getBoundingClientRect().width <= 1) return false;
-                                return el.getClientRects().length > 0; };
+        const drawn = (el) => {
+            for (let a = el; a; a = a.parentElement) if (a.getBoundingClientRect().width <= 1) return false;
+            return el.getClientRects().length > 0; };
         return [...document.querySelectorAll(`${sel}, ${sel} *`)]
             .filter((el) => el instanceof HTMLElement && drawn(el) && el.scrollWidth > el.clientWidth + 1)
-            .map((el) => `${el.tagName}.${el.className} ${el.scrollWidth}>${el.clientWidth}: ${el.textContent.slice(0, 30)}`);
+            .map((el) => `${el.tagName}.${el.className} ${el.scrollWidth}>${el.clientWidth}: `
+                         + el.textContent.slice(0, 30));
     }""", selector)
 
 
@@ -216,11 +224,14 @@ def chart_words_cut_or_run_together(phone):
     """The chart's words outside its box, or over one another."""
     return phone.page.evaluate("""() => {
         const box = document.querySelector('#standings svg.chart').getBoundingClientRect();
-        const words = [...document.querySelectorAll('#standings svg.chart text')].map((t) => [t.textContent, t.getBoundingClientRect()]);
+        const words = [...document.querySelectorAll('#standings svg.chart text')]
+            .map((t) => [t.textContent, t.getBoundingClientRect()]);
         const out = words.filter(([, r]) => r.left < box.left - .5 || r.right > box.right + .5 || r.top < box.top - .5
                                           || r.bottom > box.bottom + .5).map(([w]) => `${w} cut`);
         words.forEach(([a, r], i) => words.slice(i + 1).forEach(([b, s]) => {
-            if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1) out.push(`${a} over ${b}`); }));
+            const apart = r.left >= s.right - 1 || s.left >= r.right - 1
+                          || r.top >= s.bottom - 1 || s.top >= r.bottom - 1;
+            if (!apart) out.push(`${a} over ${b}`); }));
         return out;
     }""")
 
@@ -267,18 +278,19 @@ def test_the_banner_that_the_table_is_out_of_reach_stays_at_the_top(served, brow
     page = ann.page
     page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
     assert page.evaluate("() => window.scrollY") > 100
-    page.route("**/api/status", lambda route: route.abort())
-    page.wait_for_selector("#offline:not([hidden])", timeout=6000)
+    ann.context.set_offline(True)                         # the phone's Wi-Fi gone: the waiting request ends too
+    page.wait_for_selector("#offline:not([hidden])", timeout=8000)
     assert page.locator("#offline").get_attribute("role") == "alert"
     for scrolled in ("bottom", "top"):
         if scrolled == "top":
             page.evaluate("() => window.scrollTo(0, 0)")
         top, bottom = page.locator("#offline").evaluate(WHERE)
-        assert 0 <= top and bottom <= page.evaluate(BAR) + 0.5 and bottom < 200, (scrolled, top, bottom)
+        # In the bar, and not a third of the screen.
+        assert top >= 0 and bottom <= page.evaluate(BAR) + 0.5 and bottom < PHONE["height"] / 3, (scrolled, top, bottom)
         # The deal stays readable above it: the banner covers nothing, it makes the bar taller.
         deal_top, deal_bottom = page.locator("#deal").evaluate(WHERE)
-        assert 0 <= deal_top and deal_bottom <= top + 0.5, (deal_top, deal_bottom, top)
+        assert deal_top >= 0 and deal_bottom <= top + 0.5, (deal_top, deal_bottom, top)
         if scrolled == "bottom":
             screen(ann, "phone-offline")
-    page.unroute("**/api/status")
-    page.wait_for_selector("#offline", state="hidden", timeout=6000)
+    ann.context.set_offline(False)
+    page.wait_for_selector("#offline", state="hidden", timeout=12000)

@@ -130,6 +130,11 @@ def fingerprints(session: Session, path: str, scheme: str | None, given: Mapping
             if 0 < k <= min(len(hands), len(session.hands)) and session.hands[:k] == hands[:k]:
                 same = k
                 break
+        else:
+            # A hand in the middle corrected: the hands before it keep theirs (a correction 100
+            # hands back at 2,000 made every fingerprint again).
+            same = next((k for k, (a, b) in enumerate(zip(session.hands, hands, strict=False)) if a != b),
+                        min(len(hands), len(session.hands)))
         chain = prints[:same + 1]
     for h in session.hands[same:]:
         # Its text without the blank lines after it: the evening's last hand ends the file, and

@@ -330,3 +330,30 @@ def test_what_cannot_be_kept_on_disk_is_said_on_every_phone_and_the_line_still_h
     st = status(c)
     assert st["drafts"]["S"]["text"] == "score 8"
     assert any("could not be kept beside the evening's file" in n["text"] for n in st["notices"]), st["notices"]
+
+
+@pytest.mark.parametrize("players,serves", [(PLAYERS, True), (("Ann", "Bob", "Dee", "Cid"), False)],
+                         ids=["the same players", "other seats"])
+def test_the_same_command_line_serves_the_evening_again_after_a_restart(tmp_path, players, serves):
+    evening = tmp_path / "new.mj"
+    first = subprocess.Popen([sys.executable, "-m", "mjscore", "serve", str(evening), "--port", "0", "--players",
+                              *PLAYERS], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([first.stdout], [], [], 30)
+        assert ready and first.stdout.readline().startswith("Open http://127.0.0.1:")
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=30)
+    command = [sys.executable, "-m", "mjscore", "serve", str(evening), "--port", "0", "--players", *players]
+    if not serves:
+        refused = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 2
+        assert "the evening's header already stands" in " ".join(refused.stderr.split()), refused.stderr
+        return
+    again = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([again.stdout], [], [], 30)
+        assert ready and again.stdout.readline().startswith("Open http://127.0.0.1:")
+    finally:
+        again.send_signal(signal.SIGINT)
+        again.communicate(timeout=30)

@@ -67,6 +67,10 @@ def test_after_a_settle_the_keypad_is_in_view_and_the_settled_hand_a_tap_away(se
         assert in_view(p, "#keypad"), (p.name, p.page.locator("#keypad").evaluate(WHERE), SHOTS)
         assert in_view(p, "#result h2"), (p.name, SHOTS)
     screen(dee, "phone-settled")
+    # Cid types hand 5's score where he is: the server's ✓ shows on the screen, not below it.
+    cid.keys("16")
+    seen(cid, "#check", "✓ 16 counted")
+    assert in_view(cid, "#check"), (cid.page.locator("#check").evaluate(WHERE), SHOTS)
     # Bob, on another view, was left where he was reading.
     assert bob.page.get_by_role("tab", name="Standings").get_attribute("aria-selected") == "true"
     assert abs(bob.page.evaluate("() => window.scrollY") - reading) < 100, SHOTS

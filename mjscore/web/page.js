@@ -315,6 +315,11 @@ function renderMine() {
     nothing.setAttribute("aria-pressed", String(S.nothing));
   }
   $("tiles").hidden = S.mode !== "tiles";
+  // What the server made of my line: above the keypad for a score (in view as it is typed), and
+  // below the hand for tiles (so the palette never moves under a finger as the line grows).
+  const said = [$("line"), $("check"), $("pending")];
+  const above = S.mode === "score", there = $("pending").nextElementSibling === $("by-score");
+  if (above !== there) { if (above) $("by-score").before(...said); else $("tiles").after(...said); }
   if (S.mode === "tiles") renderTiles();
 }
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -197,12 +197,12 @@ def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] =
     `scheme` names the scheme (None: the table's header's, else the default); `given` holds the
     settings the caller gives (model.settings), over the table's header and the scheme."""
     table, ruling = one_winner(table)
-    robbed_last = _robbed_last(table)
-    if robbed_last:
-        ruling = f"{ruling}; {robbed_last}" if ruling else robbed_last
     used = scheme_for(table, scheme)
     validate_under(table, used)
     scored = score_table(table, used)
+    robbed_last = _robbed_last(table, used, scored.players)
+    if robbed_last:
+        ruling = f"{ruling}; {robbed_last}" if ruling else robbed_last
     settings = settings_for(table, used, given)
     settlement, error = None, None
     try:
@@ -213,15 +213,20 @@ def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] =
     return TableResult(table, used, scored.players, settlement, error, explain, ruling)
 
 
-def _robbed_last(table: Table) -> str | None:
-    """Why a kong robbed with the wall's last tile counts as robbed only (seed text 000: a winning
-    tile has one source), for the breakdown; None for any other win."""
+def _robbed_last(table: Table, used: Scheme, players: Sequence[PlayerScore]) -> str | None:
+    """How the scheme counted a kong robbed with the wall's last tile, for the breakdown: robbing
+    only (seed text 000: a winning tile has one source), or both, where a rule of the scheme on
+    the last tile paid the winner (as Bradfield's `mj` and Pomax's scorer do); None for any
+    other win."""
     w = table.winner
     flags = w.win.flags if w is not None and w.win is not None else frozenset()
-    if WinFlag.ROBBED in flags and WinFlag.LAST in flags:
-        return ("the last tile made the kong that was robbed: a robbed tile is neither a discard nor drawn, so "
-                "robbing the kong counts and the last tile does not")
-    return None
+    if WinFlag.ROBBED not in flags or WinFlag.LAST not in flags:
+        return None
+    paid = {i.rule for p in players if p.winner for i in p.best.items}
+    if any(r.id in paid and ("flag", WinFlag.LAST) in r.when for r in used.rules):
+        return "the last tile made the kong that was robbed: this scheme pays both robbing the kong and the last tile"
+    return ("the last tile made the kong that was robbed: a robbed tile is neither a discard nor drawn, so "
+            "robbing the kong counts and the last tile does not")
 
 
 def validate_under(table: Table, used: Scheme) -> None:

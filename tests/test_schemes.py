@@ -127,9 +127,11 @@ def test_chinese_classical_hidden_treasure_allows_kongs_and_no_claimed_tile():
 
 
 def test_millington_only_possible_ignores_dead_waits():
-    # East waits on 3s or 6s (45s); all four 6s are accounted for (S's exposed pung and E's own 6s),
-    # so 3s was the only possible tile under Millington, not under classical.
-    text = "E: [123m] [456m] [777p] 66s 345s win 3s from S\nS: [666s] ..."
+    # East waits on 3s or 6s (45s); all four 6s are face up at the table (S's exposed pung and W's
+    # discard), so 3s was the only possible tile under Millington, not under classical.  (A
+    # winner's own concealed copies are not counted as out: Bradfield's mj counts only the tiles
+    # shown, scoring.c l.409; see tests/test_source_engines.py.)
+    text = "E: [123m] [456m] [777p] 99s 345s win 3s from S\nS: [666s] ...\nW: ... discarded 6s"
     p = east(text, "millington")
     q = east(text, "classical")
     assert "only-possible" in {i.rule for i in p.items}

@@ -20,15 +20,20 @@ def test_a_loose_tile_is_never_the_walls_last(line):
     assert error is not None and error.message.startswith("a winning tile has one source")
 
 
-@pytest.mark.parametrize("scheme,score", [("classical", 40), ("chinese-classical", 40), ("european-classical", 40),
-                                          ("dmjl", 80), ("millington", 80)])   # dmjl, millington: + no-score double
-def test_a_kong_robbed_with_the_last_tile_counts_the_robbing_only(scheme, score):
+@pytest.mark.parametrize("scheme,score,last", [
+    ("classical", 40, False), ("european-classical", 40, False), ("dmjl", 80, False),   # dmjl: + no-score double
+    # The schemes that score as an engine does pay its last-tile double on a robbed kong too:
+    # Pomax's scorer, chinese-classical.js l.271; Bradfield's mj, scoring.c l.583 (issue 39).
+    ("chinese-classical", 80, True), ("millington", 160, True)])
+def test_a_kong_robbed_with_the_last_tile_counts_as_each_scheme_says(scheme, score, last):
     r = mjscore.score(ROBBED_LAST, scheme=scheme)
     south = next(p for p in r.players if p.seat.value == "S")
     rules = [i.rule for i in south.items]
-    assert "last-discard" not in rules and any("rob" in x for x in rules), rules
+    assert ("last-discard" in rules) == last and any("rob" in x for x in rules), rules
     assert south.score == score
-    assert "robbed" in r.ruling and "the last tile does not" in r.ruling
+    assert "robbed" in r.ruling
+    assert ("pays both robbing the kong and the last tile" in r.ruling) == last
+    assert ("the last tile does not" in r.ruling) == (not last)
 
 
 def test_the_breakdown_says_why_and_names_the_kong():

@@ -170,7 +170,7 @@ class ParamError(ValueError):
 Bounds = tuple[int, int | None]                    # (at least, at most; None: no most)
 ClassCount = tuple[str, Bounds]                    # (tile class, how many)
 NineGatesSpec = tuple[tuple[int, int], bool, bool]  # ((LOW, HIGH) of the extra tile, concealed_ends, waited)
-OnlyPossible = tuple[bool, bool]                   # (the value asked, ignore_dead)
+OnlyPossible = tuple[bool, bool, bool]             # (the value asked, ignore_dead, own_concealed)
 # Any condition's parameter, per set or per hand: what a rule's `when` holds.
 Param = (bool | int | str | Wind | WinFlag | Bounds | ClassCount | NineGatesSpec | OnlyPossible
          | tuple[WinFlag, ...] | tuple[str, ...] | frozenset[str] | frozenset[int] | frozenset[SetKind])
@@ -454,28 +454,37 @@ def c_winning_tile_class(sit: Situation, arr: Arrangement, cls: str) -> bool:
 
 
 def _only_possible(v: object) -> OnlyPossible:
-    """true, or {ignore_dead: true}: waits whose every copy is exposed at the table do not count."""
+    """true, or {ignore_dead: true}: waits whose every copy is out (the player's own and those in
+    sight) do not count; {ignore_dead: true, own_concealed: false}: the player's own concealed
+    copies are not counted out, only the tiles face up at the table."""
     if isinstance(v, bool):
-        return (v, False)
-    if isinstance(v, dict) and set(v) <= {"ignore_dead"}:
-        return (True, _bool(v.get("ignore_dead", False)))
-    raise ParamError("takes true or {ignore_dead: true}")
+        return (v, False, True)
+    if isinstance(v, dict) and set(v) <= {"ignore_dead", "own_concealed"}:
+        ignore_dead = _bool(v.get("ignore_dead", False))
+        own_concealed = _bool(v.get("own_concealed", True))
+        if ignore_dead or own_concealed:
+            return (True, ignore_dead, own_concealed)
+    raise ParamError("takes true or {ignore_dead: true}, with own_concealed: false if the player's concealed "
+                     "tiles are not counted out")
 
 
 def c_only_possible(sit: Situation, arr: Arrangement, spec: OnlyPossible) -> bool:
     """Exactly one tile kind would have completed the hand (the winning tile's)."""
-    v, ignore_dead = spec
+    v, ignore_dead, own_concealed = spec
     if sit.win_tile is None or not sit.winner:
         return False
     # A second wait the arrangement shows answers it without every wait worked out.
     other = another_wait(arr, sit.win_tile, sit.counts)
-    if other is not None and (not ignore_dead or sit.counts[other] + sit.out_elsewhere[other] < 4):
+    if not ignore_dead:
+        return (other is None and sit.waits_before_win == [sit.win_tile]) == v
+    # A wait is dead when the copies out leave none to come: those shown or discarded, and the
+    # player's own: all of them (`own_concealed`), or only those of her written sets, as
+    # J. C. Bradfield's mj counts them.  A wait she holds all four of is none (`another_wait`,
+    # `waits_before_win`), though mj would count it.
+    out, mine = sit.out_elsewhere, (sit.counts if own_concealed else sit.shown)
+    if other is not None and mine[other] + out[other] < 4:
         return not v
-    waits = sit.waits_before_win
-    if ignore_dead:
-        held, out = sit.counts, sit.out_elsewhere
-        # A wait is dead when the player's own copies and those shown or discarded leave none to come.
-        waits = [t for t in waits if t == sit.win_tile or held[t] + out[t] < 4]
+    waits = [t for t in sit.waits_before_win if t == sit.win_tile or mine[t] + out[t] < 4]
     return (waits == [sit.win_tile]) == v
 
 
@@ -791,7 +800,9 @@ CONDITIONS: dict[str, Condition[Any]] = {
                                                                   "(pair, set, pung, chow); a drawn tile, any",
                                     lambda k: frozenset()),
     "only_possible": _condition(_only_possible, c_only_possible, "one tile kind alone could complete the hand; "
-                                                               "{ignore_dead: true}: dead waits do not count"),
+                                                               "{ignore_dead: true}: dead waits do not count "
+                                                               "(own_concealed: false: counted on the tiles "
+                                                               "face up only)"),
     "zero_points": _condition(_bool, c_zero_points, "no set or pair scored points",
                               _needs_if_true(Feature.ZERO_POINTS)),
     "nine_gates": _condition(_nine_gates, c_nine_gates, "1112345678999 of one suit plus one tile of it, "

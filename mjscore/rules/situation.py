@@ -105,6 +105,12 @@ class Situation:
                          + [t for p in players for t in p.discards])
 
     @once
+    def shown(self) -> Counts:
+        """The player's own tiles face up at the table (only for the schemes that ask): her
+        written sets, exposed, claimed and declared kongs, not her loose tiles nor `{ }` groups."""
+        return counts_of([t for m in self.hand.melds if m.form is not Form.GROUP for t in m.tiles])
+
+    @once
     def suits(self) -> tuple[int, bool]:
         """How many numbered suits the hand holds, and whether it holds honours."""
         c = self.counts

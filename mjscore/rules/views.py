@@ -24,8 +24,13 @@ SCOPE_TITLES = {"every": "Every hand", "winner": "The winner only", "loser": "Lo
 
 def _special(name: str, param: Any) -> str | None:
     if name == "only_possible":
-        v, dead = param
-        return ("only possible tile" + (" (dead waits ignored)" if dead else "")) if v else "not only possible tile"
+        v, dead, own_concealed = param
+        if not v:
+            return "not only possible tile"
+        if not dead:
+            return "only possible tile"
+        face_up = "" if own_concealed else ", counted on the tiles face up"
+        return f"only possible tile (dead waits ignored{face_up})"
     if name == "nine_gates":
         (lo, hi), ends, waited = param
         return (f"nine gates, extra tile {lo}-{hi}" + (", 111 and 999 concealed" if ends else "")

@@ -11,22 +11,47 @@ built outside the timing.  The two engines are timed alternately, hand by hand, 
 (`time.process_time_ns`), over several passes; the median pass of each is reported.  Riichi
 refuses some of these hands (no yaku, say) only after arranging them, so its time is still the
 work of valuing the hand.
+
+It times the `mjscore` the interpreter has installed, never the checkout beside it: after
+`MJSCORE_COMPILE=1 pip install .` the compiled build, after `pip install -e .` the source.  The
+first line it prints names the file `mjscore.scoring.score` was imported from, and whether it is
+compiled (an extension module, `.so` or `.pyd`).
 """
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import mjscore.scoring.score
+from mjscore.model.table import Form
+from mjscore.rules.scheme import load_scheme
+from mjscore.scoring.score import is_complete_under, score_player
 
-from generate import tables  # noqa: E402
 
-from mjscore.model.table import Form  # noqa: E402
-from mjscore.rules.scheme import load_scheme  # noqa: E402
-from mjscore.scoring.score import is_complete_under, score_player  # noqa: E402
+def _beside(name: str) -> ModuleType:
+    """A module of this folder (generate.py), loaded from its file: no folder goes on sys.path,
+    so nothing here can stand in front of the installed `mjscore`."""
+    spec = importlib.util.spec_from_file_location(f"_bench_{name}", Path(__file__).resolve().parent / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+tables = _beside("generate").tables
+
+
+def timed_build() -> str:
+    """Which build of mjscore is timed: the file of `mjscore.scoring.score`, compiled or not."""
+    where = str(mjscore.scoring.score.__file__)
+    compiled = where.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    return f"timing mjscore.scoring.score from {where} ({'compiled' if compiled else 'not compiled: Python source'})"
+
 
 try:
     from mahjong.hand_calculating.hand import HandCalculator
@@ -67,6 +92,7 @@ def _riichi_input(hand, table):
 
 
 def main() -> None:
+    print(timed_build(), flush=True)
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     scheme = load_scheme(sys.argv[2] if len(sys.argv) > 2 else "dmjl")
     hands = []

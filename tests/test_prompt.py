@@ -77,14 +77,29 @@ def hands(tmp_path):
 def test_the_prompt_says_what_it_takes_in_two_lines_of_sixty_columns(tmp_path):
     assert len(PROMPT_HELP) <= 2 and all(len(line) <= 60 for line in PROMPT_HELP)
     said = " ".join(PROMPT_HELP)
-    for word in ("score (12)", "Enter", "win TILE self|from NAME", "draw", "penalty NAME N [to NAME]"):
+    for word in ("score (12)", "tiles", "Enter", "win self or win from NAME", "draw", "penalty NAME N [to NAME]"):
         assert word in said
+    assert "TILE" not in said                    # a counted score's win clause needs no tile (issue 39)
     t = start(tmp_path)
     t.expect("Hand 1: Ann deals, East round.")
     for line in PROMPT_HELP:
         t.expect(line)
     t.answer("Ann (East):", "draw")
     assert t.done()[0] == 0
+
+
+def test_a_loser_who_enters_nothing_reads_nothing_and_a_tile_less_win_clause_is_taken(tmp_path):
+    t = start(tmp_path)
+    t.answer("Ann (East):", "40 win self")                   # as the prompt's second line says: no tile
+    t.answer("Bob (South):", "8")
+    t.answer("Cid (West):", "")
+    t.answer("Dee (North):", "")
+    status, out = t.done()
+    assert status == 0, out
+    rows = {line.split()[0]: line.split()[2:] for line in out.splitlines()
+            if re.match(r"  (Ann|Bob|Cid|Dee) +[ESWN] ", line)}
+    assert rows == {"Ann": ["40", "counted"], "Bob": ["8", "counted"], "Cid": ["0", "nothing"], "Dee": ["0", "nothing"]}
+    assert "points" not in out
 
 
 def test_a_wrong_line_is_asked_again_by_itself_with_the_message(tmp_path):

@@ -25,8 +25,10 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 # What the prompt says first: at most two lines of 60 columns.
-PROMPT_HELP = ("Tiles, a score (12) or Enter for none; the winner adds win",
-               "TILE self|from NAME. Also draw, penalty NAME N [to NAME].")
+# A counted score needs no tile on the winner's line ('score 40 win self'); tiles do, and their
+# check says so ("the win clause needs the winning tile").
+PROMPT_HELP = ("A score (12), or tiles, or Enter for none; the winner adds",
+               "win self or win from NAME. Or draw, penalty NAME N [to NAME]")
 
 try:
     import readline  # line editing and history for input(), where the platform has it

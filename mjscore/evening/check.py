@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from mjscore.evening.session import hands_of
+from mjscore.evening.words import figures
 from mjscore.io.reader import SessionText
 from mjscore.io.sessionfile import read_session
 from mjscore.model.errors import MjError
@@ -183,8 +184,7 @@ def check_result(result: dict[str, Any], claims: Mapping[str, int], scheme: Sche
             lines.append(f"{at}: {who} claims {claim}: agreed")
             continue
         differ += 1
-        figures = p["limit"] or _figures(p["points"], p["doubles"])
-        lines.append(f"{at}: {who} claims {claim}, mjscore counts {p['score']} ({figures})")
+        lines.append(f"{at}: {who} claims {claim}, mjscore counts {p['score']} ({figures(p)})")
         lines.append("    mjscore's breakdown:")
         lines.extend(f"      {line}" for line in breakdown(p))
         reasons = explain(claim, p, scheme)

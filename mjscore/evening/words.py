@@ -132,6 +132,32 @@ def amount(points: int, money: str | None, currency: str | None) -> str:
     return with_money(points, money, currency) if money is not None else str(points)
 
 
+def figures(player: Mapping[str, Any]) -> str:
+    """What a player's score is made of, said beside it: the limit's name, "counted" (a score
+    counted at the table), "nothing" (a loser who entered nothing: `...`, or Enter at the
+    prompt), or its points and doubles, "24 points, 1 double" (tiles that count 0 say so).
+
+    >>> [figures(p) for p in ({"points": 24, "doubles": 1, "score": 48, "limit": None, "arrangement": ["CCC"]},
+    ...                       {"points": 0, "doubles": 0, "score": 0, "limit": None, "arrangement": []},
+    ...                       {"points": 0, "doubles": 0, "score": 0, "limit": None, "arrangement": ["123m"]},
+    ...                       {"points": 8, "doubles": 0, "score": 8, "limit": None, "counted": True})]
+    ['24 points, 1 double', 'nothing', '0 points, 0 doubles', 'counted']
+    """
+    if player.get("limit"):
+        return str(player["limit"])
+    if player.get("counted"):
+        return "counted"
+    points, doubles = player.get("points", 0), player.get("doubles", 0)
+    if not (points or doubles or player.get("score") or player.get("arrangement") or player.get("items")):
+        return "nothing"
+    return f"{_count(points, 'point')}, {_count(doubles, 'double')}"
+
+
+def _count(n: int, word: str) -> str:
+    """`1 double`, `2 doubles`."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def evening_words(evening: Mapping[str, Any]) -> dict[str, list[str]]:
     """The evening's phrases that every shell shows (its plain form, `session --format json`, or
     its summary with `start`): each standing's won or lost, in the standings' order; each payment

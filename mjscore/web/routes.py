@@ -113,8 +113,9 @@ api_routes = APIRouter(prefix="/api", default_response_class=PlainJSON)
 @page.get("/")
 def index(request: Request, files: Files) -> Response:
     if "token" in request.query_params:
-        # The token has set the cookie (see `web.guard.Guard`): the address bar, the history and a
-        # shared screenshot keep the page's address without it.
+        # The token has set the cookie (see `web.guard.Guard`): the address bar, the pages a player
+        # is shown and a shared screenshot keep the page's address without it (the browser's
+        # History keeps the first address, token and all: no answer of a page takes it out).
         return RedirectResponse("/", status_code=303)
     return static.answer(request, files["page.html"], "text/html; charset=utf-8")
 

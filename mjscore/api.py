@@ -45,11 +45,12 @@ from mjscore.evening.season import evening_figures, play_season as _play_season
 from mjscore.evening.kajongg import ImportedGame as ImportedGame, KajonggImport, import_games
 from mjscore.evening.session import NextDeal, SessionResult, next_hand, play
 from mjscore.evening.session import hand_title as hand_title  # for the shells: a hand named one way
+from mjscore.evening.session import money_so_far as money_so_far  # for the shells: a won or lost after a hand
 from mjscore.evening.words import paid as paid, payment_sentences as payment_sentences  # a hand in words, made once
 from mjscore.evening.words import penalty_sentences as penalty_sentences, said as said
 from mjscore.evening.words import special_sentence as special_sentence
 from mjscore.evening.words import amount as amount, evening_words as evening_words, outcome as outcome
-from mjscore.evening.words import how_won as how_won, won_or_lost as won_or_lost
+from mjscore.evening.words import figures as figures, how_won as how_won, won_or_lost as won_or_lost
 from mjscore.hand.validate import validate_table
 from mjscore.io.notation import print_table
 from mjscore.io.reader import (

@@ -105,9 +105,11 @@ class Settlement(NamedTuple):
         if self.specials:
             out += [', "specials": [', ", ".join([x.to_json() for x in self.specials]), "]"]
         if s.stake is not None:
-            # The stake the table played for, and each seat's gain in money (strings of decimals).
+            # The stake the table played for, and each seat's gain in money (strings of decimals):
+            # the money of its payments, so that the table's money sums to zero at any stake.
+            money = s.stake.settled(self.net, self.payments)
             out += [', "stake": ', plain.encode(s.stake.as_dict()), ', "money": {',
-                    ", ".join([f"{_SEAT_JSON[w]}: {plain.string(s.stake.money_text(self.net[w]))}"
+                    ", ".join([f"{_SEAT_JSON[w]}: {plain.string(f'{money[w]:f}')}"
                                for w in SEATS if w in self.net]), "}"]
         out.append("}")
         return "".join(out)

@@ -82,3 +82,10 @@ def setting_values(x: Setting):
         return st.builds(Stake, st.decimals(Decimal("0.0001"), Decimal(100), places=4),
                          st.none() | st.from_regex(r"[A-Z]{3}", fullmatch=True))
     return st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True)
+
+
+# Any stake a header may give: whole cents and finer ones (down to a hundredth of a cent), where
+# rounding each payment to the cent is felt.
+stakes = st.builds(Stake, st.decimals(Decimal("0.0001"), Decimal(100), places=4)
+                   | st.decimals(Decimal("0.01"), Decimal(10), places=2),
+                   st.none() | st.sampled_from(["EUR", "GBP", "USD"]))

@@ -218,21 +218,28 @@ def test_the_settle_ups_money_adds_up_to_each_players_won_or_lost(balance, per_p
                 min_size=1, max_size=6),
        st.decimals(Decimal("0.0001"), Decimal(5), places=4))
 def test_an_evenings_money_is_its_points_at_the_stake(hands, per_point):
-    """Whatever the evening: each standing's money is its won or lost at the stake, each
-    transfer's its amount's, each hand's seat's its net's; every one a string of the decimal."""
+    """Whatever the evening: each transfer's money is its amount's at the stake, each standing's
+    the sum of her transfers' (issue 39: the money adds up), each hand's seat's the sum of its
+    payments'; every one a string of the decimal (tests/test_money_adds_up.py: at any stake)."""
     stake = Stake(per_point)
     text = "players Ann Bob Cid Dee\n" + "".join(
         "---\n" + "\n".join(f"{seat}: score {s}" + (" win self" if seat == winner else "")
                             for seat, s in zip("ESWN", scores, strict=True)) + "\n" for winner, scores in hands)
     played = mjscore.play_session(text, stake=str(stake)).to_dict()
     assert played["stake"] == {"per_point": str(stake), "currency": None}
-    for s in played["standings"]:
-        assert s["money"] == played["money"][s["name"]] == stake.money_text(s["total"] - played["start"])
     for t in played["settle_up"]:
         assert t["money"] == stake.money_text(t["amount"])
+    for s in played["standings"]:
+        own = sum((Decimal(t["money"]) * (1 if t["to"] == s["name"] else -1)
+                   for t in played["settle_up"] if s["name"] in (t["from"], t["to"])), Decimal("0.00"))
+        assert s["money"] == played["money"][s["name"]] == f"{abs(own) if own.is_zero() else own:f}"
     for hand in played["hands"]:
         settlement = hand["settlement"]
-        assert settlement["money"] == {seat: stake.money_text(net) for seat, net in settlement["net"].items()}
+        own = {seat: Decimal("0.00") for seat in settlement["net"]}
+        for p in settlement["payments"]:
+            own[p["from"]] -= stake.money(p["amount"])
+            own[p["to"]] += stake.money(p["amount"])
+        assert settlement["money"] == {seat: f"{abs(m) if m.is_zero() else m:f}" for seat, m in own.items()}
 
 
 # -- the command line --------------------------------------------------------------------------

@@ -153,14 +153,33 @@ def settings_options(*groups: tuple[Setting[Any], ...]) -> Callable[[Callable[..
             params.append(inspect.Parameter(x.name, inspect.Parameter.KEYWORD_ONLY, default=option,
                                             annotation=x.kind | None))
 
+        arguments = [p.name for p in params if any(isinstance(m, typer.models.ArgumentInfo)
+                                                    for m in getattr(p.annotation, "__metadata__", ()))]
+
         @functools.wraps(command)
         def run(*args: Any, **kwargs: Any) -> None:
             given = {x.name: kwargs.pop(x.name) for x in declared}
+            if given.get("stake") is not None:
+                _stake_in_one(given["stake"], [kwargs.get(name) for name in arguments])
             command(*args, settings={k: v for k, v in given.items() if v is not None}, **kwargs)
 
         run.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]  # read by Typer
         return run
     return decorate
+
+
+def _stake_in_one(stake: Any, arguments: list[Any]) -> None:
+    """`--stake 0.05 EUR`, the currency not quoted: the shell gives the stake 0.05 and the
+    command a FILE (or an EVENING) EUR.  A wrong command line (exit 2) saying how to quote it,
+    when a stake with no currency comes with an argument that is a currency-like word (three
+    letters) and names no file."""
+    if getattr(stake, "currency", "") is not None:
+        return
+    words = [w for a in arguments for w in (a if isinstance(a, list) else [a])]
+    for word in words:
+        if isinstance(word, str) and len(word) == 3 and word.isascii() and word.isalpha() and not Path(word).exists():
+            raise typer.BadParameter(f'the stake takes one argument, so quote it: --stake "{stake} {word.upper()}" '
+                                     f"(not --stake {stake} {word})", param_hint="'--stake'")
 
 
 def _value_parser(x: Setting[Any]) -> Callable[[str], Any] | None:
@@ -570,7 +589,9 @@ def session(
             totals = "  ".join(f"{n} {t}" for n, t in one["totals"].items())
             text = render_text(one, "markdown" if format is Format.markdown else "table", output_width())
             head = f"{hand_title(hand, one['dealer'], one['round'])}\n\n"
-            won = won_or_lost_line(one["totals"], played.start, played.stake, output_width(), "Won or lost after it:")
+            final = played.stake is not None and one["totals"] == played.totals   # the standings' own money then
+            won = won_or_lost_line(one["totals"], played.start, played.stake, output_width(), "Won or lost after it:",
+                                   played.summary().get("money") if final else None)
             tail = f"\nTotals after it: {totals}\n" + "".join(f"{line}\n" for line in won)
             if format is Format.markdown:
                 head, tail = emphasis_safe(head), emphasis_safe(tail)
@@ -886,9 +907,11 @@ def serve(
         host = _lan_address() if lan else "127.0.0.1"
         sock = _bind(host, port)                # before the evening is made: a port taken writes nothing
         if players is not None:
-            if not book.start(players, start=start, scheme=scheme, **settings):
+            # The same command line again, after a restart: the evening it made is served as it stands.
+            again = book.exists() and start is None and not scheme and not settings and _same_players(book, players)
+            if not again and not book.start(players, start=start, scheme=scheme, **settings):
                 raise typer.BadParameter("the evening's header already stands: --players, --start, --scheme and "
-                                         "the settings are for a new file")
+                                         "the settings are for a new file (the same --players alone serve it again)")
         elif not book.exists():
             raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
         elif start is not None or scheme or settings:
@@ -905,6 +928,15 @@ def serve(
     sys.stdout.flush()
     server.serve_on(sock)
     typer.echo("Stopped.")
+
+
+def _same_players(book: Any, players: tuple[str, ...]) -> bool:
+    """Whether the evening in the file is of these players in this order (an empty file, or one
+    that does not play, is no evening of theirs: `start` says what is wrong with it)."""
+    try:
+        return tuple(book.play().players) == tuple(players)
+    except MjError:
+        return False
 
 
 _TOKEN_FILE_BYTES = 256         # a token and its line end, with room to spare
@@ -1207,12 +1239,15 @@ def import_kajongg(
             for bad in c.errors:
                 say(f"    {bad}")
             continue
-        say(f"  session agrees with Kajongg on {c.agreeing} of {c.hands} hands")
+        unread = f"; {len(c.unread)} not read (each named below)" if c.unread else ""
+        say(f"  session agrees with Kajongg on {c.agreeing} of {c.hands} hands{unread}")
         if c.balances_agree:
             say(f"  the final balances agree:  {final}")
         else:
             say(f"  the final balances differ: Kajongg's  {final}")
             say(f"                             session's  {', '.join(f'{n} {c.totals[n]}' for n in c.balances)}")
+        for d in c.unread:
+            say(f"  hand {d.hand} (Kajongg's hand {d.kajongg_hand}) not read: {d.why}")
         for d in c.departures:
             say(f"  hand {d.hand} (Kajongg's hand {d.kajongg_hand}): {d.why}")
     for refused in got.refused:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar, cast
 
 from mjscore.api import hand_title as hand_title  # the hand named once, in the library
 from mjscore.api import amount, how_won, outcome, paid, payment_sentences, penalty_sentences, special_sentence
-from mjscore.api import won_or_lost
+from mjscore.api import figures, money_so_far, won_or_lost
 from mjscore.model.errors import escaped
 from mjscore.model.money import Stake, with_money
 from mjscore.model.plain import encode
@@ -244,14 +244,17 @@ def money_lines(result: Scored, width: int | None = None) -> list[str]:
 
 
 def won_or_lost_line(totals: Mapping[str, int], start: int, stake: Stake | None, width: int | None,
-                     head: str = "Won or lost:") -> list[str]:
+                     head: str = "Won or lost:", money: Mapping[str, str] | None = None) -> list[str]:
     """With a stake, each player's won or lost (her total less her start) and its money, as the
     settle-up would pay it: "Won or lost:  Ann +240 (EUR +12.00)  Bob -76 (EUR -3.80) ..."; none
-    without one."""
+    without one.  `money`: the evening's own (`money` of its plain form) when these are its final
+    totals, so that the line says what its standings say."""
     if stake is None:
         return []
-    return _words([head] + [f"{n} {stake.shown(t - start, signed=True)}" for n, t in totals.items()], width, sep="  ",
-                  indent="    ")
+    if money is None:
+        money = {n: f"{m:f}" for n, m in money_so_far(stake, {n: t - start for n, t in totals.items()}).items()}
+    return _words([head] + [f"{n} {with_money(t - start, money[n], stake.currency, True)}" for n, t in totals.items()],
+                  width, sep="  ", indent="    ")
 
 
 def penalty_lines(settlement: SettlementPlain | None, who: Callable[[str], str], width: int | None = None) -> list[str]:
@@ -466,11 +469,12 @@ def session_end_rows(end: EveningPlain, file: str = "", line: int = 0) -> list[C
         amount = _amount(t, stake)
         parts[t["from"]].append(f"pays {t['to']} {amount}")
         parts[t["to"]].append(f"receives {amount} from {t['from']}")
-    if stake is not None:
+    money = end.get("money")            # the library's, which comes with the stake: what her transfers hand over
+    if stake is not None and money is not None:
         # The money of what each won or lost, beside her part of the settle-up: the CSV's
         # columns stay numbers, as without a stake.
         for n in end["players"]:
-            parts[n].append(f"in all {stake.shown(end['totals'][n] - end['start'], signed=True)}")
+            parts[n].append(f"in all {with_money(end['totals'][n] - end['start'], money[n], stake.currency, True)}")
     why = end.get("settle_up_note", "") if end.get("settle_up") is None else ""
     errors, nxt = end.get("errors"), end.get("next")
     if errors:
@@ -696,9 +700,7 @@ def render_hand(result: ChangedHandPlain, width: int | None = None) -> str:
     out = _words((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
                  + (_result_text(hand, sentence=True) + ".").split(" "), width)
     for p in winner_first(hand["players"], hand.get("winner")):
-        what = p["limit"] or ("counted" if p.get("counted")
-                              else f"{plural(p['points'], 'point')}, {plural(p['doubles'], 'double')}")
-        out.extend(_words([f"  {names[p['seat']]:<10} {p['seat']}  {p['score']:>6}", *what.split()], width,
+        out.extend(_words([f"  {names[p['seat']]:<10} {p['seat']}  {p['score']:>6}", *figures(p).split()], width,
                           indent="                        "))
     settlement = hand["settlement"]
 
@@ -723,7 +725,8 @@ def render_hand(result: ChangedHandPlain, width: int | None = None) -> str:
     out.extend(_words(["Totals:"] + [f"{n} {t}" for n, t in hand["totals"].items()], width, sep="  ",
                       indent="        "))
     if "start" in result:
-        out.extend(won_or_lost_line(hand["totals"], result["start"], _stake(result), width))
+        out.extend(won_or_lost_line(hand["totals"], result["start"], _stake(result), width,
+                                    money=result.get("money") if hand["totals"] == result.get("totals") else None))
     nxt = result.get("next")
     if nxt:
         out.extend(_words(next_line(nxt).split(" "), width, indent="      "))

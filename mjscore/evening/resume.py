@@ -113,8 +113,9 @@ def fingerprints(session: Session, path: str, scheme: str | None, given: Mapping
         return None                     # a YAML session: its hands have no text of their own
     where = os.path.realpath(path)
     asked = repr((scheme, sorted((k, repr(v)) for k, v in given.items()), explain))
+    # A name that is not UTF-8 arrives as the surrogates that stand for its bytes: kept, not refused.
     first = fingerprint(f"{__version__}\0{_FORM}\0{where}\0{asked}\0{session.header.where.line}\0"
-                        f"{session.head}".encode())
+                        f"{session.head}".encode("utf-8", "surrogateescape"))
     chain = [first]
     # The hands read before (io.sessionfile keeps them when a hand is appended) keep their
     # fingerprints: only the new ones are made (12 ms of a 2,000-hand evening's add).

@@ -8,8 +8,9 @@ its hands, what each player won or lost), never the evenings' hands.
 The players are matched across evenings by name as an evening matches them (`name_key`: NFKC,
 without case); the name shown is the first spelling met.  An evening that cannot be played (a
 file that cannot be read, a header or a hand that is wrong) is left out whole, its errors kept:
-the others still count.  The figures are read from each hand's plain form (`to_dict()`), which
-is what a checkpoint holds, so a hand read back counts as one scored here.
+the others still count; so is one whose file's name is not UTF-8.  The figures are read from
+each hand's plain form (`to_dict()`), which is what a checkpoint holds, so a hand read back
+counts as one scored here.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from mjscore.evening.resume import play_file
 from mjscore.evening.session import SessionResult, play
 from mjscore.io.reader import file_is_session
 from mjscore.io.sessionfile import read_session
-from mjscore.io.text import read_text
-from mjscore.model.errors import MjError
+from mjscore.io.text import open_regular, read_text
+from mjscore.model.errors import InputError, Location, MjError
 from mjscore.model.table import name_key
 from mjscore.pipeline import EMPTY
 
@@ -264,8 +265,8 @@ class SeasonBook:
 
 def evening_files(paths: Iterable[str]) -> Iterator[str]:
     """The season's evening files in order: each file as given, in the order given; a folder's
-    evening files (`.mj`, `.yaml`, `.yml` that are sessions) in the order of their names, its
-    sub-folders and other files passed over."""
+    evening files (`.mj`, `.yaml`, `.yml` that are sessions, or that cannot be read) in the
+    order of their names, its sub-folders and other files passed over."""
     for path in paths:
         if path != "-" and os.path.isdir(path):
             try:
@@ -275,10 +276,34 @@ def evening_files(paths: Iterable[str]) -> Iterator[str]:
                 continue
             for n in names:
                 child = os.path.join(path, n)
-                if n.lower().endswith(EVENING_ENDINGS) and os.path.isfile(child) and file_is_session(child):
+                if not n.lower().endswith(EVENING_ENDINGS) or os.path.isdir(child):
+                    continue
+                # One that cannot be read (a pipe, a dangling link, no permission) is played all
+                # the same, which says why: a season never drops an evening without a word.
+                if file_is_session(child) or not _readable(child):
                     yield child
         else:
             yield path
+
+
+def _readable(path: str) -> bool:
+    """Whether a file opens as a regular file (what reading it needs)."""
+    try:
+        open_regular(path).close()
+    except (MjError, OSError):
+        return False
+    return True
+
+
+def _name_not_text(path: str) -> MjError | None:
+    """The error for a file whose name is not UTF-8 (its undecodable bytes arrive as the
+    surrogates that stand for them): the season keeps each evening by its name, in its figures
+    and its JSON, where such a name cannot be written."""
+    bad = next((c for c in path if "\udc80" <= c <= "\udcff"), None)
+    if bad is None:
+        return None
+    return InputError(f"its name is not UTF-8 text (byte 0x{ord(bad) - 0xDC00:02x}): rename the file to count "
+                      "the evening", Location(path))
 
 
 def play_evening(path: str, scheme: str | None = None, given: Mapping[str, Any] = EMPTY) -> SessionResult:
@@ -297,6 +322,10 @@ def play_season(paths: Iterable[str], scheme: str | None = None, given: Mapping[
     book = SeasonBook()
     for path in evening_files(paths):
         shown = "<stdin>" if path == "-" else path
+        unnamed = _name_not_text(shown)
+        if unnamed is not None:
+            book.leave_out(shown, [unnamed])
+            continue
         try:
             played = play_evening(path, scheme, given)
         except MjError as e:

@@ -17,6 +17,7 @@ import json
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cached_property
 from typing import Any, NamedTuple, Protocol, overload
 
@@ -282,6 +283,12 @@ class SessionResult:
         """A player's total less what she started with: what the settle-up pays her (or she pays)."""
         return self.totals[name] - self.start
 
+    def money(self, stake: Stake) -> dict[str, Decimal]:
+        """Each player's won or lost in money: the money of her transfers in the settle-up, each
+        rounded on its own, so that the evening's money sums to zero at any stake (and what an
+        added-up hand left unsettled, at the stake as it stands: `Stake.settled`)."""
+        return stake.settled({n: self.won_or_lost(n) for n in self.totals}, self.settle_up or ())
+
     def summary(self) -> dict[str, Any]:
         """The evening as it stands, its hands aside: the totals, the standings, the settle-up,
         who deals next (what `add` and `undo` show with the hand they changed).  With a stake,
@@ -294,9 +301,9 @@ class SessionResult:
         if stake is None:
             out["standings"] = [{"name": n, "total": t} for n, t in self.standings]
         else:
-            out["money"] = {n: stake.money_text(self.won_or_lost(n)) for n in self.totals}
-            out["standings"] = [{"name": n, "total": t, "money": stake.money_text(self.won_or_lost(n))}
-                                for n, t in self.standings]
+            money = {n: f"{m:f}" for n, m in self.money(stake).items()}
+            out["money"] = money
+            out["standings"] = [{"name": n, "total": t, "money": money[n]} for n, t in self.standings]
         out["settle_up"] = [t.as_dict(stake) for t in self.settle_up] if self.settle_up is not None else None
         if self.settle_up_note is not None:
             out["settle_up_note"] = self.settle_up_note
@@ -609,6 +616,14 @@ def settle_up(balance: dict[str, int]) -> list[Transfer]:
             debt[payer] += amount
             debt[payee] -= amount
     return out
+
+
+def money_so_far(stake: Stake, won_or_lost: Mapping[str, int]) -> dict[str, Decimal]:
+    """Each player's won or lost in money after a hand, as the settle-up would pay it were the
+    evening to end there (the figures of an evening with added-up hands, which need not sum to
+    zero, each at the stake as it stands)."""
+    balance = dict(won_or_lost)
+    return stake.settled(balance, settle_up(balance) if sum(balance.values()) == 0 else ())
 
 
 def _zero_groups(people: tuple[str, ...], balance: dict[str, int]) -> list[tuple[str, ...]]:

@@ -16,10 +16,13 @@ it pays: 0.05 x 597 is 29.85, and -597 is -29.85.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Protocol, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+K_co = TypeVar("K_co", bound=Hashable, covariant=True)
 
 MAX_PLACES = 4                          # a stake finer than a hundredth of a cent is no stake anyone plays
 MAX_PER_POINT = Decimal(10_000)         # the most a point may be worth (a currency's smallest units too)
@@ -31,6 +34,17 @@ _AMOUNT = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,12})?")
 _CURRENCY = re.compile(r"[A-Z]{3}")
 EXAMPLE = "0.05, or 0.05 EUR"
 CURRENCIES = "a currency of three capital letters (EUR, USD, GBP)"
+
+
+class Paid(Protocol[K_co]):
+    """A payment as money sees it (a hand's `Payment`, an evening's `Transfer`)."""
+
+    @property
+    def payer(self) -> K_co: ...
+    @property
+    def payee(self) -> K_co: ...
+    @property
+    def amount(self) -> int: ...
 
 
 class BadStake(ValueError):
@@ -114,6 +128,25 @@ class Stake:
         the decimal, never a float)."""
         return f"{self.money(points):f}"
 
+    def settled(self, nets: Mapping[K, int], payments: Iterable[Paid[K]]) -> dict[K, Decimal]:
+        """Each player's money: the sum of the money of her payments, each payment's rounded on
+        its own (what is handed over), so that a player's money is what she pays or receives and
+        the money of a table or an evening sums to zero at any stake (0.005 a point, a penalty of
+        1 to each of three: -0.03, not the -0.02 of her -3 points rounded once).  The points of
+        `nets` that no payment carries (an added-up hand's score) are turned into money as they
+        stand, one figure.  Never -0.00."""
+        money = dict.fromkeys(nets, Decimal(0))
+        carried = dict.fromkeys(nets, 0)
+        for p in payments:
+            cents = self.money(p.amount)
+            money[p.payer] = money.get(p.payer, Decimal(0)) - cents
+            money[p.payee] = money.get(p.payee, Decimal(0)) + cents
+            carried[p.payer] = carried.get(p.payer, 0) - p.amount
+            carried[p.payee] = carried.get(p.payee, 0) + p.amount
+        for who, net in nets.items():
+            money[who] += self.money(net - carried[who])
+        return {who: m.copy_abs() if m.is_zero() else m for who, m in money.items()}
+
     def shown(self, points: int, signed: bool = False) -> str:
         """Points with their money beside them: `596 (EUR 29.80)`; `signed`, as a gain or a loss:
         `+596 (EUR +29.80)`, `-596 (EUR -29.80)`."""
@@ -130,9 +163,12 @@ class Stake:
 
 def with_money(points: int, money: str, currency: str | None = None, signed: bool = False) -> str:
     """Points and their money (as `Stake.money_text` writes it) as every shell shows them:
-    `596 (EUR 29.80)`, `596 (29.80)` without a currency; `signed`: `+596 (EUR +29.80)`."""
-    if signed and not money.startswith("-"):
-        money = "+" + money
+    `596 (EUR 29.80)`, `596 (29.80)` without a currency; `signed`: `+596 (EUR +29.80)`.  Money
+    that rounds to nothing is signed as its points are: a loss is never shown with a plus
+    (`-3 (EUR -0.00)`)."""
+    if signed and not money.startswith(("-", "+")):
+        nothing = not money.strip("0.")
+        money = ("-" if nothing and points < 0 else "+") + money
     figure = f"{points:+d}" if signed else str(points)
     return f"{figure} ({currency} {money})" if currency else f"{figure} ({money})"
 

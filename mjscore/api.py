@@ -693,6 +693,12 @@ class Evening:
         """The file in canonical form: header, then every hand by the seats it was played at."""
         return print_session(*read_text(self.path), style=tiles)
 
+    def state(self) -> tuple[str, SessionResult, tuple[str, ...]]:
+        """The file's version, the evening as played at it, and each hand's text: one reading, so
+        that an answer tagged with the version holds that version's evening."""
+        sig, played, _, texts = self._remembering()
+        return "-".join(map(str, sig)), played, texts
+
     def hand_texts(self) -> tuple[str, ...]:
         """Each hand's text as the file holds it now, in order (what tells which hand a change
         beside the page touched)."""
@@ -712,8 +718,7 @@ class Evening:
     def keep_next(self, held: Mapping[str, Any] | None) -> None:
         """Keep `held` (JSON's types) beside the file, for the next hand, under the evening's lock,
         or nothing (None).  InputError when it cannot be written."""
-        write_next(self.path, None if held is None else
-                   json.dumps(held, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+        write_next(self.path, None if held is None else json.dumps(held, ensure_ascii=False, separators=(",", ":")))
 
     def _signature(self) -> tuple[int, int, int, int]:
         try:
@@ -837,24 +842,27 @@ class NextHand:
         """The next hand as held: its number and deal, each seat's draft, the penalties, the
         notices of the last minute, and whether it is being settled; `error` (an `MjError`) when
         the evening's file does not play (a hand edited wrong while it is served)."""
-        version = self.evening.version()
         try:
-            played = self.evening.play()
+            version, played = self._current()
         except MjError as e:
+            version = self.evening.version()
             with self._lock:
                 return {"version": f"{self.run}.{version}.{self._changes}", "run": self.run, "error": e, "hands": None,
                         "players": [], "next": None, "hand": None, "drafts": {}, "penalties": [],
                         "notices": self._recent(), "settling": False, "limit": None}
         nxt = played.next
         assert nxt is not None
-        self._follow(played, version)
         limit = self._limit()
         with self._lock:
+            # While a hand is written or taken back, or before the drafts have followed the file,
+            # what is held is another hand's: none is shown for this one.
+            held = not self._busy and self._hand == nxt.hand
             return {"version": f"{self.run}.{version}.{self._changes}", "run": self.run, "error": None,
                     "hands": len(played.hands), "players": list(played.players), "next": nxt.as_dict(),
-                    "hand": nxt.hand, "drafts": {s: dict(d) for s, d in self._lines.items()},
-                    "penalties": [dict(p) for p in self._penalties], "other": list(self._other),
-                    "notices": self._recent(), "settling": self._busy == nxt.hand, "limit": limit}
+                    "hand": nxt.hand, "drafts": {s: dict(d) for s, d in self._lines.items()} if held else {},
+                    "penalties": [dict(p) for p in self._penalties] if held else [],
+                    "other": list(self._other) if held else [], "notices": self._recent(),
+                    "settling": bool(self._busy), "limit": limit}
 
     # -- entering the hand
 
@@ -867,15 +875,12 @@ class NextHand:
         assert played.next is not None
         seats = played.next.seats
         who = self._player(by, seats, "a line is entered by its player")
-        if seats[WIND_BY_LETTER[seat].number - 1] != who:
-            now = SEATS_ORDER[seats.index(who)]
-            raise NotYourSeatError(f"{who} sits {SEAT_WORDS[now.letter]} for hand {hand} now, not "
-                                   f"{SEAT_WORDS[seat]}: the line was not kept (send it again as "
-                                   f"{SEAT_WORDS[now.letter]}'s)", Location("<hand>"), now.letter)
+        _seated(seats, seat, who, hand)
         checked = self.evening.check_line(seat, text).to_dict()
         checked.update(text=text, by=who)
         with self._lock:
             self._still_next(hand)
+            self._still_seated(seat, who, hand)        # a correction may have moved the seats meanwhile
             self._lines[seat] = checked
             self._changed()
             # Which run of the server holds it, from which version of what it holds: a phone that
@@ -884,15 +889,19 @@ class NextHand:
         self._keep()
         return answer
 
-    def drop_lines(self, *, hand: int, seat: str | None = None) -> None:
+    def drop_lines(self, *, hand: int, seat: str | None = None, by: str | None = None) -> None:
         """Drop every seat's line of hand `hand` (its penalties stay), or only `seat`'s (a player
-        who cleared what they typed: their line is withdrawn, not left in)."""
+        who cleared what they typed: their line is withdrawn, not left in); with `by`, only if
+        the line there is that player's (`NotYourSeatError` when the seats moved and it is another's)."""
         self._played_for(hand)
         with self._lock:
             self._still_next(hand)
             if seat is None:
                 self._lines = {}
             else:
+                held = self._lines.get(seat)
+                if by is not None and held is not None and held.get("by") != by:
+                    self._still_seated(seat, by, hand)
                 self._lines.pop(seat, None)
             self._changed()
         self._keep()
@@ -954,10 +963,11 @@ class NextHand:
                 whose = e.seats[0] if len(e.seats) == 1 else \
                     seats[where.line - 1] if where.file == "<hand>" and 1 <= where.line <= len(seats) else None
                 raise NotSettled(e, whose) from None
+            now = self.evening.state()              # read before the lock: phones' requests go on meanwhile
             with self._lock:
                 self._start(hand + 1)
                 self._notice("settle", hand, by, _done(hand, "settled", by))
-                self._known(added.evening)
+                self._known(now)
         finally:
             self._idle()
         self._keep()
@@ -969,11 +979,12 @@ class NextHand:
         with self._changing():
             added = self.evening.add(text, name="<hand>", number=hand)
             number = len(added.evening.hands)
+            now = self.evening.state()
             with self._lock:
                 gone = self._held_words()
                 self._start(number + 1)
                 self._notice("settle", number, by, _done(number, "added", by) + _dropped(gone, number))
-                self._known(added.evening)
+                self._known(now)
         self._keep()
         return added
 
@@ -996,12 +1007,13 @@ class NextHand:
             assert nxt is not None
             changed = corrected.changed()
             moved = ", ".join(f"{n} {c['before']} -> {c['after']}" for n, c in changed.items())
+            now = self.evening.state()
             with self._lock:
                 self._corrected[hand] = (by, time.strftime("%H:%M"))
                 words = self._reseat(nxt)
                 self._notice("edit", hand, by, _done(hand, "corrected", by) +
                              (f": {moved}" if moved else ": no total changed") + words)
-                self._known(corrected.evening)
+                self._known(now)
         self._keep()
         return corrected
 
@@ -1018,6 +1030,7 @@ class NextHand:
             checked = {s: {**self.evening.check_line(s, line).to_dict(), "text": line,
                            "by": nxt.seats[WIND_BY_LETTER[s].number - 1]}
                        for s, line in parts.lines.items()}
+            now = self.evening.state()
             with self._lock:
                 gone = self._held_words()
                 self._start(hand)
@@ -1026,7 +1039,7 @@ class NextHand:
                                    for p in parts.penalties]
                 self._other = parts.other
                 self._notice("undo", hand, by, _done(hand, "taken back", by) + _dropped(gone, hand + 1))
-                self._known(removed.evening)
+                self._known(now)
         self._keep()
         return removed
 
@@ -1035,9 +1048,7 @@ class NextHand:
     def _played_for(self, hand: int, settled_ok: bool = False) -> SessionResult:
         """The evening as it stands, refusing a hand that is not its next: `HandTakenError` for
         one written already when `settled_ok` (a settle sent again), `HandMovedError` otherwise."""
-        version = self.evening.version()
-        played = self.evening.play()
-        self._follow(played, version)
+        _, played = self._current()
         nxt = played.next
         assert nxt is not None
         if hand < nxt.hand and settled_ok:
@@ -1052,7 +1063,7 @@ class NextHand:
         sent for the next hand meanwhile is refused (409)."""
         # A change made beside the page just before is told as the laptop's, not taken for this one.
         with contextlib.suppress(MjError):
-            self._follow(self.evening.play(), self.evening.version())
+            self._current()
         with self._lock:
             if self._busy:
                 raise HandMovedError(f"hand {self._busy} is being settled or taken back from another phone: "
@@ -1082,7 +1093,18 @@ class NextHand:
         raise HandMovedError(f"hand {hand} is not the next hand (the next is hand {self._hand}): nothing was kept",
                              Location("<hand>"))
 
-    def _follow(self, played: SessionResult, version: str) -> None:
+    def _still_seated(self, seat: str, who: str, hand: int) -> None:
+        """Under the lock: refuse what `who` sends for `seat` when they no longer sit there."""
+        if self._seats:
+            _seated(self._seats, seat, who, hand)
+
+    def _current(self) -> tuple[str, SessionResult]:
+        """The file's version and the evening at it, the drafts following it (see `_follow`)."""
+        version, played, texts = self.evening.state()
+        self._follow(played, version, texts)
+        return version, played
+
+    def _follow(self, played: SessionResult, version: str, texts: tuple[str, ...]) -> None:
         """The drafts belong to one next hand at one file's version.  The first time, what was
         kept beside the file is taken back (when it is of this file's text and its next hand).
         When the file has changed beside the page (`mjscore add`, `edit` or `undo` at the
@@ -1091,7 +1113,6 @@ class NextHand:
         assert played.next is not None
         if version == self._version:
             return
-        texts = self.evening.hand_texts()
         with self._lock:
             if version == self._version or self._busy:
                 return              # the page's own change: its writer says what it did (`_known`)
@@ -1118,11 +1139,13 @@ class NextHand:
                 self._notice(kind, hand, None, text + words)
         self._keep()
 
-    def _known(self, played: SessionResult) -> None:
-        """Under the lock: the file as this page has just written it is known, its changes told."""
+    def _known(self, now: tuple[str, SessionResult, tuple[str, ...]]) -> None:
+        """Under the lock: the file as this page has just written it (`Evening.state`, read before
+        the lock was taken) is known, its changes told."""
+        version, played, texts = now
         assert played.next is not None
-        self._version = self.evening.version()
-        self._seats, self._texts, self._totals = played.next.seats, self.evening.hand_texts(), dict(played.totals)
+        self._version = version
+        self._seats, self._texts, self._totals = played.next.seats, texts, dict(played.totals)
 
     def _reseat(self, nxt: NextDeal) -> str:
         """Under the lock: the next hand's seats are now `nxt`'s (a correction moved them, or not):
@@ -1272,6 +1295,19 @@ class NextHand:
 MAX_PENALTY = 10 ** 9           # far above any table's stakes; a typo of more is refused
 MAX_PENALTIES = 64              # a hand's, as the page's API takes them at once
 MAX_NOTICES = 16                # kept for the phones at once, the newest
+
+
+def _seated(seats: Sequence[str], seat: str, who: str, hand: int) -> None:
+    """Refuse a line sent by `who` for `seat` where `seats` (E S W N) has another player there:
+    `NotYourSeatError`, with the seat `who` sits in."""
+    if seats[WIND_BY_LETTER[seat].number - 1] == who:
+        return
+    now = SEATS_ORDER[seats.index(who)] if who in seats else None
+    if now is None:
+        raise InputError(f"{who} does not play hand {hand}: the line was not kept", Location("<hand>"))
+    raise NotYourSeatError(f"{who} sits {SEAT_WORDS[now.letter]} for hand {hand} now, not {SEAT_WORDS[seat]}: "
+                           f"the line was not kept (send it again as {SEAT_WORDS[now.letter]}'s)", Location("<hand>"),
+                           now.letter)
 
 
 def _done(hand: int, what: str, by: str | None) -> str:

@@ -357,3 +357,27 @@ def test_the_same_command_line_serves_the_evening_again_after_a_restart(tmp_path
     finally:
         again.send_signal(signal.SIGINT)
         again.communicate(timeout=30)
+
+
+def test_past_the_most_held_open_a_status_request_is_answered_at_once(evening):
+    from mjscore.web.routes import MOST_WAITING
+
+    c = client_of(evening)
+    tag = c.get("/api/status", headers=AUTH).headers["etag"]
+    c.app.state.waiting = MOST_WAITING                  # that many held open already
+    t = time.monotonic()
+    r = c.get("/api/status?wait=20", headers={**AUTH, "If-None-Match": tag})
+    assert r.status_code == 304 and time.monotonic() - t < 5
+    c.app.state.waiting = 0
+
+
+def test_a_player_clearing_a_seat_that_is_now_anothers_drops_nothing(evening):
+    c = client_of(evening)
+    assert put(c, "W", "score 8", "Cid").json()["ok"]
+    assert correct(c, 1, BOB_WON, text_of(c, 1)["version"], "Ann").status_code == 200    # Cid is South now
+    assert put(c, "W", "score 4", "Dee").json()["ok"]                                  # Dee's seat, Dee's line
+    r = c.delete("/api/drafts/W?hand=2&by=Cid", headers={**AUTH, "Content-Type": "application/json"})
+    assert r.status_code == 409 and r.json()["error"]["seat"] == "S"
+    assert {s: d["by"] for s, d in status(c)["drafts"].items()} == {"S": "Cid", "W": "Dee"}
+    r = c.delete("/api/drafts/S?hand=2&by=Cid", headers={**AUTH, "Content-Type": "application/json"})
+    assert r.status_code == 200 and {s: d["by"] for s, d in status(c)["drafts"].items()} == {"W": "Dee"}

@@ -71,12 +71,14 @@ def check_writable(path: str, display: str | None = None) -> None:
                          "(nothing was written)", Location(name))
 
 
-def replace(path: str, text: str, *, like: bytes | None = None, display: str | None = None) -> None:
+def replace(path: str, text: str, *, like: bytes | None = None, display: str | None = None,
+            private: bool = False) -> None:
     """Write `text` to `path` whole or not at all: a new file beside it, flushed, renamed over it.
 
     `like` is the file's old content: its byte-order mark and CRLF line ends are kept.  An
     existing file keeps its mode (and, written by root, its owner); a new one gets the mode the
-    umask gives."""
+    umask gives.  A `private` file is 0600 whatever stood there (what players typed, kept beside
+    their evening)."""
     name = display or path
     data = encode(text, like)
     target = Path(path)
@@ -94,7 +96,9 @@ def replace(path: str, text: str, *, like: bytes | None = None, display: str | N
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        if old is not None:
+        if private:
+            pass                                            # mkstemp made it 0600, whatever stood there
+        elif old is not None:
             os.chmod(tmp, stat.S_IMODE(old.st_mode))
             if _uid() == 0 and (old.st_uid, old.st_gid) != (0, 0):
                 os.chown(tmp, old.st_uid, old.st_gid)      # root keeps another user's file theirs

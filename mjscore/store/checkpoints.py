@@ -118,13 +118,14 @@ def read_last(key: str, count: int) -> list[Record]:
                 data, start = (data[cut + 1:], start + cut + 1) if cut >= 0 else (b"", size)
             # Only the last `count` lines are decoded: a correction 100 hands back reads spans of
             # several hundred records to find its hand's, and decoding them all was most of its cost.
-            lines = data.count(b"\n")
-            if lines >= count or start == 0 or span >= MAX_FILE_BYTES:
-                skip = max(0, lines - count)
-                at = 0
-                for _ in range(skip):
-                    at = data.index(b"\n", at) + 1
-                return list(_records(data[at:], start + at))[-count:]
+            # From the end back: the start of the last `count` complete lines.
+            at = data.rfind(b"\n")
+            for _ in range(count):
+                if at < 0:
+                    break
+                at = data.rfind(b"\n", 0, at)
+            if at >= 0 or start == 0 or span >= MAX_FILE_BYTES:
+                return list(_records(data[at + 1:], start + at + 1))[-count:]
             span *= 4
 
 

@@ -71,6 +71,7 @@ def create_app(evening_path: str, token: str) -> FastAPI:
     app.state.table = api.NextHand(api.Evening(evening_path))
     app.state.wake = Wake()
     app.state.stopping = False
+    app.state.waiting = 0           # status requests held open now (web.routes.MOST_WAITING)
     app.state.table.watch(app.state.wake)
     app.state.remembered = Remembered()
     app.state.folder = os.path.dirname(os.path.abspath(evening_path))

@@ -452,7 +452,12 @@ async function sendLine(text) {
   if (!text) {
     // Cleared: the line held for me is withdrawn, so no other phone settles with it.
     check.textContent = "";
-    if (S.status.drafts[S.seat]) { await call("DELETE", `/api/drafts/${S.seat}?hand=${hand}`); S.accepted = null; S.version = ""; poll(); }
+    if (S.status.drafts[S.seat]) {
+      // Only my own line is withdrawn (by names me); a lost answer is tried again.
+      const r = await call("DELETE", `/api/drafts/${S.seat}?hand=${hand}&by=${encodeURIComponent(me() || "")}`);
+      if (r.status === 0 || r.status >= 500) { S.sent = null; later(""); return; }   // null: "" is sent again
+      S.accepted = null; poll();
+    }
     return;
   }
   const { status, data } = await call("PUT", `/api/drafts/${S.seat}`, { text, hand, by: me() });
@@ -463,6 +468,8 @@ async function sendLine(text) {
     check.className = "check bad";
     check.textContent = data && data.error ? data.error.message : `hand ${hand} is no longer the next hand`;
     S.sent = "";
+    // My seat moved (a correction re-seated the hand): the server says where I sit now.
+    if (data && data.error && data.error.seat && SEATS.includes(data.error.seat)) S.seat = data.error.seat;
     S.version = ""; await poll();
     later(text);
     return;
@@ -932,7 +939,11 @@ async function correctForm(n, body, opener) {
   form.append(label, area, row, said);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const r = await call("PUT", `/api/hands/${n}`, { text: area.value, version, by: me() });
+    if (save.disabled) return;                  // one correction on its way at a time
+    save.disabled = true;
+    const typed = area.value;
+    const r = await call("PUT", `/api/hands/${n}`, { text: typed, version, by: me() });
+    save.disabled = false;
     if (r.status === 200) {
       const moved = Object.entries(r.data.changed).map(([who, c]) => `${who} ${c.before} → ${c.after}`);
       S.confirmed = { hand: n, text: `Hand ${n} corrected${moved.length ? ": " + moved.join(", ") : "; no total changed"}.` };
@@ -942,9 +953,17 @@ async function correctForm(n, body, opener) {
     said.className = "check bad";
     said.textContent = r.data && r.data.error ? r.data.error.message : `Hand ${n} was not corrected (no answer): save again.`;
     if (r.status === 409) {
-      // Corrected by someone else first: the hand as it is now, to correct again from there.
       const now = await call("GET", `/api/hands/${n}/text`);
-      if (now.status === 200) { area.value = now.data.text; version = now.data.version; }
+      if (now.status === 200 && now.data.version !== version) {
+        if (now.data.text.trim() === typed.trim()) {
+          // It is as typed: this correction's own first try, whose answer was lost.
+          S.confirmed = { hand: n, text: `Hand ${n} corrected.` };
+          S.evening = null; poll(); await showHands();
+          return;
+        }
+        // Corrected by someone else first: the hand as it is now, to correct again from there.
+        area.value = now.data.text; version = now.data.version;
+      }
     }
   });
   opener.hidden = true;

@@ -28,7 +28,7 @@ from mjscore.model.tiles import WIND_BY_LETTER
 from mjscore.version import __version__
 from mjscore.web import schemas as s
 from mjscore.web import static
-from mjscore.web.waiting import Remembered, Wake
+from mjscore.web.waiting import Remembered
 
 # A request's text never names a file: the same words whatever the path is (a file, a folder, nothing).
 NO_FILES = "a request names only a shipped scheme (see 'mjscore schemes'): no file is read for it"
@@ -138,6 +138,9 @@ def style(request: Request, files: Files) -> Response:
 # -- the evening -------------------------------------------------------------------------------
 
 WAIT_MOST = 30.0                # seconds a status request may be held open; the page asks for 25
+# Status requests held open at once: a table's phones are four to eight; past this (someone with
+# the token holding sockets open), a request is answered at once rather than held.
+MOST_WAITING = 64
 
 
 @api_routes.get("/status", response_model=None,
@@ -150,17 +153,21 @@ async def status(request: Request, table: Table, folder: Folder,
                  wait: Annotated[float, Query(ge=0, le=WAIT_MOST, description=(
                      "Seconds to wait for a change when If-None-Match names the version the phone has: "
                      "304 when nothing changed in that time."))] = 0) -> Response:
-    seen = request.headers.get("if-none-match", "").strip().removeprefix("W/").strip('"')
-    if seen:
-        wake: Wake = request.app.state.wake
-        until = time.monotonic() + wait
-        # The tag is the file's version (a stat) and a counter: cheap enough to ask on the loop.
-        while table.tag() == seen and not request.app.state.stopping:
-            left = until - time.monotonic()
-            if left <= 0:
-                return Response(status_code=304, headers={"ETag": f'"{seen}"'})
-            # Woken by a change held here; a change of the file at the laptop is seen within a second.
-            await wake.wait(min(left, 1.0))
+    known = request.headers.getlist("if-none-match")
+    if known:
+        state = request.app.state
+        until = time.monotonic() + (wait if state.waiting < MOST_WAITING else 0)
+        state.waiting += 1
+        try:
+            # The tag is the file's version (a stat) and a counter: cheap enough to ask on the loop.
+            while static.none_match(known, tag := f'"{table.tag()}"'):
+                left = until - time.monotonic()
+                if left <= 0 or state.stopping:
+                    return Response(status_code=304, headers={"ETag": tag})
+                # Woken by a change held here; a change of the file at the laptop is seen within a second.
+                await state.wake.wait(min(left, 1.0))
+        finally:
+            state.waiting -= 1
     return await run_in_threadpool(_status, table, folder)
 
 
@@ -177,7 +184,7 @@ def remembered(request: Request, what: str, make: Callable[[], dict[str, Any]]) 
     pool, as JSON bytes: nothing that grows with the evening is encoded on the event loop)."""
     table: api.NextHand = request.app.state.table
     kept: Remembered = request.app.state.remembered
-    return Response(kept.get(what, table.evening.version(), lambda: PlainJSON.plain.dump_json(make())),
+    return Response(kept.get(what, table.evening.version, lambda: PlainJSON.plain.dump_json(make())),
                     media_type="application/json")
 
 
@@ -319,8 +326,8 @@ def drop_drafts(table: Table, hand: Annotated[int, NUMBER]) -> Response:
 @api_routes.delete("/drafts/{seat}", response_model=None,
                    responses=answers(s.DraftDroppedOut, 404, 409, 422, change=True),
                    summary="Withdraw one seat's line of hand N (the player cleared it)")
-def drop_draft(seat: str, table: Table, hand: Annotated[int, NUMBER]) -> Response:
-    table.drop_lines(hand=hand, seat=known_seat(seat))
+def drop_draft(seat: str, table: Table, hand: Annotated[int, NUMBER], by: str | None = None) -> Response:
+    table.drop_lines(hand=hand, seat=known_seat(seat), by=by[:64] if by else None)
     return PlainJSON({"seat": seat, "draft": None})
 
 

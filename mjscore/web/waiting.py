@@ -55,20 +55,28 @@ class Remembered:
         self._lock = threading.Lock()
         self._making: dict[tuple[str, str], threading.Lock] = {}
 
-    def get(self, what: str, version: str, make: Callable[[], bytes]) -> bytes:
-        key = (what, version)
+    def get(self, what: str, version: Callable[[], str], make: Callable[[], bytes]) -> bytes:
+        """`what` at the file's version now, made by `make` unless it was made at that version
+        already; kept only when the file had that version before and after the making (an answer
+        made while the file changed is sent, never kept for a version it is not of)."""
+        before = version()
+        key = (what, before)
         with self._lock:
             if key in self._made:
                 return self._made[key]
             making = self._making.setdefault(key, threading.Lock())
-        with making:
+        try:
+            with making:
+                with self._lock:
+                    if key in self._made:
+                        return self._made[key]
+                made = make()
+                if version() == before:
+                    with self._lock:
+                        self._made[key] = made
+                        while len(self._made) > self.KEEP * 3:
+                            del self._made[next(iter(self._made))]
+                return made
+        finally:
             with self._lock:
-                if key in self._made:
-                    return self._made[key]
-            made = make()
-            with self._lock:
-                self._made[key] = made
                 self._making.pop(key, None)
-                while len(self._made) > self.KEEP * 3:
-                    del self._made[next(iter(self._made))]
-            return made

@@ -25,6 +25,11 @@ winner's hand that Kajongg scored as the robot declared it (shown, not guessed: 
 mjscore finds the same tiles go out, the one with Kajongg's sets gives Kajongg's figure), or a
 robbed kong that Kajongg scored as a kong.  `import_games` writes the files, the departures
 noted in them.
+
+A player's hand string that cannot be read (or a winner's that the notation cannot write) costs
+that hand, never the game or the database: that player's line is `score N` with the score Kajongg
+stored, a comment says whose string and why, and the check names the hand (`unread`) and does
+not count it as agreeing.
 """
 
 from __future__ import annotations
@@ -75,6 +80,7 @@ class GameCheck:
     totals: dict[str, int]                     # `session`'s final totals
     departures: tuple[Departure, ...]
     errors: tuple[str, ...] = ()               # hands `session` could not play (none for a good import)
+    unread: tuple[Departure, ...] = ()         # hands with a player's tiles not read: that line is Kajongg's score
 
     @property
     def balances_agree(self) -> bool:
@@ -83,7 +89,8 @@ class GameCheck:
     def as_dict(self) -> dict[str, object]:
         return {"hands": self.hands, "agreeing": self.agreeing, "balances_agree": self.balances_agree,
                 "kajongg_balances": dict(self.balances), "totals": dict(self.totals),
-                "departures": [d.as_dict() for d in self.departures], "errors": list(self.errors)}
+                "departures": [d.as_dict() for d in self.departures], "errors": list(self.errors),
+                "unread": [d.as_dict() for d in self.unread]}
 
 
 @dataclass(frozen=True)
@@ -106,13 +113,14 @@ class _Hand:
     lines: tuple[str, ...]                     # the hand's text in the file, its comments aside
     seats: dict[Wind, int]                     # seat -> Kajongg's player id
     robbed: tuple[Wind, Tile] | None = None    # the robbed player's seat, the tile (written as a pung)
-    winner: KHand | None = None                # the winner's hand as Kajongg recorded it
+    winner: KHand | None = None                # the winner's hand as Kajongg recorded it (None: not read)
+    unread: tuple[tuple[Wind, str], ...] = ()  # whose hand string was not read (by seat), and why
 
 
 def evening_of(game: KajonggGame, database: str, notes: dict[int, str] | None = None) -> KajonggEvening:
-    """The evening file of one Kajongg game (InputError for a rule set no scheme reproduces or a
-    hand Kajongg would not have written); `notes` (hand number -> text) go into the hands'
-    comments."""
+    """The evening file of one Kajongg game (InputError for a rule set no scheme reproduces or
+    penalty rows that do not say who paid whom; a hand string that cannot be read costs only its
+    hand, `_hand`); `notes` (hand number -> text) go into the hands' comments."""
     where = Location(database)
     scheme = SCHEMES.get(game.ruleset)
     if scheme is None:
@@ -183,6 +191,8 @@ def _comments(k: int, h: _Hand, prev: _Hand | None, names: dict[int, str], game:
         out.append(f"# a new round: {moved}" if moved else "# a new round: nobody changes seats")
     scores = ", ".join(f"{names[r.player]} {r.points}{' (won)' if r.won else ''}" for r in src.rows)
     out.append(f"# Kajongg scored: {scores}" if src.winner is not None else "# Kajongg: a draw, nobody scores")
+    if h.unread:
+        out += ["# not read:", *(f"#   {x}" for x in textwrap.wrap(escaped(_unread_said(h, names)), 90))]
     return out
 
 
@@ -204,14 +214,18 @@ def _exchanged(prev: _Hand, h: _Hand, names: dict[int, str]) -> str:
 # -- one hand ----------------------------------------------------------------------------------
 
 def _hand(game: KajonggGame, src: KajonggHand, names: dict[int, str], where: Location) -> _Hand:
+    """One hand as the evening writes it.  A player whose hand string cannot be read (or, for the
+    winner, cannot be written in the notation) costs that player's tiles, never the game: the line
+    carries the score Kajongg stored (`score N`, the notation's counted score), and the hand says
+    why in a comment and in the check (`unread`)."""
     seats = {r.wind: r.player for r in src.rows}
     parsed: dict[Wind, KHand] = {}
+    unread: dict[Wind, str] = {}
     for r in src.rows:
         try:
             parsed[r.wind] = parse_hand_string(r.data)
-        except (ValueError, KeyError):
-            raise InputError(f"game {game.id}, hand {src.number}: {escaped(game.name_of(r.player))}'s hand "
-                             f"'{excerpt(r.data, 60)}' is not a hand string Kajongg writes", where) from None
+        except ValueError as e:
+            unread[r.wind] = f"'{excerpt(r.data, 60)}' is not a hand string Kajongg writes: {e}"
     at = f"game {game.id}, hand {src.number}"
     winner = src.winner
     lines = [f"round {src.prevailing.letter}"]
@@ -222,22 +236,67 @@ def _hand(game: KajonggGame, src: KajonggHand, names: dict[int, str], where: Loc
     if winner is None:
         lines.insert(0, "draw")
         for s in SEATS:
-            lines.append(f"{s.letter}: {_loser(parsed[s])}")
+            lines.append(f"{s.letter}: {_loser(parsed[s]) if s in parsed else f'score {src.row_at(s).points}'}")
     else:
         w = winner.wind
-        kh = parsed[w]
-        win_clause, discarder, note = _win_clause(kh, w, src, parsed, at, where)
-        if kh.source == Source.ROBBED_KONG and kh.last is not None and discarder is not None:
+        kh = parsed.get(w)
+        said = note = None
+        discarder: Wind | None = None
+        if kh is not None:
+            try:
+                win_clause, discarder, note = _win_clause(kh, w, src, parsed, at, where)
+                said = _winner(kh, win_clause, at, where)
+            except InputError as e:
+                why = e.message.removeprefix(f"{at}: ")
+                unread[w] = f"'{excerpt(winner.data, 60)}' cannot be written as a hand: {why}"
+        if kh is None or said is None:
+            kh = None
+            win_clause, note = _counted_win(winner.data, w, src)
+            said = f"score {winner.points} {win_clause}"
+        elif kh.source == Source.ROBBED_KONG and kh.last is not None and discarder is not None:
             robbed = (discarder, kh.last)
         for s in SEATS:
             if s is w:
-                lines.append(f"{s.letter}: {_winner(kh, win_clause, at, where)}")
+                lines.append(f"{s.letter}: {said}")
+            elif s not in parsed:
+                lines.append(f"{s.letter}: score {src.row_at(s).points}")
             else:
-                lines.append(f"{s.letter}: {_loser(parsed[s], kh.last if robbed and robbed[0] is s else None)}")
+                lines.append(f"{s.letter}: {_loser(parsed[s], robbed[1] if robbed and robbed[0] is s else None)}")
         if note:
             lines.append(f"# {note}")
     lines.extend(_penalties(src, seats, at, where))
-    return _Hand(src, tuple(lines), seats, robbed, parsed[winner.wind] if winner is not None else None)
+    read_winner = parsed.get(winner.wind) if winner is not None and winner.wind not in unread else None
+    return _Hand(src, tuple(lines), seats, robbed, read_winner, tuple((s, unread[s]) for s in SEATS if s in unread))
+
+
+def _unread_said(h: _Hand, names: dict[int, str]) -> str:
+    """Whose tiles a hand does not read and why, and what the file holds instead."""
+    whose = "; ".join(f"{names[h.seats[s]]}'s hand {why}" for s, why in h.unread)
+    return whose + ("; the file gives Kajongg's score for it" if len(h.unread) == 1 else
+                    "; the file gives Kajongg's scores for them")
+
+
+def _counted_win(data: str, w: Wind, src: KajonggHand) -> tuple[str, str]:
+    """The win clause of a winner whose tiles are not read: how the tile came, from the hand
+    string's `m` word when it has a readable one (Kajongg's source letter), and who discarded it
+    as `_win_clause` says it; the scores given, neither changes a payment under these schemes."""
+    mark = next((x for x in data.split() if len(x) >= 2 and x[0] == "m" and x[1] in Source.ALL), None)
+    source = mark[1] if mark is not None else Source.UNKNOWN
+    liable = next((r.wind for r in src.rows if not r.won and DANGEROUS_GAME in r.rules), None)
+    if source == Source.UNKNOWN:
+        how, note = "self", ("'win self': Kajongg's hand string does not say how the winning tile came; with the "
+                             "scores given, how it came changes no payment")
+    elif source in (Source.DISCARD, Source.LAST_DISCARD, Source.ROBBED_KONG) or (
+            source == Source.EAST_14TH and w is not Wind.EAST):
+        discarder = liable or (Wind.EAST if source == Source.EAST_14TH else w.next(-1))
+        how = f"from {discarder.letter}"
+        note = (f"'from {discarder.letter}': Kajongg does not record who discarded the winning tile; "
+                + (f"{discarder.letter} pays for all (Kajongg's Dangerous Game)" if discarder is liable else
+                   "East dealt it" if source == Source.EAST_14TH else f"{discarder.letter} plays before the winner"))
+    else:
+        how, note = "self", ""
+    clause = f"win {how}" + (f" liable {liable.letter}" if liable is not None else "")
+    return clause, note
 
 
 def _dealer_wins(game: KajonggGame, src: KajonggHand) -> int:
@@ -281,7 +340,7 @@ def _win_clause(kh: KHand, w: Wind, src: KajonggHand, parsed: dict[Wind, KHand],
     if discard:
         if source == Source.ROBBED_KONG:
             assert kh.last is not None
-            discarder = next((s for s in SEATS if s is not w and any(
+            discarder = next((s for s in SEATS if s is not w and s in parsed and any(
                 m.kong and m.tiles[0] == kh.last for m in parsed[s].melds)), None)
             if discarder is None:
                 raise InputError(f"{at}: the winner robbed a kong of {kh.last.text}, but nobody shows one", where)
@@ -429,6 +488,10 @@ def compare(evening: KajonggEvening, played: SessionResult) -> GameCheck:
     names = evening.names
     departures = []
     agreeing = 0
+    # A hand with a player's tiles not read is not checked (that line carries Kajongg's own score):
+    # named, never counted as agreeing.
+    unread = tuple(Departure(k, h.source.number, tuple(names[h.seats[s]] for s, _ in h.unread), _unread_said(h, names))
+                   for k, h in enumerate(evening.hands, start=1) if h.unread)
     # Played with keep_going, the evening may stop short of Kajongg's hands (at a hand we refuse):
     # the hands after it are not compared.
     for k, (h, ours) in enumerate(zip(evening.hands, played.hands, strict=False), start=1):
@@ -446,14 +509,14 @@ def compare(evening: KajonggEvening, played: SessionResult) -> GameCheck:
             if src.winner is not None and (mine is None or mine.score != row.points):
                 score_off.append(s)
         if seating_ok and not score_off and not net_off:
-            agreeing += 1
+            agreeing += not h.unread
             continue
         departures.append(Departure(k, src.number, tuple(names[h.seats[s]] for s in score_off),
                                     _why(evening, h, result, score_off, seating_ok, ours.names)))
     errors = tuple(str(e) for e in played.errors)
     last = evening.game.hands[-1]
     balances = {names[p]: last.row_of(p).balance for p, _ in evening.game.players}
-    return GameCheck(len(evening.hands), agreeing, balances, dict(played.totals), tuple(departures), errors)
+    return GameCheck(len(evening.hands), agreeing, balances, dict(played.totals), tuple(departures), errors, unread)
 
 
 def _why(evening: KajonggEvening, h: _Hand, result: TableResult, score_off: list[Wind], seating_ok: bool,

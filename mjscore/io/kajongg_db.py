@@ -130,14 +130,23 @@ def read_database(path: str, game: int | None = None) -> KajonggDatabase:
     con = _connect(path)
     try:
         return KajonggDatabase(path, tuple(_games(con, path, game)))
-    except sqlite3.Error as e:
-        raise _not_kajongg(path, f"SQLite cannot read it ({e})") from None
+    except (sqlite3.Error, UnicodeDecodeError) as e:
+        raise _unreadable(path, e) from None
     finally:
         con.close()
 
 
 def _not_kajongg(path: str, why: str) -> InputError:
     return InputError(f"not a Kajongg database: {why}", Location(path))
+
+
+def _unreadable(path: str, e: sqlite3.Error | UnicodeDecodeError, doing: str = "read") -> InputError:
+    """SQLite's refusal, as one message.  Python decodes SQLite's error text as UTF-8: an error
+    that quotes a byte that is not (a table so named in a broken schema) comes as a
+    UnicodeDecodeError in place of SQLite's own, and Kajongg writes UTF-8 only."""
+    if isinstance(e, UnicodeDecodeError):
+        return _not_kajongg(path, f"SQLite cannot {doing} it (its error quotes a byte that is not UTF-8 text)")
+    return _not_kajongg(path, f"SQLite cannot {doing} it ({e})")
 
 
 def _connect(path: str) -> sqlite3.Connection:
@@ -168,16 +177,18 @@ def _connect(path: str) -> sqlite3.Connection:
         con.execute("PRAGMA query_only = ON")
         con.execute("PRAGMA trusted_schema = OFF")
         after = os.lstat(path)
-    except (sqlite3.Error, OSError) as e:
+    except (sqlite3.Error, UnicodeDecodeError) as e:
+        raise _unreadable(path, e, "open") from None
+    except OSError as e:
         raise _not_kajongg(path, f"SQLite cannot open it ({e})") from None
     if stat.S_ISLNK(after.st_mode) or (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
         con.close()
         raise InputError("the file changed while it was opened", where)
     try:
         _check_schema(con, path)
-    except sqlite3.Error as e:
+    except (sqlite3.Error, UnicodeDecodeError) as e:
         con.close()
-        raise _not_kajongg(path, f"SQLite cannot read it ({e})") from None
+        raise _unreadable(path, e) from None
     except BaseException:
         con.close()
         raise
@@ -399,52 +410,62 @@ _BONUS_NUMBER = {"e": 1, "s": 2, "w": 3, "n": 4}
 
 def kajongg_tile(text: str) -> tuple[Tile, bool]:
     """One Kajongg tile (`b3`, `We`, `Dr`, `fe`): the tile and whether it is exposed (lower case)."""
-    if len(text) != 2:
-        raise ValueError(text)
-    group, value = text[0], text[1]
-    low = group.lower()
-    if low in _GROUPS and value in "123456789":
-        return tile(f"{value}{_GROUPS[low]}"), group.islower()
-    if low == "w" and value in _WINDS:
-        return tile(_WINDS[value]), group.islower()
-    if low == "d" and value in _DRAGONS:
-        return tile(_DRAGONS[value]), group.islower()
-    if group in "fy" and value in _BONUS_NUMBER:
-        n = _BONUS_NUMBER[value]
-        return (flower(n) if group == "f" else season(n)), True
-    raise ValueError(text)
+    if len(text) == 2:
+        group, value = text[0], text[1]
+        low = group.lower()
+        if low in _GROUPS and value in "123456789":
+            return tile(f"{value}{_GROUPS[low]}"), group.islower()
+        if low == "w" and value in _WINDS:
+            return tile(_WINDS[value]), group.islower()
+        if low == "d" and value in _DRAGONS:
+            return tile(_DRAGONS[value]), group.islower()
+        if group in "fy" and value in _BONUS_NUMBER:
+            n = _BONUS_NUMBER[value]
+            return (flower(n) if group == "f" else season(n)), True
+    raise ValueError(f"'{excerpt(text, 30)}' is not a tile")
 
 
 def _tiles(word: str) -> list[tuple[Tile, bool]]:
     if len(word) % 2:
-        raise ValueError(word)
+        raise ValueError(f"'{excerpt(word, 30)}' is not whole tiles (two characters a tile)")
     return [kajongg_tile(word[i:i + 2]) for i in range(0, len(word), 2)]
 
 
 def _meld(word: str) -> KMeld:
+    """A set as Kajongg's `Meld` reads one (src/tile.py, `Meld.__setMeldType`): a single tile (the
+    Thirteen Unique Wonders' thirteen, src/rulecode.py `ThirteenOrphans.rearrange`), a pair, a
+    pung, a kong (`aaaa`, `aaaA`, `aAAa`, `AAAA`), a chow, or a knitted set (`_knitted`)."""
     tiles = _tiles(word)
-    if not 2 <= len(tiles) <= 4 or any(t.is_bonus for t, _ in tiles):
-        raise ValueError(word)
     case = "".join("a" if low else "A" for _, low in tiles)
     values = [t for t, _ in tiles]
     same = len(set(values)) == 1
-    if len(tiles) == 4:
-        if not same or case not in ("aaaa", "aaaA", "aAAa", "AAAA"):
-            raise ValueError(word)
-    elif case not in ("aa", "AA", "aaa", "AAA"):
-        raise ValueError(word)
-    if len(tiles) == 3 and not same:
-        ranks = sorted(t.index for t in values)
-        suit = {t.suit for t in values}
-        if len(suit) != 1 or not values[0].suit.is_numbered or ranks != list(range(ranks[0], ranks[0] + 3)):
-            raise ValueError(word)
-    if len(tiles) == 2 and not same:
-        raise ValueError(word)
+    if not 1 <= len(tiles) <= 4 or any(t.is_bonus for t in values) \
+            or case not in ("a", "A", "aa", "AA", "aaa", "AAA", "aaaa", "aaaA", "aAAa", "AAAA") \
+            or (len(tiles) == 4 and not same) \
+            or (len(tiles) in (2, 3) and not same and not _knitted(values) and not _chow(values)):
+        raise ValueError(f"'{excerpt(word, 30)}' is not a set Kajongg writes (a single tile, pair, pung, kong, "
+                         "chow or knitted set)")
     return KMeld(tuple(values), case)
 
 
+def _chow(values: list[Tile]) -> bool:
+    ranks = sorted(t.index for t in values)
+    return (len(values) == 3 and len({t.suit for t in values}) == 1 and values[0].suit.is_numbered
+            and ranks == list(range(ranks[0], ranks[0] + 3)))
+
+
+def _knitted(values: list[Tile]) -> bool:
+    """A knitted set (src/tile.py, `Meld.__setMeldType`): the same number in two suits (`S3B3`, a
+    pair of Knitting) or in all three (`S3B3C3`, a set of Triple Knitting), all of one case, the
+    suits in any order.  BMJA's two knitting hands are made of them (src/rulecode.py, `Knitting`
+    and `TripleKnitting`), and Kajongg writes the winner's hand so."""
+    return (all(t.suit.is_numbered for t in values) and len({t.rank for t in values}) == 1
+            and len({t.suit for t in values}) == len(values))
+
+
 def parse_hand_string(text: str) -> KHand:
-    """A Kajongg hand string taken apart; ValueError for anything Kajongg does not write."""
+    """A Kajongg hand string taken apart; ValueError, saying which word and why, for anything
+    Kajongg does not write."""
     melds: list[KMeld] = []
     bonus: list[Tile] = []
     loose: list[Tile] = []
@@ -458,28 +479,31 @@ def parse_hand_string(text: str) -> KHand:
         kind = word[0]
         if kind == "R":
             if seen_r:
-                raise ValueError(word)
+                raise ValueError(f"'{excerpt(word, 30)}': a second R word (Kajongg writes the loose tiles as one)")
             seen_r = True
             for t, low in _tiles(word[1:]):
                 if low or t.is_bonus:
-                    raise ValueError(word)
+                    raise ValueError(f"'{excerpt(word, 30)}': the loose tiles are concealed tiles (upper "
+                                     "case), no flower or season")
                 loose.append(t)
         elif kind == "m":
             if seen_m or len(word) < 2 or word[1] not in Source.ALL or any(c not in "at" for c in word[2:]) \
                     or len(set(word[2:])) != len(word[2:]):
-                raise ValueError(word)
+                raise ValueError(f"'{excerpt(word, 30)}' does not say where the last tile came from as Kajongg does "
+                                 "(one m word: m, a source letter, then a or t)")
             seen_m = True
             source, announcements = word[1], word[2:]
         elif kind == "L":
             if seen_l or len(word) < 3:
-                raise ValueError(word)
+                raise ValueError(f"'{excerpt(word, 30)}' is not the last tile as Kajongg writes it (one L word: L, the "
+                                 "tile, the set it completed)")
             seen_l = True
             last, last_exposed = kajongg_tile(word[1:3])      # a loser's may be a flower or season
             if last.is_bonus and len(word) > 3:
-                raise ValueError(word)
+                raise ValueError(f"'{excerpt(word, 30)}': a flower or season completes no set")
             last_meld = _meld(word[3:]) if len(word) > 3 else None
             if last_meld is not None and last not in last_meld.tiles:
-                raise ValueError(word)
+                raise ValueError(f"'{excerpt(word, 30)}': the last tile is not in the set it completed")
         elif kind in "fy" and len(word) == 2:
             t, _ = kajongg_tile(word)
             bonus.append(t)

@@ -14,43 +14,25 @@ the streaming functions an iterable of compact-notation lines (an open file, a g
 from __future__ import annotations
 
 import contextlib
+import importlib
 import inspect
 import json
 import os
-import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+# What scoring a table needs is imported here; the evenings, the season, the Kajongg reader, the
+# batch, the words and what is kept beside a file are imported by the functions that use them,
+# and the names this module passes on from them by `__getattr__` below: a one-hand `mjscore
+# score` loads none of them (issue 40; tests/test_cli.py lists what it loads).
 from mjscore.evening.entry import check_line as _check_line
 from mjscore.evening.entry import answer_kind as _answer_kind
 from mjscore.evening.entry import entry_line as _entry_line
-from mjscore.evening.batch import BatchItem as BatchItem  # for the shells: a batch's item (`score_many`)
-from mjscore.evening.batch import collect_for_a_long_run as collect_for_a_long_run  # for `mjscore batch`
-from mjscore.evening.batch import encoded, score_files, score_stream
-from mjscore.evening.check import CheckReport, check_rows
-from mjscore.evening.resume import play_file
-from mjscore.evening.journal import Added, Corrected, Removed, add_hand, nth_hand, print_session, remove_last_hand
-from mjscore.evening.journal import replace_hand, start_evening
-from mjscore.evening.journal import HandChangedError as HandChangedError  # for the shells: a correction too late
-from mjscore.evening.journal import hand_version as hand_version  # ... and what it names the hand it corrects by
-from mjscore.evening.journal import HandTakenError as HandTakenError  # for the shells: a hand added twice
-from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  # ... or taken back twice
 from mjscore.evening.entry import Penalty as Penalty
 from mjscore.evening.entry import hand_parts as hand_parts  # for the shells: a hand taken apart (edit, the page)
-from mjscore.evening.season import SeasonResult as SeasonResult  # for the shells: a season's record
-from mjscore.evening.season import evening_figures, play_season as _play_season
-from mjscore.evening.kajongg import ImportedGame as ImportedGame, KajonggImport, import_games
-from mjscore.evening.session import NextDeal, SessionResult, next_hand, play
-from mjscore.evening.session import hand_title as hand_title  # for the shells: a hand named one way
-from mjscore.evening.session import money_so_far as money_so_far  # for the shells: a won or lost after a hand
-from mjscore.evening.words import paid as paid, payment_sentences as payment_sentences  # a hand in words, made once
-from mjscore.evening.words import penalty_sentences as penalty_sentences, said as said
-from mjscore.evening.words import special_sentence as special_sentence
-from mjscore.evening.words import amount as amount, evening_words as evening_words, outcome as outcome
-from mjscore.evening.words import figures as figures, how_won as how_won, won_or_lost as won_or_lost
 from mjscore.hand.validate import validate_table
 from mjscore.io.notation import print_table
 from mjscore.io.reader import (
@@ -63,9 +45,6 @@ from mjscore.io.reader import (
     text_tables,
 )
 from mjscore.store import packaged as _packaged
-from mjscore.store.beside import read_next, write_next
-from mjscore.io.kajongg_db import read_database
-from mjscore.io.sessionfile import SessionHeader, read_session
 from mjscore.io.text import normalise, read_text
 from mjscore.model.errors import InputError, Location, MjError, SessionError
 from mjscore.model.settings import BY_NAME, ROTATION, SETTINGS, Setting
@@ -74,11 +53,55 @@ from mjscore.model.table import Table, name_key
 from mjscore.model.tiles import SEATS as SEATS_ORDER
 from mjscore.model.tiles import SEAT_WORDS, WIND_BY_LETTER, Wind
 from mjscore.pipeline import TableResult, evaluate, evaluate_player, named_in, player_dict, table_waits
-from mjscore.rules import views as _views
 from mjscore.rules.scheme import Scheme
 from mjscore.scoring.score import PlayerScore
 from mjscore.rules.scheme import load_scheme as _load_scheme
 from mjscore.rules.shipped import shipped_schemes as _shipped_schemes
+
+if TYPE_CHECKING:      # what type checkers see; at run time, see above
+    from mjscore.evening.batch import BatchItem as BatchItem  # for the shells: a batch's item (`score_many`)
+    from mjscore.evening.batch import collect_for_a_long_run as collect_for_a_long_run  # for `mjscore batch`
+    from mjscore.evening.check import CheckReport
+    from mjscore.evening.journal import Added, Corrected, Removed
+    from mjscore.evening.journal import HandChangedError as HandChangedError  # for the shells: a correction too late
+    from mjscore.evening.journal import hand_version as hand_version  # ... and what it names the hand it corrects by
+    from mjscore.evening.journal import HandTakenError as HandTakenError  # for the shells: a hand added twice
+    from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  # ... or taken back twice
+    from mjscore.evening.season import SeasonResult as SeasonResult  # for the shells: a season's record
+    from mjscore.evening.kajongg import ImportedGame as ImportedGame, KajonggImport
+    from mjscore.evening.session import NextDeal, SessionResult
+    from mjscore.evening.session import hand_title as hand_title  # for the shells: a hand named one way
+    from mjscore.evening.session import money_so_far as money_so_far  # for the shells: a won or lost after a hand
+    from mjscore.evening.words import paid as paid, payment_sentences as payment_sentences  # a hand in words, made once
+    from mjscore.evening.words import penalty_sentences as penalty_sentences, said as said
+    from mjscore.evening.words import special_sentence as special_sentence
+    from mjscore.evening.words import amount as amount, evening_words as evening_words, outcome as outcome
+    from mjscore.evening.words import figures as figures, how_won as how_won, won_or_lost as won_or_lost
+    from mjscore.evening.words import FINISHED as FINISHED
+    from mjscore.io.sessionfile import SessionHeader
+
+# The names passed on from modules a one-hand score does not load, each loaded when first asked
+# for (PEP 562), as the package face loads this module.
+_ELSEWHERE = {
+    "BatchItem": "mjscore.evening.batch", "collect_for_a_long_run": "mjscore.evening.batch",
+    "HandChangedError": "mjscore.evening.journal", "hand_version": "mjscore.evening.journal",
+    "HandTakenError": "mjscore.evening.journal", "NotTheLastHandError": "mjscore.evening.journal",
+    "SeasonResult": "mjscore.evening.season", "ImportedGame": "mjscore.evening.kajongg",
+    "hand_title": "mjscore.evening.session", "money_so_far": "mjscore.evening.session",
+    **dict.fromkeys(("paid", "payment_sentences", "penalty_sentences", "said", "special_sentence", "amount",
+                     "evening_words", "outcome", "figures", "how_won", "won_or_lost", "FINISHED"),
+                    "mjscore.evening.words"),
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _ELSEWHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mjscore.api' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["parse", "score", "score_many", "play_session", "play_season", "waits", "check", "check_many",
            "check_line", "entry_line", "answer_kind", "help_topics", "help_text", "examples", "example",
@@ -186,6 +209,8 @@ def canonical(source: Source, *, tiles: str = "text", name: str | None = None) -
     ['S: [CCC] 234m 678m 55p 789s 1f win 5p from N\n']
     """
     if isinstance(source, os.PathLike) and os.fspath(source) != "-" and file_is_session(os.fspath(source)):
+        from mjscore.evening.journal import print_session
+
         path = os.fspath(source)
         try:
             yield Entry(path, 1, print_session(*read_text(path), style=tiles))
@@ -259,6 +284,8 @@ def score_many(*sources: Source | Iterable[str], jobs: int = 1, scheme: str | os
     8 None
     16 W
     """
+    from mjscore.evening.batch import encoded, score_files, score_stream
+
     given = _given(settings, SETTINGS)
     if sources and all(isinstance(s, os.PathLike) for s in sources):
         paths = [os.fspath(s) for s in sources]       # type: ignore[arg-type]  # all paths, checked above
@@ -316,6 +343,8 @@ def check(source: Source | Iterable[str], *, name: str | None = None, scheme: st
     >>> report.differences, report.lines[0]
     (1, '<input>:1:10: E claims 80, mjscore counts 160 (40 points, 2 doubles)')
     """
+    from mjscore.evening.check import CheckReport
+
     lines: list[str] = []
     differences = errors = 0
     for entry in check_many(source, name=name, scheme=scheme, **settings):
@@ -343,6 +372,8 @@ def check_many(source: Source | Iterable[str], *, name: str | None = None,
            compare with']),
      (3, "<input>:3:4: error: '1x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)")]
     """
+    from mjscore.evening.check import check_rows
+
     given = _given(settings, SETTINGS)
     rows: Iterable[tuple[str, int, Any]]
     if isinstance(source, os.PathLike):
@@ -375,6 +406,10 @@ def play_session(source: Source, *, name: str | None = None, keep_going: bool = 
     >>> s.standings[0], [t.as_dict() for t in s.settle_up][0]
     (('Ann', 2898), {'from': 'Bob', 'to': 'Ann', 'amount': 816})
     """
+    from mjscore.evening.resume import play_file
+    from mjscore.evening.session import play
+    from mjscore.io.sessionfile import read_session
+
     given = _given(settings, SETTINGS, ROTATION)
     text, shown = _source(source, name)
     session = read_session(text, shown)
@@ -407,6 +442,8 @@ def play_season(paths: Iterable[str | os.PathLike[str]] | os.PathLike[str], *,
     >>> s.place, s.name, s.won_or_lost, season.player("ann").hands_won
     (1, 'Ann', 898, 5)
     """
+    from mjscore.evening.season import play_season as _play_season
+
     if isinstance(paths, str):
         raise TypeError("a season is a list of evening files and folders: play_season([path, ...])")
     given = _given(settings, SETTINGS, ROTATION)
@@ -432,6 +469,9 @@ def import_kajongg(database: str | os.PathLike[str], folder: str | os.PathLike[s
     >>> print(got.games[0].check.departures[0].why)
     Kajongg left the robbed 5p in Robot_3's kong and scored it as a kong (30); robbed, it is a pung of 5p (18)
     """
+    from mjscore.evening.kajongg import import_games
+    from mjscore.io.kajongg_db import read_database
+
     db = read_database(os.fspath(database), game)
     return import_games(db, os.fspath(folder) if folder is not None else None, game=game, force=force)
 
@@ -553,6 +593,8 @@ class Evening:
         order, and may give its `start`, `scheme` and settings, which go into its header; on a
         later hand, a table's settings go into the hand's own header.  With `number`, the hand
         must be that hand of the evening (an error, and nothing written, if it is there already)."""
+        from mjscore.evening.journal import add_hand
+
         text, shown = _source(hand, name)
         label = name or ("<typed>" if shown == "<input>" else shown)
         added = add_hand(self.path, text, players=players, start=start, scheme=_scheme_name(scheme),
@@ -565,6 +607,8 @@ class Evening:
               scheme: str | os.PathLike[str] | None = None, **settings: Any) -> bool:
         """Make the evening's file, its header naming the `players` (and `start`, `scheme`, the
         settings), with no hand yet; False, and nothing written, when the file is there already."""
+        from mjscore.evening.journal import start_evening
+
         made = start_evening(self.path, players, start=start, scheme=_scheme_name(scheme),
                              settings=_given(settings, SETTINGS, ROTATION))
         self._played = None
@@ -573,6 +617,8 @@ class Evening:
     def undo(self, *, number: int | None = None) -> Removed:
         """Take the last hand back out of the file; the evening without it.  With `number`, only
         if that hand is the last (`NotTheLastHandError` otherwise, and nothing written)."""
+        from mjscore.evening.journal import remove_last_hand
+
         removed = remove_last_hand(self.path, number=number)
         self._played = None
         return removed
@@ -580,6 +626,9 @@ class Evening:
     def hand_seating(self, number: int) -> tuple[list[str], str, str]:
         """Hand `number` as it was played: its players at E S W N, its round's letter, and its
         text as the file holds it (what `mjscore edit` offers to change)."""
+        from mjscore.evening.journal import nth_hand
+        from mjscore.io.sessionfile import read_session
+
         text, name = read_text(self.path)
         source = nth_hand(read_session(text, name), number, self.path)
         hand = self.play().hands[number - 1]
@@ -591,6 +640,8 @@ class Evening:
         wrong (the later hand named).  With `version` (`hand_version` of the text the correction
         started from), `HandChangedError` and nothing written when the hand is another now.
         `result.changed()`: the totals that moved."""
+        from mjscore.evening.journal import replace_hand
+
         text, shown = _source(hand, name)
         typed = "<typed>" if shown == "<input>" else shown
         corrected = replace_hand(self.path, number, text, hand_name=name or typed, version=version)
@@ -609,6 +660,8 @@ class Evening:
     def stats(self) -> SeasonResult:
         """The evening's figures for each player (what `mjscore session EVENING --stats` shows):
         the season of this one evening, its file named without its folder."""
+        from mjscore.evening.season import evening_figures
+
         return evening_figures(os.path.basename(self.path), self.play())
 
     def next_deal(self) -> NextDeal:
@@ -628,6 +681,8 @@ class Evening:
         from Bob`, `12` for `score 12`, Enter alone for `...`; see `check_line`), checked as far
         as a line alone can be under the evening's scheme and seating, and scored as it stands.
         An error's column counts in `line`."""
+        from mjscore.evening.session import next_hand
+
         where = Wind(seat) if isinstance(seat, str) else seat
         played, header = self._remembered()
         nxt = played.next
@@ -670,6 +725,8 @@ class Evening:
         ('classical', None, [{'word': 'paying', 'value': 'between-all', 'given': False, 'help': ...}, \
 {'word': 'kitty', 'value': '20', 'given': True, 'help': ...}])
         """
+        from mjscore.rules import views as _views
+
         played, header = self._remembered()
         scheme = load_scheme(named_in(played.scheme, self.path) if played.scheme is not None else None)
         given = dict(header.options)
@@ -691,6 +748,8 @@ class Evening:
 
     def text(self, *, tiles: str = "text") -> str:
         """The file in canonical form: header, then every hand by the seats it was played at."""
+        from mjscore.evening.journal import print_session
+
         return print_session(*read_text(self.path), style=tiles)
 
     def state(self) -> tuple[str, SessionResult, tuple[str, ...]]:
@@ -707,6 +766,8 @@ class Evening:
     def kept_next(self) -> Any:
         """What was kept beside the file for its next hand (`keep_next`), as its JSON; None when
         nothing is, or nothing that can be read.  Its contents are the caller's to check."""
+        from mjscore.store.beside import read_next
+
         data = read_next(self.path)
         if data is None:
             return None
@@ -718,6 +779,8 @@ class Evening:
     def keep_next(self, held: Mapping[str, Any] | None) -> None:
         """Keep `held` (JSON's types) beside the file, for the next hand, under the evening's lock,
         or nothing (None).  InputError when it cannot be written."""
+        from mjscore.store.beside import write_next
+
         write_next(self.path, None if held is None else json.dumps(held, ensure_ascii=False, separators=(",", ":")))
 
     def _signature(self) -> tuple[int, int, int, int]:
@@ -735,6 +798,9 @@ class Evening:
         return self._remembering()[3]
 
     def _remembering(self) -> tuple[tuple[int, int, int, int], SessionResult, SessionHeader, tuple[str, ...]]:
+        from mjscore.evening.resume import play_file
+        from mjscore.io.sessionfile import read_session
+
         with self._playing:
             sig = self._signature()
             if self._played is None or self._played[0] != sig:
@@ -804,6 +870,8 @@ class NextHand:
     NOTICE_SECONDS = 60.0
 
     def __init__(self, evening: Evening):
+        import secrets
+
         self.evening = evening
         self._lock = threading.Lock()
         self._saving = threading.Lock()                  # one writer of the kept file at a time, in order
@@ -936,6 +1004,8 @@ class NextHand:
         (a seat with none: `...` when `others_nothing`; a `draw` with the lines held, if any).  `NotSettled`
         when they do not make a hand (the evening's own message); `HandTakenError` when the hand
         is in the evening already (a settle sent twice writes it once)."""
+        from mjscore.evening.journal import HandTakenError
+
         played = self._played_for(hand, settled_ok=True)
         assert played.next is not None
         with self._lock:
@@ -994,6 +1064,8 @@ class NextHand:
         correction started from), a hand corrected meanwhile is refused (`HandChangedError`, naming
         who corrected it and when).  The next hand's lines move with their players when the
         correction moves the seats."""
+        from mjscore.evening.journal import HandChangedError
+
         with self._changing():
             try:
                 corrected = self.evening.edit(hand, text, name="<hand>", version=version)
@@ -1048,6 +1120,8 @@ class NextHand:
     def _played_for(self, hand: int, settled_ok: bool = False) -> SessionResult:
         """The evening as it stands, refusing a hand that is not its next: `HandTakenError` for
         one written already when `settled_ok` (a settle sent again), `HandMovedError` otherwise."""
+        from mjscore.evening.journal import HandTakenError
+
         _, played = self._current()
         nxt = played.next
         assert nxt is not None
@@ -1326,6 +1400,8 @@ def _dropped(gone: Sequence[str], hand: int) -> str:
 
 def _texts_key(texts: Sequence[str]) -> str:
     """The evening's hands as one fingerprint: what the kept next hand is bound to."""
+    from mjscore.evening.journal import hand_version
+
     return hand_version("\0".join(t.rstrip() for t in texts))
 
 
@@ -1434,6 +1510,8 @@ def describe_scheme(name_or_path: str | os.PathLike[str] | None = None) -> dict[
     >>> view["parameters"][0], view["rules"]["winner"][0]["id"]
     (['limit', 500, 'limit: 500'], 'mahjong')
     """
+    from mjscore.rules import views as _views
+
     return _views.describe(load_scheme(name_or_path))
 
 
@@ -1444,6 +1522,8 @@ def diff_schemes(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> list[l
     >>> mjscore.diff_schemes("dmjl", "kajongg-dmjl")[0]
     ['parameter: a loose-tile win needs', 'a kong, a flower or a season', 'nothing (as Kajongg)']
     """
+    from mjscore.rules import views as _views
+
     return _views.diff(load_scheme(a), load_scheme(b))
 
 
@@ -1455,6 +1535,8 @@ def payoff_tables(name_or_path: str | os.PathLike[str] | None = None) -> list[di
     >>> [t["name"] for t in mjscore.payoff_tables("classical")][:3]
     ['chinese-classical', 'chinese-modern', 'japanese']
     """
+    from mjscore.rules import views as _views
+
     return _views.payoff_tables(load_scheme(name_or_path))
 
 
@@ -1465,4 +1547,6 @@ def payoff_names(name_or_path: str | os.PathLike[str] | None = None) -> list[str
     >>> "japanese" in mjscore.payoff_names()
     True
     """
+    from mjscore.rules import views as _views
+
     return _views.payoff_names(load_scheme(name_or_path))

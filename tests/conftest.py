@@ -27,6 +27,24 @@ def _a_cache_of_the_suites_own(tmp_path_factory):
     else:
         os.environ["MJSCORE_CACHE_DIR"] = before
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_terminal_width():
+    """The run's default width: none, as when mjscore writes to a pipe or a file (nothing wrapped,
+    each error one line), whatever the shell or pytest-xdist's workers (COLUMNS=80, LINES=24)
+    export.  A test whose messages depend on the width says which it assumes: `unwrapped` below,
+    or COLUMNS in the environment it runs mjscore with."""
+    before = {name: os.environ.pop(name) for name in ("COLUMNS", "LINES") if name in os.environ}
+    yield
+    os.environ.update(before)
+
+
+@pytest.fixture
+def unwrapped(monkeypatch):
+    """The width this test's messages are compared at: none (no $COLUMNS), as in a pipe: each
+    error one line, a table as wide as it is."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 SESSION_SAMPLES = {"evening-session.mj", "evening-session.yaml"}
 
 

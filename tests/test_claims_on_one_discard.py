@@ -44,6 +44,7 @@ def test_the_first_in_turn_who_may_take_the_discard_goes_out(table, winner, scor
     assert r.ruling == ruling and r.to_dict()["ruling"] == ruling
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_the_ruling_line_says_what_happened():
     out = CliRunner().invoke(app, ["score", "-e", f"E: ...; {S}{SACRED}; {W}; N: ..."]).stdout
     assert "Winner: West, 5p on East's discard" in out

@@ -45,6 +45,7 @@ def test_show_unicode():
     (["show", "-e", "E: 5555p ...; W: 5p ..."], "<-e>:1:18: error: five 5p at the table"),
     (["show", "no/such/file.mj"], "no/such/file.mj: error: no such file"),
 ])
+@pytest.mark.usefixtures("unwrapped")
 def test_input_errors_exit_1_with_one_line(args, needle):
     r = run(*args)
     assert r.exit_code == 1
@@ -87,6 +88,7 @@ def mjscore(*args, input=None):
     ("nested.yaml", b"players: " + b"[" * 5000 + b"]" * 5000 + b"\n"),
     ("empty.mj", b""),
 ])
+@pytest.mark.usefixtures("unwrapped")
 def test_no_traceback_whatever_the_input(tmp_path, name, data):
     path = tmp_path / name
     path.write_bytes(data)
@@ -98,6 +100,7 @@ def test_no_traceback_whatever_the_input(tmp_path, name, data):
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_process_exit_codes_and_streams(tmp_path):
     ok = mjscore("show", "-", input=HAND.encode())
     assert ok.returncode == 0 and ok.stderr == b"" and b"win 5p from N" in ok.stdout
@@ -107,6 +110,44 @@ def test_process_exit_codes_and_streams(tmp_path):
         "<stdin>:1:4: error: '1x' is not a tile: 'x' is no suit (m p s, or c d b; z for honours)")
     usage = mjscore("show", "--bogus")
     assert usage.returncode == 2 and b"Traceback" not in usage.stderr
+
+
+# What a one-hand `score` may load (issue 40): scoring and its printing, nothing of an evening.
+SCORE_MAY_IMPORT = {
+    "mjscore", "mjscore.version", "mjscore.api",
+    "mjscore.cli", "mjscore.cli.commands", "mjscore.cli.output", "mjscore.cli.render",
+    "mjscore.model", "mjscore.model.amounts", "mjscore.model.errors", "mjscore.model.money", "mjscore.model.plain",
+    "mjscore.model.settings", "mjscore.model.table", "mjscore.model.tiles",
+    "mjscore.io", "mjscore.io.notation", "mjscore.io.reader", "mjscore.io.text", "mjscore.io.yamlform",
+    "mjscore.io.yamlsafe",
+    "mjscore.store", "mjscore.store.cache_folder", "mjscore.store.packaged", "mjscore.store.scheme_cache",
+    "mjscore.hand", "mjscore.hand.arrange", "mjscore.hand.shapes", "mjscore.hand.validate", "mjscore.hand.waits",
+    "mjscore.rules", "mjscore.rules.conditions", "mjscore.rules.payoffs", "mjscore.rules.scheme",
+    "mjscore.rules.shipped", "mjscore.rules.situation",
+    "mjscore.scoring", "mjscore.scoring.score", "mjscore.settle", "mjscore.pipeline",
+    "mjscore.evening", "mjscore.evening.entry",
+    "mjscore.evening.words",        # the sentences under the table (how it was won, who pays whom, penalties)
+}
+SCORE_MUST_NOT_IMPORT = {
+    "sqlite3", "mjscore.io.kajongg_db", "mjscore.evening.kajongg", "mjscore.evening.season",
+    "mjscore.evening.batch", "mjscore.evening.session", "mjscore.evening.journal", "mjscore.evening.resume",
+    "mjscore.evening.check", "mjscore.io.sessionfile", "mjscore.rules.views",
+    "mjscore.store.checkpoints", "mjscore.store.beside", "mjscore.store.lock", "mjscore.store.atomic",
+}
+
+
+@pytest.mark.parametrize("args", [[], ["--format", "json"]])
+def test_a_one_hand_score_imports_only_what_scoring_needs(args):
+    """`mjscore score FILE` as a process (its own `-X importtime` list): no evening, season,
+    Kajongg reader, batch or file kept beside an evening (start-up, issue 40)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "mjscore", "score", "sample_hands/win-on-discard.mj",
+                        *args], capture_output=True, text=True, cwd=root, timeout=60)
+    assert r.returncode == 0 and ("Winner: South" in r.stdout or '"winner": "S"' in r.stdout), r.stderr[-2000:]
+    loaded = {line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+    ours = {m for m in loaded if m.split(".")[0] == "mjscore"}
+    assert ours <= SCORE_MAY_IMPORT, sorted(ours - SCORE_MAY_IMPORT)
+    assert not loaded & SCORE_MUST_NOT_IMPORT, sorted(loaded & SCORE_MUST_NOT_IMPORT)
 
 
 # -- the app a command line gets ---------------------------------------------------------------

@@ -48,6 +48,7 @@ def test_add_starts_an_evening_and_answers_by_name(tmp_path):
     assert [h["winner"] for h in played["hands"]] == ["E", "S"]
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_add_starts_an_evening_with_a_kitty_and_an_extra_hand_bonus(tmp_path):
     ev = tmp_path / "ev.mj"
     r = add(ev, "--players", "Ann", "Bob", "Cid", "Dee", "--scheme", "dmjl", "--kitty", "50", "--kitty-hand",
@@ -70,6 +71,7 @@ def test_add_starts_an_evening_with_a_kitty_and_an_extra_hand_bonus(tmp_path):
     assert ev.read_text().count("---") == 2                       # nothing written for the refused hand
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_a_wrong_hand_is_refused_before_anything_is_written(tmp_path):
     ev = tmp_path / "ev.mj"
     add(ev, "--players", "Ann", "Bob", "Cid", "Dee", "-e", HAND1)
@@ -107,6 +109,7 @@ def test_a_new_evening_needs_its_players(tmp_path):
     assert r.exit_code == 1 and "--players" in r.stderr and not (tmp_path / "new.mj").exists()
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_undo_takes_back_the_last_hand(tmp_path):
     ev = tmp_path / "ev.mj"
     add(ev, "--players", "Ann", "Bob", "Cid", "Dee", "-e", HAND1)
@@ -121,6 +124,7 @@ def test_undo_takes_back_the_last_hand(tmp_path):
     assert r.exit_code == 1 and "no hand to take back" in r.stderr
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_session_reports_every_bad_hand_and_the_standings_up_to_the_first(tmp_path):
     f = tmp_path / "bad.mj"
     f.write_text("players A B C D\n---\nE: score 10 win self\nS: score 0\nW: score 0\nN: score 0\n---\nE: 12x\n"
@@ -225,6 +229,7 @@ def test_at_sixty_columns_no_figure_is_broken():
 # -- the matrix ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", [p for p in Path("sample_hands").glob("*") if "penalt" in p.read_text()])
+@pytest.mark.usefixtures("unwrapped")
 def test_the_matrix_equals_the_nets(path):
     r = runner.invoke(app, ["score", str(path)])
     lines = r.stdout.splitlines()
@@ -341,6 +346,7 @@ def test_the_winning_set_written_as_the_breakdown_prints_it(written, plain):
     assert runner.invoke(app, ["show", "-e", "E: [55p] ..."]).exit_code == 1      # a pair is no exposed set
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_check_says_alternatives_and_where_each_claim_stands():
     r = runner.invoke(app, ["check", "-e", "round S\nN: ...\nE: [CCC] 123p 567p 99s EEE 1f win 9s self = 80"])
     assert "<-e>:3:1: E claims 80" in r.stdout and "any one of these would account for the difference:" in r.stdout

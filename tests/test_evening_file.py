@@ -319,6 +319,7 @@ def test_4_another_users_evening_in_a_shared_folder_is_not_taken_over(tmp_path):
 
 # -- 5. Bounded input everywhere ---------------------------------------------------------------
 
+@pytest.mark.usefixtures("unwrapped")
 def test_5_standard_input_is_read_within_the_same_limit_as_a_file(tmp_path):
     path = tmp_path / "ev.mj"
     new_evening(path)

@@ -153,6 +153,7 @@ ENDINGS = st.sampled_from(["\n", "\r\n", "\r"])
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(CHUNKS, min_size=1, max_size=8), ENDINGS, st.booleans(), st.binary(max_size=8))
+@pytest.mark.usefixtures("unwrapped")
 def test_a_batch_of_mixed_bytes_answers_every_table_as_score_does(tmp_path, chunks, ending, bom, junk):
     text = "---\n".join(c if c.endswith("\n") else c + "\n" for c in chunks)
     data = (b"\xef\xbb\xbf" if bom else b"") + text.replace("\n", ending).encode("utf-8", "surrogatepass")

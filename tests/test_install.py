@@ -92,6 +92,7 @@ def test_every_shipped_scheme_scores_from_outside_the_checkout(installed):
         assert sum(result["settlement"]["net"].values()) == 0
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_schemes_list_show_diff_and_payoffs(installed):
     bin_dir, here = installed
     env = env_without_checkout()
@@ -127,6 +128,7 @@ def test_the_python_api_matches_the_command_line(installed):
     assert json.loads(api) == cli
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_bad_input_is_one_line_from_the_installed_program(installed):
     bin_dir, here = installed
     r = run(bin_dir / "mjscore", "score", "-e", "E: 5555p ...; W: 5p ...", cwd=here, env=env_without_checkout(),

@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 import mjscore
+import mjscore.api
 from mjscore.cli import app
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -46,6 +47,9 @@ DATABASES = {
         },
     },
     "kajongg-two-games.db": {1: {}, 2: {}},
+    # Issue 39, item 1: hand 5 (Kajongg's 4) is Tester's Knitting, which Kajongg writes as knitted
+    # pairs ('s5c5 ye S3C3 S4C4 S5C5 S5C5 S6C6 S8C8 md Lc5s5c5') and scores 500; every hand agrees.
+    "kajongg-knitting.db": {1: {}},
     # Issue 39, item 1: hand 14 (Kajongg's 13) is Robot 2's Triple Knitting, which Kajongg writes as
     # knitted sets ('s8c8 fe ye ys S7B7C7 S8B8C8 S8B8C8 S9B9C9 md Ls8s8c8') and scores 500, half
     # the limit; mjscore gives the same.  Two robots declared their sets as in bmja-4's hand 5:
@@ -151,7 +155,8 @@ def test_the_files_are_ordinary_evening_files_the_command_line_plays(tmp_path):
     for f in files:
         assert f"wrote {f}:" in result.stdout
         head = f.read_text().split("\n---\n")[0].splitlines()
-        assert [ln.split()[0] for ln in head if not ln.startswith("#")] == ["players", "start", "scheme"]
+        # Both games were finished in Kajongg (issue 39, item 5): `finished` closes the evening.
+        assert [ln.split()[0] for ln in head if not ln.startswith("#")] == ["players", "start", "scheme", "finished"]
         assert "start 0" in head and ("scheme kajongg-dmjl" in head or "scheme kajongg-bmja" in head)
         played = runner.invoke(app, ["session", str(f)])
         assert played.exit_code == 0, played.output
@@ -310,7 +315,8 @@ def test_who_discarded_the_winning_tile_changes_no_score_and_no_payment(name):
             return f"{m['head']} from {others[(others.index(discarder) + shift) % 3]}{m['tail']}"
         return one
 
-    pattern = re.compile(r"^(?P<head>(?P<seat>[ESWN]): .* win \S+) from (?P<from>[ESWN])(?P<tail>(?: last)?)$", re.M)
+    pattern = re.compile(r"^(?P<head>(?P<seat>[ESWN]): .* win \S+) from (?P<from>[ESWN])"
+                         r"(?P<tail>(?: last)?(?: unrecorded)?)$", re.M)
     for g in mjscore.import_kajongg(DATA / name).games:
         base = mjscore.play_session(g.text)
         assert len(pattern.findall(g.text)) >= 10
@@ -336,3 +342,72 @@ def test_a_season_of_imported_games_gives_the_standings_of_kajongg_s_players(tmp
     assert [s.name for s in season.standings] == sorted(stored, key=lambda n: -stored[n])
     r = CliRunner().invoke(app, ["season", str(tmp_path / "games"), "--format", "json"])
     assert r.exit_code == 0 and {s["name"]: s["won_or_lost"] for s in json.loads(r.stdout)["standings"]} == stored
+
+
+# -- what a Kajongg user reads (issue 39, item 5) ----------------------------------------------
+
+def test_session_of_an_imported_game_names_kajongg_s_hand_numbers_and_no_stand_in_discarder(tmp_path):
+    """tests/data/kajongg-two-games.db, game 1, our hand 3 (Kajongg's hand 2, which Kajongg
+    counts from 0): Robot_2 won on a 4p whose discarder Kajongg did not record.  `session`
+    gives Kajongg's number beside ours and says "on a discard (whose was not recorded)", never
+    the stand-in's name (the file's `from E unrecorded`)."""
+    runner.invoke(app, ["import", "kajongg", str(DATA / "kajongg-two-games.db"), "-o", str(tmp_path), "--game", "1"])
+    [f] = tmp_path.glob("*.mj")
+    text = f.read_text()
+    assert "kajongg-hand 0" in text and "kajongg-hand 24" in text
+    assert " win 4p from E unrecorded\n" in text
+    shown = runner.invoke(app, ["session", str(f), "--hand", "3"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.startswith("Hand 3 (Kajongg's hand 2): Tester deals, East round\n")
+    assert "Winner: Robot_2 (S), 4p on a discard (whose was not recorded)" in shown.stdout
+    assert "[345p]: the discarded 4p completed it (whose discard was not recorded)" in shown.stdout
+    assert "Tester's discard" not in shown.stdout and "from Tester" not in shown.stdout
+    one = json.loads(runner.invoke(app, ["session", str(f), "--hand", "3", "--format", "json"]).stdout)
+    assert one["kajongg_hand"] == 2 and "unrecorded" in one["win"]["flags"]
+    assert mjscore.api.outcome(one) == "Robot_2 (S) wins on a discard (whose was not recorded)"
+    assert mjscore.api.hand_title(3, "Tester", "E", one["kajongg_hand"]) == \
+        "Hand 3 (Kajongg's hand 2): Tester deals, East round"
+
+
+def test_a_finished_game_ends_without_a_next_hand_and_takes_none(tmp_path):
+    """Kajongg ended game 1 after 25 hands: `session` ends with "The game is over", not "Next:
+    Hand 26: ...", its JSON has `finished` and no `next`, and `add` refuses a 26th hand."""
+    runner.invoke(app, ["import", "kajongg", str(DATA / "kajongg-two-games.db"), "-o", str(tmp_path), "--game", "1"])
+    [f] = tmp_path.glob("*.mj")
+    played = runner.invoke(app, ["session", str(f)], env={"COLUMNS": "200"})
+    assert played.exit_code == 0 and "Next:" not in played.stdout
+    assert played.stdout.rstrip().endswith("The game is over (the evening's header says 'finished'): no hand follows.")
+    summary = json.loads(runner.invoke(app, ["session", str(f), "--format", "json"]).stdout)
+    assert summary["finished"] is True and "next" not in summary and len(summary["hands"]) == 25
+    before = f.read_bytes()
+    added = runner.invoke(app, ["add", str(f), "-e", "draw"], env={"COLUMNS": "200"})
+    assert added.exit_code == 1
+    assert "the game is over: the evening's header says 'finished' (take that line out to play on)" in added.output
+    assert f.read_bytes() == before
+
+
+def test_a_game_kajongg_did_not_finish_names_its_next_hand():
+    """A game without Kajongg's end time (cut off) is not `finished`: its next hand is named."""
+    src = sqlite3.connect(DATA / "kajongg-two-games.db")
+    [(end,)] = src.execute("select endtime from game where id = 1").fetchall()
+    assert end
+    got = mjscore.import_kajongg(DATA / "kajongg-two-games.db", game=1)
+    assert "\nfinished\n" in got.games[0].text
+    unfinished = got.games[0].text.replace("\nfinished\n", "\n", 1)
+    assert mjscore.play_session(unfinished).next.hand == 26
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("E: 123m 456m 789m 345p 99s win 5p self unrecorded; S: ...; W: ...; N: ...", "'unrecorded' says who discarded"),
+    ("kajongg-hand x\nE: score 8 win self; S: ...; W: ...; N: ...", "'kajongg-hand'"),
+])
+def test_the_import_s_words_are_checked_as_any_other(text, message):
+    result = runner.invoke(app, ["score", "-e", text], env={"COLUMNS": "200"})
+    assert result.exit_code == 1 and message in result.output, result.output
+
+
+def test_unrecorded_and_kajongg_hand_are_printed_as_read():
+    text = "kajongg-hand 7\nS: 123m 456m 789m 345p 99s win 5p from W last unrecorded\nE: ...\nW: ...\nN: ...\n"
+    [canon] = list(mjscore.canonical(text))
+    assert "kajongg-hand 7\n" in canon.value and "win 5p from W last unrecorded" in canon.value
+    assert list(mjscore.canonical(canon.value))[0].value == canon.value

@@ -31,6 +31,9 @@ runner = CliRunner()
 # Each: the hand string, where it comes from, the sets read (as mjscore's tiles), the last tile,
 # the set it completed.
 READ = [
+    ("s5c5 ye S3C3 S4C4 S5C5 S5C5 S6C6 S8C8 md Lc5s5c5",
+     "tests/data/kajongg-knitting.db, game 1, Kajongg's hand 4: Tester's Knitting; Kajongg scored it 500",
+     ["5p5m", "3p3m", "4p4m", "5p5m", "5p5m", "6p6m", "8p8m"], "5m", "5p5m"),
     ("s9b9 yw S3B3 S4B4 S5B5 S6B6 S7B7 S7B7 md Lb9s9b9",
      "issue 39: the hand a robot-played game held, which the importer refused whole",
      ["9p9s", "3p3s", "4p4s", "5p5s", "6p6s", "7p7s", "7p7s"], "9s", "9p9s"),
@@ -214,7 +217,7 @@ def test_the_triple_knitting_win_of_a_robot_played_game_scores_as_kajongg_scored
     [g] = mjscore.import_kajongg(db).games
     assert not g.check.unread and 14 not in [d.hand for d in g.check.departures]
     hand = g.text.split("\n---\n")[14].splitlines()
-    assert "N: 8p8m 7p7s7m 8p8s8m 8p8s8m 9p9s9m 1f 1y 2y win 8p from W" in hand
+    assert "N: 8p8m 7p7s7m 8p8s8m 8p8s8m 9p9s9m 1f 1y 2y win 8p from W unrecorded" in hand
     played = mjscore.play_session(g.text).hands[13].result
     assert {s.letter: played.player(s).score for s in mjscore.Wind} == rows
     best = played.player(mjscore.Wind.NORTH).best
@@ -226,13 +229,13 @@ def test_the_triple_knitting_win_of_a_robot_played_game_scores_as_kajongg_scored
 # the hand string, the evening's line for it, Kajongg's total, the limit hand it names.
 KAJONGG_SCORED = [
     ("s9b9 yw S3B3 S4B4 S5B5 S6B6 S7B7 S7B7 md Lb9s9b9",
-     "9p9s 3p3s 4p4s 5p5s 6p6s 7p7s 7p7s 3y win 9s from N", 500, "Knitting"),
+     "9p9s 3p3s 4p4s 5p5s 6p6s 7p7s 7p7s 3y win 9s from N unrecorded", 500, "Knitting"),
     ("s8c8 fe ye ys S7B7C7 S8B8C8 S8B8C8 S9B9C9 md Ls8s8c8",
-     "8p8m 7p7s7m 8p8s8m 8p8s8m 9p9s9m 1f 1y 2y win 8p from N", 500, "Triple Knitting"),
+     "8p8m 7p7s7m 8p8s8m 8p8s8m 9p9s9m 1f 1y 2y win 8p from N unrecorded", 500, "Triple Knitting"),
     ("s5b5c5 fe fw S1B1C1 S1B1 S2B2C2 S6B6C6 md Lc5s5b5c5",
-     "5p5s5m 1p1s1m 1p1s 2p2s2m 6p6s6m 1f 3f win 5m from N", 500, "Triple Knitting"),
+     "5p5s5m 1p1s1m 1p1s 2p2s2m 6p6s6m 1f 3f win 5m from N unrecorded", 500, "Triple Knitting"),
     ("s1 fe fs fw fn yw yn Db Dg Dr We Ws Ww Wn S9 B1 B9 C1C1 C9 md Ls1s1",
-     "1p P F C E S W N 9p 1s 9s 11m 9m 1f 2f 3f 4f 3y 4y win 1p from N", 1000, "The 13 Unique Wonders"),
+     "1p P F C E S W N 9p 1s 9s 11m 9m 1f 2f 3f 4f 3y 4y win 1p from N unrecorded", 1000, "The 13 Unique Wonders"),
     ("fs yw Db DgDg Dr We Ws Ww Wn S1 S9 B1 B9 C1 C9 mw LWeWe",
      "P FF C E S W N 1p 9p 1s 9s 1m 9m 2f 3y win E self", 1000, "The 13 Unique Wonders"),
 ]
@@ -256,3 +259,27 @@ def test_a_winner_s_string_becomes_the_line_that_scores_as_kajongg_scores_it(dat
     result = mjscore.score(f"round E\nE: {line}\n", scheme="kajongg-bmja")
     best = result.player(mjscore.Wind.EAST).best
     assert best.score == total and best.limit_rule is not None and best.limit_rule.text == limit
+
+
+def test_the_knitting_win_of_a_robot_played_game_scores_as_kajongg_scored_it():
+    """tests/data/kajongg-knitting.db (Classical Chinese BMJA, seed 217), Kajongg's hand 4:
+    Tester (West) won with 's5c5 ye S3C3 S4C4 S5C5 S5C5 S6C6 S8C8 md Lc5s5c5', which Kajongg
+    scored 500 (`manualrules` 'Season||Knitting||No Chow'); before issue 39 the importer refused
+    the whole database at this hand."""
+    db = DATA / "kajongg-knitting.db"
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        rows = dict(con.execute("SELECT wind, points FROM score WHERE hand = 4").fetchall())
+        (rules,), = con.execute("SELECT manualrules FROM score WHERE hand = 4 AND won = 1").fetchall()
+    finally:
+        con.close()
+    assert rows["W"] == 500 and "Knitting" in rules.split("||")
+    [g] = mjscore.import_kajongg(db).games
+    assert not g.check.unread and not g.check.departures and g.check.agreeing == g.check.hands == 32
+    assert g.check.balances_agree and g.check.totals == stored(db)
+    hand = g.text.split("\n---\n")[5].splitlines()
+    assert "W: 5p5m 3p3m 4p4m 5p5m 5p5m 6p6m 8p8m 1y win 5m from S unrecorded" in hand
+    played = mjscore.play_session(g.text).hands[4].result
+    assert {s.letter: played.player(s).score for s in mjscore.Wind} == rows
+    best = played.player(mjscore.Wind.WEST).best
+    assert best.shape == "knitting" and best.limit_rule is not None and best.limit_rule.text == "Knitting"

@@ -34,10 +34,11 @@ def test_every_subpackage_is_built_into_the_wheel():
 
 
 def test_library_modules_import_our_own_modules_at_the_top():
-    """Deferred imports hide the import graph; only the command line defers (for start-up)."""
+    """Deferred imports hide the import graph; only the command line defers, and the API what a
+    one-hand `score` does not need (both for start-up: issue 40; import-linter still reads them)."""
     hidden = []
     for path in (ROOT / "mjscore").rglob("*.py"):
-        if path.parts[-2] == "cli" or path.name == "__init__.py":
+        if path.parts[-2] == "cli" or path.name == "__init__.py" or path == ROOT / "mjscore" / "api.py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):

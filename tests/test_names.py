@@ -24,6 +24,7 @@ HEAD = "players Ann Bob Cid Dee\n---\n"
     ("E: score 10 win self\nS: ...\nbob: ...\nW: ...\nN: ...", "Bob is listed twice"),
     ("draw\nE: score 10 win self\nS: ...\nW: ...\nN: ...", "the table is a draw, yet Ann has a win clause"),
 ])
+@pytest.mark.usefixtures("unwrapped")
 def test_an_evenings_messages_name_the_players(hand, message):
     r = runner.invoke(app, ["session", "-"], input=HEAD + hand + "\n")
     assert r.exit_code == 1 and message in r.stderr, r.stderr
@@ -34,6 +35,7 @@ def test_an_evenings_messages_name_the_players(hand, message):
     ("E: 5555p ...; W: 5p ...", "five 5p at the table (E has 4, W has 1)"),
     ("E: score 10 win from Ana", "'from' takes a seat (E, S, W or N), not 'Ana'"),
 ])
+@pytest.mark.usefixtures("unwrapped")
 def test_a_table_outside_an_evening_names_seats_as_before(table, message):
     r = runner.invoke(app, ["score", "-e", table])
     assert message in r.stdout + r.stderr
@@ -53,6 +55,7 @@ def test_names_match_without_regard_to_case(text, tmp_path):
     assert hand["settlement"]["penalties"] == [{"from": "N", "to": "E", "amount": 10}]
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_a_penalty_is_shown_on_a_line_of_its_own(tmp_path):
     ev = tmp_path / "ev.mj"
     r = runner.invoke(app, ["add", str(ev), "--players", "Ann", "Bob", "Cid", "Dee", "-e",
@@ -77,6 +80,7 @@ def test_a_penalty_is_shown_on_a_line_of_its_own(tmp_path):
     ("E: 5555p EEEE 234m 678p 9s", "(5555p) if declared concealed, [5555p] if exposed (and so EEEE)"),
     ("E: 55556p 111s 234m 678p 99s win 9s self", "E holds 16 tiles; the winner holds 14"),
 ])
+@pytest.mark.usefixtures("unwrapped")
 def test_an_unbracketed_kong_gets_the_hint_to_bracket_it(line, hint):
     r = runner.invoke(app, ["show", "-e", line])
     assert r.exit_code == 1 and hint in r.stderr

@@ -15,7 +15,8 @@ before mjscore is imported, in every interpreter, the spawned batch workers incl
   for macOS's files).
 
 What this cannot show is Windows itself (its ACLs, LockFileEx, its paths): the CI workflow
-(.github/workflows/ci.yml) runs the whole suite on Windows and macOS in the project's public home.
+(.github/workflows/ci.yml) is written to run the whole suite on Windows and macOS in the project's
+public home, and has not run yet.
 """
 
 import json

@@ -99,6 +99,7 @@ def test_every_command_line_of_the_readme_runs(folder):
         assert result.exit_code == 0, (line, result.stdout, result.stderr)
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_the_shown_commands_print_what_the_readme_shows(folder):
     shown = [b for b in blocks("") if b.startswith("$ mjscore")]
     assert shown

@@ -87,6 +87,7 @@ def test_a_session_header_or_the_command_line_says_otherwise():
     assert seating(mjscore.play_session(game(), seat_change="none")) == FIXED
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_next_says_when_the_seats_change(tmp_path):
     path = tmp_path / "game.mj"
     path.write_text(game(RESULTS[:6]))             # the East round, played out

@@ -45,6 +45,7 @@ def test_yaml_form_is_the_same_table(path):
     assert _unnamed(read_tables(str(path.with_suffix(".yaml")))) == read_tables(str(path))
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_a_session_is_not_read_as_tables():
     from mjscore.model.errors import SessionError
 

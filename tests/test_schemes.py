@@ -147,6 +147,7 @@ def test_millington_east_thirteenth_win_is_a_limit():
 
 # -- the schemes command ---------------------------------------------------------------------
 
+@pytest.mark.usefixtures("unwrapped")
 def test_schemes_lists_all_nine_with_a_description():
     r = runner.invoke(app, ["schemes"])
     assert r.exit_code == 0
@@ -155,6 +156,7 @@ def test_schemes_lists_all_nine_with_a_description():
 
 
 @pytest.mark.parametrize("name", NINE)
+@pytest.mark.usefixtures("unwrapped")
 def test_schemes_show_prints_every_value(name):
     r = runner.invoke(app, ["schemes", "show", name])
     assert r.exit_code == 0
@@ -164,6 +166,7 @@ def test_schemes_show_prints_every_value(name):
     assert "Sources:" in r.stdout and str(s.limit) in r.stdout
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_schemes_diff_classical_bmja_shows_the_differences():
     r = runner.invoke(app, ["schemes", "diff", "classical", "bmja"])
     assert r.exit_code == 0
@@ -181,6 +184,7 @@ def test_schemes_diff_a_house_file(tmp_path):
     assert "alike" in same.stdout
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_schemes_show_unknown_is_an_error():
     r = runner.invoke(app, ["schemes", "show", "no-such"])
     assert r.exit_code == 1 and "no scheme named 'no-such'" in r.stderr

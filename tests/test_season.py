@@ -131,6 +131,7 @@ def test_a_player_is_matched_by_name_across_evenings(tmp_path, spellings, shown)
     assert season.player(second).evenings == 2 and season.player(second).hands_won == 2
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_a_bad_evening_is_reported_and_the_others_still_count(club):
     # Hand 2 of bad.mj (its lines 6-9) has a tile that is no tile: the evening is left out.
     Path("bad.mj").write_text("players Ann Bob Cid Dee\n---\nE: score 10 win self\nS: ...\nW: ...\nN: ...\n"

@@ -171,6 +171,7 @@ def test_settle_up_uses_fewest_transfers(balance, transfers):
 
 # -- check ----------------------------------------------------------------------------------
 
+@pytest.mark.usefixtures("unwrapped")
 def test_check_agreement_and_difference():
     ok = runner.invoke(app, ["check", "-e", "round S; E: [CCC] 123p 567p 99s EEE 1f win 9s self = 160"])
     assert ok.exit_code == 0 and "agreed" in ok.stdout

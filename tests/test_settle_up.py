@@ -53,6 +53,7 @@ def test_an_added_up_evening_that_sums_to_zero_keeps_its_totals():
     assert r.settle_up is None
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_the_session_says_how_a_mixed_evening_settles(tmp_path):
     path = tmp_path / "mixed.mj"
     path.write_text(HEADER + "---\n" + PAID + "---\n" + ADDED)

@@ -133,6 +133,7 @@ def test_winner_only_needs_no_loser_scores():
     assert s.net == {E: -20, S: 40, W: -10, N: -10}
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_unsettled_table_still_prints_scores_and_says_why():
     r = runner.invoke(app, ["score", "-e", "S: [CCC] 234m 678m 55p 789s 1f win 5p from N", "--format", "json"])
     d = json.loads(r.stdout)

@@ -324,6 +324,7 @@ def test_a_stake_in_a_schemes_settlement_is_the_evenings_unless_the_header_says_
         mjscore.load_scheme(wrong)
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_a_hand_may_not_give_its_own_stake(tmp_path):
     evening = tmp_path / "evening.mj"
     evening.write_text("players Ann Bob Cid Dee\nstake 0.05\n---\nE: score 40 win self\nS: ...\nW: ...\nN: ...\n"
@@ -334,6 +335,7 @@ def test_a_hand_may_not_give_its_own_stake(tmp_path):
             "session's header (or --stake), not in a hand's") in r.stderr
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_add_writes_the_stake_into_a_new_evenings_header_and_shows_each_won_or_lost_in_money(tmp_path):
     evening = tmp_path / "evening.mj"
     r = runner.invoke(app, ["add", str(evening), "--players", "Ann", "Bob", "Cid", "Dee", "--stake", "0.05 EUR",
@@ -361,6 +363,7 @@ def test_add_writes_the_stake_into_a_new_evenings_header_and_shows_each_won_or_l
     assert "  Cid pays Ann 100 (EUR 5.00)" in lines(r.stdout)
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_a_later_hand_cannot_change_the_evenings_stake(tmp_path):
     evening = tmp_path / "evening.mj"
     runner.invoke(app, ["add", str(evening), "--players", "Ann", "Bob", "Cid", "Dee", "-e", HAND])
@@ -405,6 +408,7 @@ def test_batch_in_workers_gives_the_same_money(tmp_path):
     assert one == two and '"money": {"E": "12.00", "S": "-3.20", "W": "-4.40", "N": "-4.40"}' in one
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_score_shows_each_net_in_money():
     r = runner.invoke(app, ["score", "-e", HAND, "--stake", "0.125"])
     assert r.exit_code == 0, r.stderr

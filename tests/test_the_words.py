@@ -3,6 +3,8 @@ text is read; a scheme the header names that cannot be read is the header's erro
 once; a huge number is shown as an excerpt, in one line; a hand numbered past the evening's says
 which hand it would be."""
 
+import pytest
+
 import mjscore
 
 
@@ -76,6 +78,7 @@ def test_markdown_escapes_emphasis_in_names(tmp_path):
     assert "Ann_1" in plain and "B*b" in plain                  # only Markdown escapes them
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_a_set_a_discard_completed_says_so_where_it_is_shown_exposed():
     from typer.testing import CliRunner
 

@@ -443,6 +443,7 @@ def test_a_closed_pipe_is_not_an_error_message():
 
 
 @pytest.mark.parametrize("planted", ["lock", "token"])
+@pytest.mark.usefixtures("unwrapped")
 def test_a_fifo_planted_where_mjscore_opens_a_file_is_refused_without_waiting(tmp_path, planted):
     # Opening a FIFO to read waits for a writer; each is opened without waiting and refused as
     # no regular file.  A child process, so that a hang fails the test rather than the suite.
@@ -462,6 +463,7 @@ def test_a_fifo_planted_where_mjscore_opens_a_file_is_refused_without_waiting(tm
 
 
 @pytest.mark.parametrize("where", ["option", "extends"])
+@pytest.mark.usefixtures("unwrapped")
 def test_a_scheme_name_too_long_to_be_a_file_is_no_scheme_of_that_name(tmp_path, where):
     # The fuzzer's find: a name longer than a file's name may be (ENAMETOOLONG) was an internal
     # error, from the command line as from a house file's `extends:`.
@@ -477,6 +479,7 @@ def test_a_scheme_name_too_long_to_be_a_file_is_no_scheme_of_that_name(tmp_path,
 
 
 @pytest.mark.parametrize("args", [["example", "b" * 300], ["help", "b" * 300], ["example", "../README"]])
+@pytest.mark.usefixtures("unwrapped")
 def test_a_document_or_sample_name_that_is_none_is_said_so_in_one_line(args):
     r = runner.invoke(app, args)
     assert r.exit_code == 1 and "internal error" not in r.output and len(r.output.splitlines()) == 1, r.output

@@ -242,15 +242,15 @@ def test_the_last_hand_is_had_from_the_checkpoints_last_record(evening, monkeypa
 
 
 def test_phones_asking_at_once_share_one_play(evening, monkeypatch):
-    import mjscore.api as api
+    import mjscore.evening.resume as resume      # the evening is played by it (api imports it when used)
 
     plays = []
-    real = api.play_file
+    real = resume.play_file
 
     def counted(*args, **kwargs):
         plays.append(1)
         return real(*args, **kwargs)
-    monkeypatch.setattr(api, "play_file", counted)
+    monkeypatch.setattr(resume, "play_file", counted)
     client = TestClient(create_app(str(evening), TOKEN), base_url="http://127.0.0.1")
     mjscore.Evening(evening).add("draw")
     threads = [threading.Thread(target=lambda: status(client)) for _ in range(8)]

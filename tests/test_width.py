@@ -43,6 +43,7 @@ def test_sixty_columns_and_no_word_broken(args):
                                   ["show", "-e", "E: 5555p 111s 234m 678p 99s win 9s self"],
                                   ["example", "no-such-sample"],
                                   ["session", "-"]])
+@pytest.mark.usefixtures("unwrapped")
 def test_an_error_line_wraps_between_words_at_the_width_and_is_one_line_in_a_pipe(args):
     given = "players A B C D\n---\nE: score 10 win self\nS: score 2\n" if args == ["session", "-"] else None
     narrow = at(60, args, given)
@@ -52,6 +53,7 @@ def test_an_error_line_wraps_between_words_at_the_width_and_is_one_line_in_a_pip
     assert piped.stderr.count("\n") == 1
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_one_double_and_a_hand_named_one_way(tmp_path):
     ev = tmp_path / "ev.mj"
     r = runner.invoke(app, ["add", str(ev), "--players", "Ann", "Bob", "Cid", "Dee", "-e",

@@ -36,6 +36,7 @@ def test_a_kong_robbed_with_the_last_tile_counts_as_each_scheme_says(scheme, sco
     assert ("the last tile does not" in r.ruling) == (not last)
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_the_breakdown_says_why_and_names_the_kong():
     from typer.testing import CliRunner
 

@@ -339,16 +339,22 @@ def score(
     width = output_width() if format is Format.table else None
     if format is Format.csv:
         sys.stdout.write(render_csv([], header=True))
-    for item in api.score_many(source(file, inline, stdin_when_piped=True), scheme=scheme, name="<-e>",
-                               explain=explain, **settings):
-        if item.result is None:
-            failures.report(item.error or MjError("no result"))
+    # Each table read and scored as it comes, numbered as `batch` numbers them; not through the
+    # batch, which a one-hand score need not load (issue 40).
+    for number, entry in enumerate(api.tables(source(file, inline, stdin_when_piped=True), name="<-e>"), start=1):
+        if entry.error is not None:
+            failures.report(entry.error)
             continue
-        result = cast("TablePlain", item.result.to_dict())
+        try:
+            scored = api.score(entry.value, scheme=scheme, explain=explain, **settings)
+        except MjError as e:
+            failures.report(e)
+            continue
+        result = cast("TablePlain", scored.to_dict())
         if format is Format.json:
             sys.stdout.write(to_json(result) + "\n")
         elif format is Format.csv:
-            sys.stdout.write(render_csv(csv_rows(result, item.table, item.file, item.line), header=False))
+            sys.stdout.write(render_csv(csv_rows(result, number, entry.file, entry.line), header=False))
         else:
             sys.stdout.write(terminal_safe(("\n---\n\n" if shown else "")
                                            + render_text(result, format.value, width)))
@@ -588,7 +594,7 @@ def session(
 
             totals = "  ".join(f"{n} {t}" for n, t in one["totals"].items())
             text = render_text(one, "markdown" if format is Format.markdown else "table", output_width())
-            head = f"{hand_title(hand, one['dealer'], one['round'])}\n\n"
+            head = f"{hand_title(hand, one['dealer'], one['round'], one.get('kajongg_hand'))}\n\n"
             final = played.stake is not None and one["totals"] == played.totals   # the standings' own money then
             won = won_or_lost_line(one["totals"], played.start, played.stake, output_width(), "Won or lost after it:",
                                    played.summary().get("money") if final else None)

@@ -126,6 +126,7 @@ class HandPlain(_Scored):
     dealer: str
     names: dict[str, str]               # seat -> player
     totals: dict[str, int]              # player -> total
+    kajongg_hand: NotRequired[int]      # its own number in the Kajongg game it was imported from
 
 
 Scored = TablePlain | HandPlain
@@ -168,6 +169,7 @@ class SummaryPlain(TypedDict):
     settle_up: list[TransferPlain] | None         # None: every hand added up
     settle_up_note: NotRequired[str]
     next: NotRequired[NextPlain]
+    finished: NotRequired[bool]                   # the header says `finished`: no hand follows
     errors: NotRequired[list[str]]
 
 

@@ -14,9 +14,8 @@ import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar, cast
 
-from mjscore.api import hand_title as hand_title  # the hand named once, in the library
 from mjscore.api import amount, how_won, outcome, paid, payment_sentences, penalty_sentences, special_sentence
-from mjscore.api import figures, money_so_far, won_or_lost
+from mjscore.api import FINISHED, figures, won_or_lost
 from mjscore.model.errors import escaped
 from mjscore.model.money import Stake, with_money
 from mjscore.model.plain import encode
@@ -125,7 +124,8 @@ def render_text(result: Scored, fmt: str = "table", width: int | None = None) ->
         win = result.get("win") or _NO_WIN
         how = how_won(win, lambda seat: label(seat, names))
         tile = f"{win['tile']} " if win.get("tile") else ""
-        flags = f" ({', '.join(win['flags'])})" if win.get("flags") else ""
+        shown = [f for f in win.get("flags") or () if f != "unrecorded"]     # `how` says that one
+        flags = f" ({', '.join(shown)})" if shown else ""
         head.append(f"Winner: {label(winner, names)}, {tile}{how}{flags}")
     out.extend(_words(head, width, sep="   "))
     ruling = result.get("ruling")
@@ -166,6 +166,8 @@ def render_text(result: Scored, fmt: str = "table", width: int | None = None) ->
 def completed_text(result: Scored, names: dict[str, str]) -> str:
     """Why a set written concealed is shown exposed: `the 5p from North completed it`."""
     win = result.get("win") or _NO_WIN
+    if "unrecorded" in (win.get("flags") or ()):
+        return f"the discarded {win.get('tile')} completed it (whose discard was not recorded)"
     came = "robbed from" if "robbed" in (win.get("flags") or ()) else "from"
     whose = _seat_name(win.get("from"), names) + ("'s kong" if came == "robbed from" else "")
     return f"the {win.get('tile')} {came} {whose} completed it"
@@ -252,6 +254,8 @@ def won_or_lost_line(totals: Mapping[str, int], start: int, stake: Stake | None,
     if stake is None:
         return []
     if money is None:
+        from mjscore.api import money_so_far      # an evening's: a one-hand score loads none of it
+
         money = {n: f"{m:f}" for n, m in money_so_far(stake, {n: t - start for n, t in totals.items()}).items()}
     return _words([head] + [f"{n} {with_money(t - start, money[n], stake.currency, True)}" for n, t in totals.items()],
                   width, sep="  ", indent="    ")
@@ -568,6 +572,14 @@ def batch_line(item: BatchItem | None, fmt: str, header: bool = False) -> str:
 
 # -- sessions ----------------------------------------------------------------------------------
 
+def hand_title(number: int, dealer: str, round_letter: str, kajongg_hand: int | None = None) -> str:
+    """The hand named once, in the library (`api.hand_title`), which an evening's module holds:
+    loaded when a hand is named, not when a table is scored."""
+    from mjscore.api import hand_title as title
+
+    return title(number, dealer, round_letter, kajongg_hand)
+
+
 def _result_text(hand: HandPlain, sentence: bool = False) -> str:
     """What came of a hand (`sentence`: as a sentence of its own begins), in the library's words."""
     text = outcome(hand)
@@ -608,7 +620,7 @@ def render_session(result: SessionPlain, fmt: str = "table", width: int | None =
             p = by_seat.get(seat)
             row.append(f"{seat} {p['score'] if p else '-'} {net.get(seat, 0):+d} = {hand['totals'][n]}")
         rows.append(row)
-        said.append((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
+        said.append((hand_title(hand["hand"], hand["dealer"], hand["round"], hand.get("kajongg_hand")) + ".").split(" ")
                     + _result_text(hand, sentence=True).split())
     grid_text = tabulate(rows, headers=["#", "round", "East", "result"]
                          + [f"{n}: seat score net = total" for n in names], tablefmt=grid)
@@ -678,6 +690,9 @@ def _closing(result: EveningPlain, grid: str, width: int | None, title: str = "F
     elif nxt:
         out.append("")
         out.extend(_words(next_line(nxt).split(" "), width, indent="      "))
+    elif result.get("finished"):
+        out.append("")
+        out.extend(_words(FINISHED.split(" "), width))
     return out
 
 
@@ -697,7 +712,7 @@ def render_hand(result: ChangedHandPlain, width: int | None = None) -> str:
     too), and who deals next (`result`: what `add --format json` prints)."""
     hand = result["hand"]
     names = hand["names"]
-    out = _words((hand_title(hand["hand"], hand["dealer"], hand["round"]) + ".").split(" ")
+    out = _words((hand_title(hand["hand"], hand["dealer"], hand["round"], hand.get("kajongg_hand")) + ".").split(" ")
                  + (_result_text(hand, sentence=True) + ".").split(" "), width)
     for p in winner_first(hand["players"], hand.get("winner")):
         out.extend(_words([f"  {names[p['seat']]:<10} {p['seat']}  {p['score']:>6}", *figures(p).split()], width,

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from mjscore.evening.resume import play_file
 from mjscore.evening.session import SessionResult, play
+from mjscore.evening.words import FINISHED_REFUSAL
 from mjscore.io.notation import print_table
 from mjscore.io.sessionfile import HandSource, Session, player_names, read_session
 from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, normalise, read_bytes
@@ -158,6 +159,8 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
             if players is not None and _given_names(players) != session.header.names:
                 raise SessionError(f"the evening already names its players ({' '.join(session.header.names)}); "
                                    "leave out --players", Location(path))
+            if session.header.finished:
+                raise SessionError(FINISHED_REFUSAL, Location(path))
             if start is not None or scheme:
                 raise SessionError("the evening's header already stands: --start and --scheme are for a new file "
                                    "(edit the header to change them)", Location(path))

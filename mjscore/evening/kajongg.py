@@ -174,10 +174,13 @@ def _head(game: KajonggGame, database: str, scheme: str, names: dict[int, str]) 
              f"seed {escaped(game.seed)}, {escaped(game.start) or 'no start time'}{end}, {len(game.hands)} hands",
              f"# Kajongg's players, East to North at the first hand: {kajongg}",
              "# Made by 'mjscore import kajongg'. Kajongg does not record who discarded a winning tile: where a",
-             "# hand says so, 'from' stands for it (who discarded it changes no score or payment here).",
+             "# win says 'unrecorded', its 'from' only stands in for the discarder (it changes no score or",
+             "# payment here). Each hand's 'kajongg-hand' is its number in Kajongg, which counts from 0.",
              f"players {ours}",
              "start 0",
              f"scheme {scheme}"]
+    if game.end:
+        lines.append("finished")        # Kajongg ended the game: `session` names no next hand
     return "\n".join(lines)
 
 
@@ -228,7 +231,7 @@ def _hand(game: KajonggGame, src: KajonggHand, names: dict[int, str], where: Loc
             unread[r.wind] = f"'{excerpt(r.data, 60)}' is not a hand string Kajongg writes: {e}"
     at = f"game {game.id}, hand {src.number}"
     winner = src.winner
-    lines = [f"round {src.prevailing.letter}"]
+    lines = [f"round {src.prevailing.letter}", f"kajongg-hand {src.number}"]
     streak = _dealer_wins(game, src)
     if streak:
         lines.append(f"dealer-wins {streak}")
@@ -289,10 +292,12 @@ def _counted_win(data: str, w: Wind, src: KajonggHand) -> tuple[str, str]:
     elif source in (Source.DISCARD, Source.LAST_DISCARD, Source.ROBBED_KONG) or (
             source == Source.EAST_14TH and w is not Wind.EAST):
         discarder = liable or (Wind.EAST if source == Source.EAST_14TH else w.next(-1))
-        how = f"from {discarder.letter}"
-        note = (f"'from {discarder.letter}': Kajongg does not record who discarded the winning tile; "
+        stand_in = discarder is not liable and source != Source.EAST_14TH
+        how = f"from {discarder.letter}" + (" unrecorded" if stand_in else "")
+        note = (f"'{how}': Kajongg does not record who discarded the winning tile; "
                 + (f"{discarder.letter} pays for all (Kajongg's Dangerous Game)" if discarder is liable else
-                   "East dealt it" if source == Source.EAST_14TH else f"{discarder.letter} plays before the winner"))
+                   "East dealt it" if source == Source.EAST_14TH else
+                   f"{discarder.letter}, who plays before the winner, stands in"))
     else:
         how, note = "self", ""
     clause = f"win {how}" + (f" liable {liable.letter}" if liable is not None else "")
@@ -352,9 +357,13 @@ def _win_clause(kh: KHand, w: Wind, src: KajonggHand, parsed: dict[Wind, KHand],
                     f"{kh.last.text if kh.last else 'the tile'}; {liable.letter} pays for all "
                     "(Kajongg's Dangerous Game)")
         else:
+            # A stand-in, never stated as fact: the win says `unrecorded` (the words then say "on
+            # a discard (whose was not recorded)").
             discarder = w.next(-1)
-            note = (f"'from {discarder.letter}': Kajongg does not record who discarded "
-                    f"{kh.last.text if kh.last else 'the tile'}; {discarder.letter} plays before the winner")
+            flags.append("unrecorded")
+            note = (f"'from {discarder.letter} unrecorded': Kajongg does not record who discarded "
+                    f"{kh.last.text if kh.last else 'the tile'}; {discarder.letter}, who plays before the winner, "
+                    "stands in")
     if kh.last is None:
         # Blessing of Heaven: Kajongg names no last tile (East won on the tiles dealt); the
         # notation asks one, and under a limit hand which one changes nothing.

@@ -47,8 +47,8 @@ from mjscore.version import __version__
 _TAIL_RECORDS = 3
 # The plain form a record's hand is kept in, made part of the evening's first fingerprint: a
 # record kept in another form is not believed (2: a win's `liable` seat, which the season's
-# figures read).
-_FORM = 2
+# figures read; 3: a hand's `kajongg_hand`).
+_FORM = 3
 
 
 def play_file(session: Session, path: str, scheme: str | None = None, given: Mapping[str, Any] = EMPTY,

@@ -130,6 +130,8 @@ class PlayedHand:
         d["dealer"] = self.dealer
         d["names"] = {s.value: self.names[s] for s in SEATS}
         d["totals"] = dict(self.totals)
+        if self.result.table.kajongg_hand is not None:
+            d["kajongg_hand"] = self.result.table.kajongg_hand      # its number in the Kajongg game
         return d
 
 
@@ -242,10 +244,12 @@ class NextDeal(NamedTuple):
         return f"Next: {title}" + (f" ({'; '.join(more)})" if more else "")
 
 
-def hand_title(number: int, dealer: str, round_letter: str) -> str:
+def hand_title(number: int, dealer: str, round_letter: str, kajongg_hand: int | None = None) -> str:
     """A hand of an evening named one way wherever it is shown (the prompt, `add`, `session`,
-    the page): `Hand 5: Dee deals, East round`."""
-    return f"Hand {number}: {dealer} deals, {SEAT_WORDS[round_letter]} round"
+    the page): `Hand 5: Dee deals, East round`; a hand imported from Kajongg with Kajongg's own
+    number beside ours where they differ: `Hand 5 (Kajongg's hand 4): Dee deals, East round`."""
+    theirs = f" (Kajongg's hand {kajongg_hand})" if kajongg_hand is not None and kajongg_hand != number else ""
+    return f"Hand {number}{theirs}: {dealer} deals, {SEAT_WORDS[round_letter]} round"
 
 
 @dataclass(frozen=True)
@@ -267,6 +271,7 @@ class SessionResult:
     settle_up_note: str | None = None        # how an evening with added-up hands settles
     scheme: str | None = None                # the scheme the session's header names (None: the default)
     stake: Stake | None = None               # what a point is worth in money (None: points only)
+    finished: bool = False                   # the header says the game is over: no hand follows
 
     @property
     def standings(self) -> list[tuple[str, int]]:
@@ -307,7 +312,9 @@ class SessionResult:
         out["settle_up"] = [t.as_dict(stake) for t in self.settle_up] if self.settle_up is not None else None
         if self.settle_up_note is not None:
             out["settle_up_note"] = self.settle_up_note
-        if self.next is not None:
+        if self.finished:
+            out["finished"] = True
+        elif self.next is not None:
             out["next"] = self.next.as_dict()
         if self.errors:
             out["errors"] = [str(e) for e in self.errors]
@@ -350,7 +357,7 @@ class EveningState:
                           seating.extra_hands, seating.kitty_deals, tuple(names[seating.player_at(s)] for s in SEATS),
                           seating.seats_changed, seating.dealer_wins)
         return SessionResult(tuple(names), h.start, self.played, dict(totals), transfers, coming,
-                             tuple(self.errors), note, h.scheme, self.stake)
+                             tuple(self.errors), note, h.scheme, self.stake, h.finished)
 
     def snapshot(self) -> dict[str, Any]:
         """What the evening carries into its next hand, as plain data (the checkpoint's record):

@@ -24,6 +24,12 @@ from mjscore.model.money import with_money
 from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
 
+# An evening whose header says `finished` (a game Kajongg ended, or one a club closed): what
+# `session` says where it would name the next hand, and why `add` refuses one.
+FINISHED: str = "The game is over (the evening's header says 'finished'): no hand follows."
+FINISHED_REFUSAL = "the game is over: the evening's header says 'finished' (take that line out to play on)"
+
+
 def said(hand: Mapping[str, Any]) -> dict[str, list[str]]:
     """Who pays whom ("Ann pays Bob 120", largest first), each penalty on a line of its own, and
     the kitty or extra-hand bonus: the sentences under a hand's scores wherever it is shown."""
@@ -117,7 +123,11 @@ def how_won(win: Mapping[str, Any], who: Callable[[str], str]) -> str:
     discarder = win.get("from")
     if not discarder:
         return "self-drawn"
-    if "robbed" in (win.get("flags") or ()):
+    flags = win.get("flags") or ()
+    if "unrecorded" in flags:
+        # `from` only stands in for a discarder the record did not keep: never stated as fact.
+        return "on a discard (whose was not recorded)"
+    if "robbed" in flags:
         return f"robbed from {who(discarder)}'s kong"
     return f"on {who(discarder)}'s discard"
 

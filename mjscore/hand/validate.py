@@ -239,6 +239,9 @@ def _check_win_clause(p: PlayerHand, win: Win, table: Table) -> None:
                              p.where, win.tile.text)
     if WinFlag.ROBBED in flags and win.self_drawn:
         raise WinClauseError("'robbed' needs 'from SEAT': the seat whose kong was robbed", p.where, "robbed")
+    if WinFlag.UNRECORDED in flags and win.self_drawn:
+        raise WinClauseError("'unrecorded' says who discarded the winning tile is not known: it needs 'from SEAT', "
+                             "the seat that stands in for the discarder", p.where, "unrecorded")
     if WinFlag.HEAVEN in flags and (p.seat is not Wind.EAST or not win.self_drawn):
         raise WinClauseError("'heaven' is East winning on the dealt tiles: it needs seat E and 'self'",
                              p.where, "heaven")

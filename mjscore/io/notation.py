@@ -18,6 +18,7 @@ from mjscore.model.errors import GroupError, Location, MjError, NotationError, e
 from mjscore.model.settings import ROTATION, SETTINGS, Setting, SettingError, header_lines, ordered
 from mjscore.model.table import (
     COUNTERS,
+    RECORD_NUMBERS,
     AsWritten,
     Form,
     Meld,
@@ -54,7 +55,7 @@ RunParts = tuple[tuple[Tile, ...], tuple[Tile, ...], tuple[Tile, ...]]
 FLAGS = {f.value: f for f in WinFlag}
 TABLE_SETTINGS = {s.word: s for s in SETTINGS}          # the settings a table's header may give
 SESSION_SETTINGS = {s.word: s for s in SETTINGS + ROTATION}   # ... and a session's
-HEADERS = ("round", "scheme", "draw", *COUNTERS, "penalty", *TABLE_SETTINGS)
+HEADERS = ("round", "scheme", "draw", *COUNTERS, *RECORD_NUMBERS, "penalty", *TABLE_SETTINGS)
 _OPEN = {"[": Form.EXPOSED, "(": Form.DECLARED_KONG, "<": Form.CLAIMED_KONG, "{": Form.GROUP}
 _CLOSE = {"[": "]", "(": ")", "<": ">", "{": "}"}
 
@@ -385,7 +386,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
                 scheme = args[0].text
             else:
                 _expect_args(head, args, 1, "a whole number")
-                counters[COUNTERS[word]] = parse_number(args[0], f"'{word}'")
+                counters[COUNTERS.get(word) or RECORD_NUMBERS[word]] = parse_number(args[0], f"'{word}'")
             continue
         if word in WIND_BY_LETTER and len(line.words) > 1 and line.words[1].startswith(":"):
             raise NotationError(f"write the seat and its colon together: '{word}:'", line.where, word)
@@ -882,6 +883,9 @@ def print_table(table: Table, *, style: str = "text") -> str:
         lines.append(f"scheme {table.scheme}")
     for word, name in COUNTERS.items():
         if getattr(table, name):
+            lines.append(f"{word} {getattr(table, name)}")
+    for word, name in RECORD_NUMBERS.items():
+        if getattr(table, name) is not None:
             lines.append(f"{word} {getattr(table, name)}")
     if table.draw:
         lines.append("draw")

@@ -29,7 +29,7 @@ from mjscore.model.errors import Location, NotationError, SessionError, YamlForm
 from mjscore.model.settings import ordered
 from mjscore.model.table import Table, name_key
 
-SESSION_HEADERS = ("players", "start", "scheme", *SESSION_SETTINGS)
+SESSION_HEADERS = ("players", "start", "scheme", "finished", *SESSION_SETTINGS)
 
 
 class SessionHeader(NamedTuple):
@@ -39,6 +39,7 @@ class SessionHeader(NamedTuple):
     options: tuple[tuple[str, object], ...] = ()   # the settings for every hand (model.settings: SETTINGS, ROTATION)
     where: Location = Location()
     scheme_where: Location = Location()       # the header's `scheme` word, what an unreadable scheme is blamed on
+    finished: bool = False                    # `finished`: the game is over, no hand follows (`add` refuses one)
 
 
 class HandSource(NamedTuple):
@@ -178,7 +179,7 @@ def _hand_sources(chunks: list[tuple[int, str]], name: str) -> list[HandSource]:
 
 def _compact_session(chunks: list[tuple[int, str]], name: str) -> Session:
     first_line, head_text = chunks[0]
-    names, start, scheme, options = None, 2000, None, {}
+    names, start, scheme, options, finished = None, 2000, None, {}, False
     scheme_where = Location()
     where = Location(name, first_line, 1)
     seen: set[str] = set()
@@ -199,6 +200,10 @@ def _compact_session(chunks: list[tuple[int, str]], name: str) -> Session:
             start = parse_number(args[0], "'start'")
         elif word == "scheme" and len(args) == 1:
             scheme, scheme_where = args[0].text, args[0].where
+        elif word == "finished":
+            if args:
+                raise NotationError("'finished' takes nothing: it says the game is over", args[0].where, args[0].text)
+            finished = True
         elif word in SESSION_SETTINGS:
             options[SESSION_SETTINGS[word].name] = parse_setting(line.tokens[0], args, SESSION_SETTINGS)
         else:
@@ -207,7 +212,7 @@ def _compact_session(chunks: list[tuple[int, str]], name: str) -> Session:
     if names is None:
         raise SessionError("a session starts with a header block naming the players "
                            "('players Ann Bob Cid Dee'), then '---' and the hands", where)
-    header = SessionHeader(names, start, scheme, ordered(options), where, scheme_where)
+    header = SessionHeader(names, start, scheme, ordered(options), where, scheme_where, finished)
     return Session(header, tuple(_hand_sources(chunks[1:], name)), head_text)
 
 
@@ -237,11 +242,17 @@ def _read_yaml_session(text: str, name: str) -> Session:
     scheme = reader.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
     scheme_where = reader.where(fields["scheme"][1]) if "scheme" in fields else Location()
     options = reader.header_values(fields, SESSION_SETTINGS).options
+    finished = False
+    if "finished" in fields:
+        given = reader.scalar(fields["finished"][1], "'finished'")
+        if not isinstance(given, bool):
+            raise YamlFormError("'finished' takes true or false", reader.where(fields["finished"][1]))
+        finished = given
     hnode = fields["hands"][1]
     if not isinstance(hnode, yaml.SequenceNode):
         raise YamlFormError("'hands' is a list of tables", reader.where(hnode))
     hands = [HandSource(item.start_mark.line + 1, partial(_yaml_hand, reader, item)) for item in hnode.value]
-    return Session(SessionHeader(names, start, scheme, options, where, scheme_where), tuple(hands))
+    return Session(SessionHeader(names, start, scheme, options, where, scheme_where, finished), tuple(hands))
 
 
 # Words a name cannot be, in any case: it would read as a seat or a word of the notation.

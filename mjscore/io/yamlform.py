@@ -25,7 +25,7 @@ from mjscore.io.notation import (
 from mjscore.io.yamlsafe import load_nodes, mark_location
 from mjscore.model.errors import Location, MjError, NotationError, YamlFormError
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
-from mjscore.model.table import COUNTERS, PlayerHand, Table
+from mjscore.model.table import COUNTERS, RECORD_NUMBERS, PlayerHand, Table
 from mjscore.model.tiles import SEATS, WIND_BY_LETTER, Wind
 
 if TYPE_CHECKING:                  # yaml is imported when a YAML text is read, not at start-up
@@ -37,10 +37,10 @@ Scalar = str | int | bool | None
 Fields = dict[str, tuple["Node", "Node"]]
 
 TABLE_KEYS = {"round", "scheme", "draw", "players", "name", "id", "penalties", *(x.name for x in SETTINGS),
-              *COUNTERS, *COUNTERS.values()}
+              *COUNTERS, *COUNTERS.values(), *RECORD_NUMBERS, *RECORD_NUMBERS.values()}
 PLAYER_KEYS = {"tiles", "bonus", "win", "claim", "name", "score", "incomplete", "discarded"}
 WIN_KEYS = {"tile", "from", "self", "flags", "liable"}
-SESSION_KEYS = {"players", "scheme", "start", "hands", *(x.name for x in SETTINGS + ROTATION)}
+SESSION_KEYS = {"players", "scheme", "start", "finished", "hands", *(x.name for x in SETTINGS + ROTATION)}
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
@@ -194,7 +194,7 @@ class NodeReader:
                 raise YamlFormError("'draw' takes true or false", self.where(fields["draw"][1]))
             draw = d
         counters = {}
-        for word, name in COUNTERS.items():
+        for word, name in {**COUNTERS, **RECORD_NUMBERS}.items():
             given = fields.get(word) or fields.get(name)
             if given is not None:
                 n = self.scalar(given[1], f"'{word}'")

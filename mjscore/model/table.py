@@ -128,6 +128,9 @@ class WinFlag(Enum):
     EARTH = "earth"
     ORIGINAL_CALL = "original-call"
     TWOFOLD = "twofold"
+    # Who discarded the winning tile was not recorded (a game imported from Kajongg, which does
+    # not keep it): `from SEAT` stands in for the discarder, and the words never name it.
+    UNRECORDED = "unrecorded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +263,9 @@ class SeatPenalty(NamedTuple):
 # What a table carries over from the hands before it (a session counts these itself): header
 # word -> Table field.
 COUNTERS = {"dealer-wins": "dealer_wins", "kitty-deals": "kitty_deals", "extra-hands": "extra_hands"}
+# A hand's number in the record it was imported from, shown beside its own (Kajongg counts from
+# 0); it changes no score.
+RECORD_NUMBERS = {"kajongg-hand": "kajongg_hand"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +277,7 @@ class Table:
     dealer_wins: int = 0                      # East's wins in a row before this hand
     kitty_deals: int = 0                      # deals whose stakes lie in the kitty, this one not counted
     extra_hands: int = 0                      # East's extra hands before this one: deals kept in a row
+    kajongg_hand: int | None = None           # the hand's own number in the Kajongg game it came from
     penalties: tuple[SeatPenalty, ...] = ()
     # The settings its header gives (model.settings.SETTINGS), as (name, value) in their order.
     options: tuple[tuple[str, object], ...] = ()

@@ -764,7 +764,9 @@ function handResult(data, title) {
       // A set written concealed, shown exposed: the discard completed it.
       const robbed = (data.win.flags || []).includes("robbed");
       const li = document.createElement("li");
-      li.textContent = `${p.completed}: the ${data.win.tile} ${robbed ? "robbed from" : "from"} ${names[data.win.from]}${robbed ? "'s kong" : ""} completed it`;
+      li.textContent = (data.win.flags || []).includes("unrecorded")
+        ? `${p.completed}: the discarded ${data.win.tile} completed it (whose discard was not recorded)`
+        : `${p.completed}: the ${data.win.tile} ${robbed ? "robbed from" : "from"} ${names[data.win.from]}${robbed ? "'s kong" : ""} completed it`;
       ul.append(li);
     }
     for (const i of p.items) {

@@ -228,7 +228,8 @@ def played_hands(table: api.NextHand, number: int) -> Any:
 def one_hand(number: int, table: Table) -> Response:
     hand = played_hands(table, number)[number - 1].to_dict()
     # What the page says of it, in the library's words (as the command line says them).
-    return PlainJSON({**hand, "title": api.hand_title(hand["hand"], hand["dealer"], hand["round"]),
+    title = api.hand_title(hand["hand"], hand["dealer"], hand["round"], hand.get("kajongg_hand"))
+    return PlainJSON({**hand, "title": title,
                       "outcome": api.outcome(hand), "said": api.said(hand)})
 
 

@@ -256,6 +256,7 @@ class PlayedHandOut(TableOut):
     dealer: str
     names: dict[Seat, str]
     totals: dict[str, int]
+    kajongg_hand: int | Absent = Field(None, description="Its own number in the Kajongg game it was imported from.")
 
 
 class SaidOut(_Closed):
@@ -320,6 +321,7 @@ class SummaryOut(_Open):
     settle_up: list[TransferOut] | None
     settle_up_note: str | Absent = None
     next: NextDealOut | Absent = None
+    finished: bool | Absent = Field(None, description="The evening's header says `finished`: no hand follows.")
     errors: list[str] | Absent = Field(None, description="The bad hands (the totals stop at the first).")
 
 

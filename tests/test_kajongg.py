@@ -411,3 +411,12 @@ def test_unrecorded_and_kajongg_hand_are_printed_as_read():
     [canon] = list(mjscore.canonical(text))
     assert "kajongg-hand 7\n" in canon.value and "win 5p from W last unrecorded" in canon.value
     assert list(mjscore.canonical(canon.value))[0].value == canon.value
+
+
+def test_an_unrecorded_discard_fits_a_60_column_terminal(tmp_path):
+    runner.invoke(app, ["import", "kajongg", str(DATA / "kajongg-knitting.db"), "-o", str(tmp_path)])
+    [f] = tmp_path.glob("*.mj")
+    shown = runner.invoke(app, ["session", str(f), "--hand", "5"], env={"COLUMNS": "60"})
+    assert shown.exit_code == 0 and "whose was not recorded" in shown.stdout
+    head = shown.stdout.split("\nitem ")[0].splitlines()       # the hand's title, its winner, how it was won
+    assert max(len(line) for line in head) <= 60, shown.stdout

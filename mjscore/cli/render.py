@@ -127,7 +127,10 @@ def render_text(result: Scored, fmt: str = "table", width: int | None = None) ->
         shown = [f for f in win.get("flags") or () if f != "unrecorded"]     # `how` says that one
         flags = f" ({', '.join(shown)})" if shown else ""
         head.append(f"Winner: {label(winner, names)}, {tile}{how}{flags}")
-    out.extend(_words(head, width, sep="   "))
+    for line in _words(head, width, sep="   "):
+        # A phrase longer than the width by itself ("Winner: ..., 5m on a discard (whose was not
+        # recorded)") is wrapped by its words.
+        out.extend(_words(line.strip().split(" "), width) if width is not None and len(line) > width else [line])
     ruling = result.get("ruling")
     if ruling:
         out.extend(_words(["Ruling:", *ruling.split()], width, indent="  "))

@@ -25,6 +25,7 @@ MODULES = [
     "mjscore/hand/validate.py",
     "mjscore/scoring/score.py",
     "mjscore/rules/conditions.py",
+    "mjscore/rules/features.py",
     "mjscore/rules/scheme.py",
     "mjscore/model/money.py",
     "mjscore/model/plain.py",

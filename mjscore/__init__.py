@@ -30,7 +30,8 @@ _API = {
     "payoff_names": "mjscore.api", "import_kajongg": "mjscore.api", "KajonggImport": "mjscore.evening.kajongg",
     "ImportedGame": "mjscore.evening.kajongg", "Entry": "mjscore.api", "LineCheck": "mjscore.api",
     "HandTakenError": "mjscore.evening.journal", "NotTheLastHandError": "mjscore.evening.journal",
-    "NextHand": "mjscore.api", "HandMovedError": "mjscore.api", "NotSettled": "mjscore.api",
+    "NextHand": "mjscore.evening.next_hand", "HandMovedError": "mjscore.evening.next_hand",
+    "NotSettled": "mjscore.evening.next_hand",
     "Penalty": "mjscore.evening.entry",
     "Settings": "mjscore.model.settings", "Rotation": "mjscore.model.settings", "Paying": "mjscore.model.settings",
     "SettingError": "mjscore.model.settings", "SettlementError": "mjscore.settle",
@@ -60,10 +61,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
     from mjscore.api import (
         Entry,
         Evening,
-        HandMovedError,
         LineCheck,
-        NextHand,
-        NotSettled,
         answer_kind,
         canonical,
         check,
@@ -96,6 +94,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
     from mjscore.evening.check import CheckReport
     from mjscore.evening.season import BiggestHand, EveningLine, PlayerFigures, SeasonResult, Standing
     from mjscore.evening.kajongg import ImportedGame, KajonggImport
+    from mjscore.evening.next_hand import HandMovedError, NextHand, NotSettled
     from mjscore.evening.session import NextDeal, PlayedHand, SessionResult, Transfer
     from mjscore.model.errors import (
         InputError,

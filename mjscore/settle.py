@@ -17,7 +17,7 @@ from mjscore.model import plain
 from mjscore.model.amounts import Amount, exact, half_up, up_to
 from mjscore.model.errors import MjError
 from mjscore.model.settings import Paying, Settings
-from mjscore.model.table import Table
+from mjscore.model.table import SeatPenalty, Table
 from mjscore.model.tiles import SEATS, Wind
 from mjscore.rules.payoffs import EastDouble, Payoff, builtin_payoffs
 
@@ -162,38 +162,12 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
            scheme_payoffs: Mapping[str, Payoff] | None = None, kitty_earned: bool = True) -> Settlement:
     """Payments for one table. `scores` holds the final hand score of every player present;
     `kitty_earned` says whether the winner's hand earns the rule the kitty asks for."""
+    if settings.paying is Paying.ADD_UP:
+        # No payments at all: each total stands on its own (a settlement of its own below).
+        return _add_up(table, scores, settings, kitty_earned)
     unit = settings.round_payments_up or 0
     payments: list[Payment] = []
     net: dict[Wind, int] = {}
-    winner = table.winner
-    if settings.paying is Paying.ADD_UP:
-        if not table.draw:
-            missing = [table.who(s) for s in SEATS if s not in scores]
-            if missing:
-                raise SettlementError(f"add-up needs every player's score; missing: {', '.join(missing)} "
-                                      f"(write '{missing[0]}: score 0' or '{missing[0]}: ...' for a player "
-                                      "who scored nothing)")
-            if winner is None:
-                raise SettlementError("there is no winner and the table is not marked 'draw'")
-            for seat, s in scores.items():
-                net[seat] = s * (2 if seat is Wind.EAST and settings.east_double else 1)
-        else:
-            net = {seat: 0 for seat in SEATS}          # nothing counts after a draw
-        taken: list[tuple[Wind, int]] = []
-        for pen in table.penalties:
-            # Under add-up a penalty is simply taken off the offender's total (docs/rules.md,
-            # "Penalties"), doubled for East where the table plays it so.
-            double = 2 if pen.payer is Wind.EAST and settings.east_penalty_double else 1
-            net[pen.payer] = net.get(pen.payer, 0) - pen.amount * double
-            taken.append((pen.payer, pen.amount * double))
-        specials = _specials(table, settings, kitty_earned, None)
-        for x in specials:
-            # The stated sum, not multiplied by the number of payers (docs/rules.md, "Add-up").
-            if x.to is not None:
-                net[x.to] = net.get(x.to, 0) + x.amount
-        return Settlement(settings, (), net, east_double_applies=not table.draw, specials=specials,
-                          taken_off=tuple(taken))
-
     applies = False
     payoff = None
     if not table.draw:
@@ -225,15 +199,52 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
     for x in specials:
         payments.extend(_special_payments(x, table, payoff))
     for pen in table.penalties:
-        payees = [pen.payee] if pen.payee else [s for s in SEATS if s is not pen.payer]
-        for payee in payees:
-            payments.append(Payment(pen.payer, payee, pen.amount, Reason.PENALTY))
+        payments.extend(_penalty_payments(pen))
     for p in payments:
         net[p.payer] = net.get(p.payer, 0) - p.amount
         net[p.payee] = net.get(p.payee, 0) + p.amount
     for seat in SEATS:
         net.setdefault(seat, 0)
     return Settlement(settings, tuple(payments), net, east_double_applies=applies, specials=specials)
+
+
+def _penalty_payments(pen: SeatPenalty) -> list[Payment]:
+    """A penalty paid to the player it names, or the same amount to each of the three others."""
+    payees = [pen.payee] if pen.payee else [s for s in SEATS if s is not pen.payer]
+    return [Payment(pen.payer, payee, pen.amount, Reason.PENALTY) for payee in payees]
+
+
+def _add_up(table: Table, scores: dict[Wind, int], settings: Settings, kitty_earned: bool) -> Settlement:
+    """The settlement under `add-up`: no payments, each player's total her hand score (East's
+    doubled where the table plays it so), less her penalties, plus what the special payments
+    bring the winner; after a draw only the penalties and specials count."""
+    net: dict[Wind, int] = {}
+    if not table.draw:
+        missing = [table.who(s) for s in SEATS if s not in scores]
+        if missing:
+            raise SettlementError(f"add-up needs every player's score; missing: {', '.join(missing)} "
+                                  f"(write '{missing[0]}: score 0' or '{missing[0]}: ...' for a player "
+                                  "who scored nothing)")
+        if table.winner is None:
+            raise SettlementError("there is no winner and the table is not marked 'draw'")
+        for seat, s in scores.items():
+            net[seat] = s * (2 if seat is Wind.EAST and settings.east_double else 1)
+    else:
+        net = {seat: 0 for seat in SEATS}          # nothing counts after a draw
+    taken: list[tuple[Wind, int]] = []
+    for pen in table.penalties:
+        # Under add-up a penalty is simply taken off the offender's total (docs/rules.md,
+        # "Penalties"), doubled for East where the table plays it so.
+        double = 2 if pen.payer is Wind.EAST and settings.east_penalty_double else 1
+        net[pen.payer] = net.get(pen.payer, 0) - pen.amount * double
+        taken.append((pen.payer, pen.amount * double))
+    specials = _specials(table, settings, kitty_earned, None)
+    for x in specials:
+        # The stated sum, not multiplied by the number of payers (docs/rules.md, "Add-up").
+        if x.to is not None:
+            net[x.to] = net.get(x.to, 0) + x.amount
+    return Settlement(settings, (), net, east_double_applies=not table.draw, specials=specials,
+                      taken_off=tuple(taken))
 
 
 # -- special payments ----------------------------------------------------------------------------

@@ -568,14 +568,8 @@ def session(
     from mjscore.cli.render import render_session, session_chart, session_csv, terminal_safe, to_json
 
     _check_payoff(settings, scheme)
-    if file is None:
-        raise typer.BadParameter("give a session FILE, or '-' for standard input")
-    if chart and format in (Format.json, Format.csv):
-        raise typer.BadParameter("--chart draws for people: it goes with --format table or markdown, "
-                                 f"not {format.value}")
+    file = _session_options(file, format, chart, hand, stats)
     if stats:
-        if hand is not None or chart:
-            raise typer.BadParameter("--stats shows the evening's figures: it goes with neither --hand nor --chart")
         # The season's code over this one evening: the same figures, the same forms.
         _print_season(api.play_season([_path(file)], scheme=scheme, **settings), format, chart=False)
         return
@@ -624,6 +618,24 @@ def session(
         raise typer.Exit(1)
 
 
+def _session_options(file: str | None, format: Format, chart: bool, hand: int | None, stats: bool) -> str:
+    """The evening's file, once `session`'s options are known to go together (checked before the
+    file is read)."""
+    if file is None:
+        raise typer.BadParameter("give a session FILE, or '-' for standard input")
+    _check_chart(chart, format)
+    if stats and (hand is not None or chart):
+        raise typer.BadParameter("--stats shows the evening's figures: it goes with neither --hand nor --chart")
+    return file
+
+
+def _check_chart(chart: bool, format: Format) -> None:
+    """`--chart` refused with a format written for programs (`session`, `season`)."""
+    if chart and format in (Format.json, Format.csv):
+        raise typer.BadParameter("--chart draws for people: it goes with --format table or markdown, "
+                                 f"not {format.value}")
+
+
 @app.command()
 @settings_options(SETTINGS, ROTATION)
 def season(
@@ -655,9 +667,7 @@ def season(
     import mjscore.api as api
 
     _check_payoff(settings, scheme)
-    if chart and format in (Format.json, Format.csv):
-        raise typer.BadParameter("--chart draws for people: it goes with --format table or markdown, "
-                                 f"not {format.value}")
+    _check_chart(chart, format)
     _print_season(api.play_season([Path(f) for f in files], scheme=scheme, **settings), format, chart)
 
 

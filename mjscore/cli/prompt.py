@@ -55,89 +55,122 @@ def enter_hand(book: Evening, players: tuple[str, ...] | None, scheme: str | Non
     `width` (a terminal's).  To correct a hand (`mjscore edit`): `seating` is its players,
     number and round, `offered` its lines by seat, each put on the line to change (Enter keeps
     it), and `kept` its penalties and own headers."""
+    names, number, round_letter, scheme, moved = _this_hands_seating(book, players, scheme, seating)
+    api.load_scheme(scheme)                       # a scheme that cannot be read is said once, not at every line
+    typed = _TypedHand(names, scheme, round_letter, width, offered or {}, list(kept))
+    typed.say(hand_title(number, names[0], round_letter) + "."
+              + (" The players have changed seats: "
+                 + ", ".join(f"{n} {SEAT_WORDS[s]}" for n, s in zip(names, "ESWN", strict=True)) + "."
+                 if moved else ""))
+    for line in PROMPT_HELP:
+        typed.say(line)
+    if kept:
+        typed.say("Kept as they were: " + "; ".join(kept))
+    for seat in "ESWN":
+        if not typed.ask(seat):
+            return add(typed.as_draw())
+    while True:
+        try:
+            return add(typed.as_table())
+        except NoWinnerError:
+            # Every line a loser's: the winner is asked for by name, then her line again.
+            typed.say("  Nobody went out: who did? (a name, or draw)")
+            winner = typed.who_went_out()
+            if winner is None:
+                return add(typed.as_draw())
+            typed.say(f"  {names['ESWN'.index(winner)]}'s line, with win TILE self or win TILE from NAME:")
+            if not typed.ask(winner):
+                return add(typed.as_draw())
+        except MjError as e:
+            # The table's check names the seats whose lines it cannot take: those are asked again.
+            again = [seat for seat in "ESWN" if seat in e.seats]
+            if not again:
+                raise
+            typed.say(f"  error: {e.message}")
+            for seat in again:
+                if not typed.ask(seat):
+                    return add(typed.as_draw())
+
+
+def _this_hands_seating(book: Evening, players: tuple[str, ...] | None, scheme: str | None,
+                        seating: tuple[list[str], int, str] | None) -> tuple[list[str], int, str, str | None, bool]:
+    """The players in this hand's seat order, its number, its round's letter, its scheme and
+    whether the players have changed seats since the last hand: a corrected hand's own
+    (`seating`), else the next hand of the evening, else the first hand of a new one."""
     if seating is not None:
         names, number, round_letter = seating
-        scheme, moved = book.scheme(), False
-    elif book.exists():
+        return names, number, round_letter, book.scheme(), False
+    if book.exists():
         so_far = book.play()
         nxt = so_far.next
         assert nxt is not None                   # a played evening says who deals next
-        names = list(nxt.seats)                 # this hand's seating, changed seats and all
-        number, round_letter, scheme, moved = nxt.hand, nxt.round.value, book.scheme(), nxt.seats_change
-    elif players:
-        names, number, round_letter, moved = list(players), 1, "E", False
-    else:
-        raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
-    api.load_scheme(scheme)                       # a scheme that cannot be read is said once, not at every line
+        # this hand's seating, changed seats and all
+        return list(nxt.seats), nxt.hand, nxt.round.value, book.scheme(), nxt.seats_change
+    if players:
+        return list(players), 1, "E", scheme, False
+    raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
 
-    def say(text: str) -> None:
-        typer.echo(terminal_safe("\n".join(report_lines(text, width))))
 
-    say(hand_title(number, names[0], round_letter) + "."
-        + (" The players have changed seats: "
-           + ", ".join(f"{n} {SEAT_WORDS[s]}" for n, s in zip(names, "ESWN", strict=True)) + "." if moved else ""))
-    for line in PROMPT_HELP:
-        say(line)
-    lines: dict[str, str] = {}
-    penalties: list[str] = list(kept)
-    if kept:
-        say("Kept as they were: " + "; ".join(kept))
+class _TypedHand:
+    """A hand's lines as the player types them at the prompt, each checked as it is given: the
+    players' lines by seat and the penalties, in the order typed after those kept."""
 
-    def answer(question: str, now: str = "") -> str:
+    def __init__(self, names: list[str], scheme: str | None, round_letter: str, width: int | None,
+                 offered: dict[str, str], penalties: list[str]) -> None:
+        self.names = names
+        self.scheme = scheme
+        self.round_letter = round_letter
+        self.width = width
+        self.offered = offered
+        self.penalties = penalties
+        self.lines: dict[str, str] = {}
+
+    def say(self, text: str) -> None:
+        typer.echo(terminal_safe("\n".join(report_lines(text, self.width))))
+
+    def answer(self, question: str, now: str = "") -> str:
         try:
             return _ask_again(question, now) if now else input(terminal_safe(question))
         except EOFError:
             typer.echo("")
             raise MjError("nothing written: the hand was not finished", Location("<typed>")) from None
 
-    def ask(seat: str) -> bool:
+    def ask(self, seat: str) -> bool:
         """Asks `seat`'s line until it is right; False when a draw was given instead."""
-        who = names["ESWN".index(seat)]
-        now = (offered or {}).get(seat, "")
+        who = self.names["ESWN".index(seat)]
+        now = self.offered.get(seat, "")
         while True:
-            given = answer(f"{who} ({SEAT_WORDS[seat]}): ", now)
+            given = self.answer(f"{who} ({SEAT_WORDS[seat]}): ", now)
             now = ""
             kind = api.answer_kind(given)
             if kind == "draw":
                 return False
-            problem = api.check_line(given, seat, names, scheme=scheme, round=round_letter)
+            problem = api.check_line(given, seat, self.names, scheme=self.scheme, round=self.round_letter)
             if problem is not None:
-                say(f"  error: {problem.message}")
+                self.say(f"  error: {problem.message}")
                 continue
             if kind == "penalty":
-                penalties.append(given.strip())
-                say(f"  Penalty noted. {who}'s line:")
+                self.penalties.append(given.strip())
+                self.say(f"  Penalty noted. {who}'s line:")
                 continue
-            lines[seat] = api.entry_line(given)
+            self.lines[seat] = api.entry_line(given)
             return True
 
-    def drawn() -> T:
-        return add("\n".join([*penalties, "draw"]))
+    def who_went_out(self) -> str | None:
+        """The seat of the player named as the winner, asked until one is; None for a draw."""
+        while True:
+            winner = self.answer("Who went out? ").strip()
+            if api.answer_kind(winner) == "draw":
+                return None
+            found = [s for s, n in zip("ESWN", self.names, strict=True) if n.casefold() == winner.casefold()]
+            if found:
+                return found[0]
+            self.say(f"  no player '{winner}' at this table: {', '.join(self.names)}")
 
-    for seat in "ESWN":
-        if not ask(seat):
-            return drawn()
-    while True:
-        try:
-            return add("\n".join([*penalties, *(f"{seat}: {lines[seat]}" for seat in "ESWN")]))
-        except NoWinnerError:
-            say("  Nobody went out: who did? (a name, or draw)")
-            while True:
-                winner = answer("Who went out? ").strip()
-                if api.answer_kind(winner) == "draw":
-                    return drawn()
-                found = [s for s, n in zip("ESWN", names, strict=True) if n.casefold() == winner.casefold()]
-                if found:
-                    break
-                say(f"  no player '{winner}' at this table: {', '.join(names)}")
-            say(f"  {names['ESWN'.index(found[0])]}'s line, with win TILE self or win TILE from NAME:")
-            if not ask(found[0]):
-                return drawn()
-        except MjError as e:
-            again = [seat for seat in "ESWN" if seat in e.seats]
-            if not again:
-                raise
-            say(f"  error: {e.message}")
-            for seat in again:
-                if not ask(seat):
-                    return drawn()
+    def as_draw(self) -> str:
+        """The hand as a draw: the penalties typed, then `draw`."""
+        return "\n".join([*self.penalties, "draw"])
+
+    def as_table(self) -> str:
+        """The hand as typed: the penalties, then every player's line."""
+        return "\n".join([*self.penalties, *(f"{seat}: {self.lines[seat]}" for seat in "ESWN")])

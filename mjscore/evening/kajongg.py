@@ -322,21 +322,9 @@ def _win_clause(kh: KHand, w: Wind, src: KajonggHand, parsed: dict[Wind, KHand],
     source = kh.source
     if source is None or source == Source.UNKNOWN:
         raise InputError(f"{at}: the winner's hand does not say where the winning tile came from", where)
-    flags = []
     discard = source in (Source.DISCARD, Source.LAST_DISCARD, Source.ROBBED_KONG) or (
         source == Source.EAST_14TH and w is not Wind.EAST)
-    if source == Source.DEAD_WALL:
-        flags.append("loose")
-    elif source in (Source.LAST_OF_WALL, Source.LAST_DISCARD):
-        flags.append("last")
-    elif source == Source.ROBBED_KONG:
-        flags.append("robbed")
-    elif source == Source.EAST_14TH:
-        flags.append("heaven" if w is Wind.EAST else "earth")
-    if "a" in kh.announcements:
-        flags.append("original-call")
-    if "t" in kh.announcements:
-        flags.append("twofold")
+    flags = _win_flags(source, w, kh.announcements)
     liable = next((r.wind for r in src.rows if not r.won and DANGEROUS_GAME in r.rules), None)
     if (kh.last is None and source != Source.EAST_14TH) or (kh.last is not None and kh.last.is_bonus):
         raise InputError(f"{at}: the winner's hand names no winning tile", where)
@@ -380,6 +368,26 @@ def _win_clause(kh: KHand, w: Wind, src: KajonggHand, parsed: dict[Wind, KHand],
     if liable is not None:
         clause += f" liable {liable.letter}"
     return clause, discarder, note
+
+
+def _win_flags(source: str, w: Wind, announcements: str) -> list[str]:
+    """The win clause's flags, as Kajongg's source letter and the winner's announcements say:
+    a loose tile, the last tile, a robbed kong, heaven or earth (East's dealt tiles), then the
+    original call and twofold fortune."""
+    flags = []
+    if source == Source.DEAD_WALL:
+        flags.append("loose")
+    elif source in (Source.LAST_OF_WALL, Source.LAST_DISCARD):
+        flags.append("last")
+    elif source == Source.ROBBED_KONG:
+        flags.append("robbed")
+    elif source == Source.EAST_14TH:
+        flags.append("heaven" if w is Wind.EAST else "earth")
+    if "a" in announcements:
+        flags.append("original-call")
+    if "t" in announcements:
+        flags.append("twofold")
+    return flags
 
 
 def _winner(kh: KHand, clause: str, at: str, where: Location) -> str:

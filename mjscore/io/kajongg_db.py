@@ -113,9 +113,6 @@ class KajonggGame:
     players: tuple[tuple[int, str], ...]   # (player.id, name) at East, South, West, North at the first hand
     hands: tuple[KajonggHand, ...]
 
-    def name_of(self, player: int) -> str:
-        return next(n for i, n in self.players if i == player)
-
 
 @dataclass(frozen=True)
 class KajonggDatabase:

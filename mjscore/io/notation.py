@@ -357,16 +357,12 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
             penalties.append(_parse_penalty(tokens[0], tokens[1:]))
             continue
         if word in settings:
-            if word in seen_headers:
-                raise NotationError(f"'{word}' is given twice in one table", line.where, word)
-            seen_headers[word] = line
+            _note_header(word, line, seen_headers)
             tokens = line.tokens
             options[settings[word].name] = parse_setting(tokens[0], tokens[1:], settings)
             continue
         if word in HEADERS:
-            if word in seen_headers:
-                raise NotationError(f"'{word}' is given twice in one table", line.where, word)
-            seen_headers[word] = line
+            _note_header(word, line, seen_headers)
             words = line.words
             if word == "round" and len(words) == 2 and words[1] in WIND_BY_LETTER:
                 round_wind = WIND_BY_LETTER[words[1]]      # as written most often: no word's place needed
@@ -376,11 +372,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
                 _expect_args(head, args, 0)
                 draw = True
             elif word == "round":
-                _expect_args(head, args, 1, "a wind: E, S, W or N")
-                if args[0].text not in WIND_BY_LETTER:
-                    raise NotationError(f"'round' takes a wind (E, S, W or N), not '{args[0].text}'",
-                                        args[0].where, args[0].text)
-                round_wind = WIND_BY_LETTER[args[0].text]
+                round_wind = _round_wind(head, args)
             elif word == "scheme":
                 _expect_args(head, args, 1, "a scheme name or a scheme file's path")
                 scheme = args[0].text
@@ -388,9 +380,7 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
                 _expect_args(head, args, 1, "a whole number")
                 counters[COUNTERS.get(word) or RECORD_NUMBERS[word]] = parse_number(args[0], f"'{word}'")
             continue
-        if word in WIND_BY_LETTER and len(line.words) > 1 and line.words[1].startswith(":"):
-            raise NotationError(f"write the seat and its colon together: '{word}:'", line.where, word)
-        raise NotationError(_unknown_line(word), line.where, word)
+        raise _not_a_line(word, line)
     if not players and not draw and not allow_empty:
         raise NotationError("the table lists no players", where or Location(file, first_line, 1))
     seated = tuple(players[w] for w in SEATS if w in players)
@@ -403,6 +393,32 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
 
 _SEAT_WORDS = {f"{letter}:": wind for letter, wind in WIND_BY_LETTER.items()}     # `E:` .. `N:`
 _STATED = ("round", *COUNTERS)        # the headers a session checks against its own count
+
+
+def _note_header(word: str, line: Line, seen_headers: dict[str, Line]) -> None:
+    """A header line of the table noted, or refused when the table gave it already: one table
+    says its round, scheme or setting once (a session checks what it stated)."""
+    if word in seen_headers:
+        raise NotationError(f"'{word}' is given twice in one table", line.where, word)
+    seen_headers[word] = line
+
+
+def _round_wind(head: Token, args: Sequence[Token]) -> Wind:
+    """The wind of a `round` line not written as the usual two words (`parse_table` takes those
+    at once): a wind missing, one too many, or no wind."""
+    _expect_args(head, args, 1, "a wind: E, S, W or N")
+    if args[0].text not in WIND_BY_LETTER:
+        raise NotationError(f"'round' takes a wind (E, S, W or N), not '{args[0].text}'",
+                            args[0].where, args[0].text)
+    return WIND_BY_LETTER[args[0].text]
+
+
+def _not_a_line(word: str, line: Line) -> NotationError:
+    """What is wrong with a line that starts with neither a seat nor a header: a seat with its
+    colon apart (`E :`) is named as such, anything else lists what a line may start with."""
+    if word in WIND_BY_LETTER and len(line.words) > 1 and line.words[1].startswith(":"):
+        return NotationError(f"write the seat and its colon together: '{word}:'", line.where, word)
+    return NotationError(_unknown_line(word), line.where, word)
 
 
 def _parse_penalty(head: Token, args: Sequence[Token]) -> SeatPenalty:

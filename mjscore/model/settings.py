@@ -353,7 +353,6 @@ _NAMES: dict[type, frozenset[str]] = {Settings: frozenset(s.name for s in SETTIN
                                       Rotation: frozenset(s.name for s in ROTATION)}
 _FOLLOWS: dict[type, dict[str, str]] = {kind: {s.name: s.follows for s in group if s.follows}
                                         for kind, group in ((Settings, SETTINGS), (Rotation, ROTATION))}
-BY_WORD: dict[str, Setting[Any]] = {s.word: s for s in SETTINGS + ROTATION}
 BY_NAME: dict[str, Setting[Any]] = {s.name: s for s in SETTINGS + ROTATION}
 EVENING: frozenset[str] = frozenset(s.name for s in SETTINGS + ROTATION if s.evening)   # never one hand's own
 

@@ -216,10 +216,6 @@ class PlayerHand:
         return self.win is not None
 
     @property
-    def score_only(self) -> bool:
-        return self.score is not None
-
-    @property
     def kongs(self) -> int:
         return list(map(_KIND, self.melds)).count(SetKind.KONG) if self.melds else 0
 

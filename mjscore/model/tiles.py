@@ -60,10 +60,6 @@ class Wind(Enum):
     def next(self, steps: int = 1) -> Wind:
         return _WIND_ORDER[(_WIND_ORDER.index(self) + steps) % 4]
 
-    @classmethod
-    def from_text(cls, text: str) -> Wind:
-        return cls(text)
-
     def __str__(self) -> str:
         return self.letter
 
@@ -167,10 +163,6 @@ class Tile:
     @property
     def wind(self) -> Wind | None:
         return _WIND_ORDER[self.rank - 1] if self.suit is Suit.WIND else None
-
-    @property
-    def dragon(self) -> Dragon | None:
-        return _DRAGONS[self.rank - 1] if self.suit is Suit.DRAGON else None
 
     @property
     def owner(self) -> Wind | None:

@@ -12,16 +12,15 @@ hands that lack them (none is always safe, only slower).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, Generic, NamedTuple, Protocol, TypeGuard, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, NamedTuple, TypeGuard, TypeVar
 
 from mjscore.hand.arrange import SHAPES, Arrangement, Block, nine_gates
 from mjscore.hand.waits import another_wait
 from mjscore.io.notation import parse_tile
 from mjscore.model.table import Form, SetKind, WinFlag
 from mjscore.model.tiles import DRAGON_BASE, FLOWER_BASE, KINDS, SEASON_BASE, WIND_BASE, Wind
+from mjscore.rules.features import TILE_CLASSES, ClaimedKong, Feature, FeatureIndex, FeatureKey, Need
 # Kept in a module of its own, never compiled (setup.py): its `once` values are kept in each
 # situation's __dict__, which a class compiled by mypyc has not.
 from mjscore.rules.situation import Situation as Situation
@@ -29,105 +28,8 @@ from mjscore.rules.situation import Situation as Situation
 P = TypeVar("P")        # a condition's parameter, as its check makes it
 
 
-class ClaimedKong(NamedTuple):
-    """How a concealed pung completed by a claimed fourth tile counts, scheme by scheme (the
-    scheme's `sets.claimed_kong`): the associations score it as exposed but let it keep the hand
-    concealed."""
-
-    exposed_points: bool = True      # scores the exposed column of `sets.kong`
-    concealed_hand: bool = False     # leaves the hand concealed, for the concealed-hand rules
-    concealed_pung: bool = False     # counts among concealed pungs (three concealed pungs)
-
-
-class RuleSet(Protocol):
-    """What the conditions read of the scheme a hand is scored under (a `Scheme` is one)."""
-
-    @property
-    def claimed_kong(self) -> ClaimedKong: ...
-
-    @property
-    def shapes(self) -> frozenset[str]: ...
-
-    @property
-    def max_chows(self) -> int: ...
-
-
-class Feature(Enum):
-    """What a hand may have that a rule may need (see `Rule.needs`): the engine lists a hand's
-    features once and tries only the rules whose needs are all among them.  The last seven
-    stand with a value, as (feature, value): (Feature.SET, "dragon"), (Feature.SEAT, Wind.EAST);
-    a counted one with its count, as (feature, n) for n of 2 or more."""
-
-    __hash__ = object.__hash__      # members are singletons: identity hashing, at C speed
-
-    EXPOSED = "exposed"                       # a set made with a claimed tile
-    OPEN = "open"                             # ... that makes the hand no longer concealed
-    CHOW = "chow"
-    KONG = "kong"
-    CONCEALED_PUNG = "concealed-pung"
-    NO_CHOW = "no-chow"
-    CONCEALED = "concealed"
-    ZERO_POINTS = "zero-points"
-    SELF_DRAWN = "self-drawn"
-    DISCARD = "discard"
-    EAST_WINNER = "east-winner"
-    BONUS = "bonus"
-    ONE_SUIT_OR_HONOURS = "one-suit-or-honours"
-    ONLY_MAJORS = "only-majors"
-    WAITING = "waiting"
-    SEAT = "seat"                             # (SEAT, Wind)
-    FLAG = "flag"                             # (FLAG, WinFlag)
-    WIN_TILE = "win-tile"                     # (WIN_TILE, tile index)
-    SHAPE = "shape"                           # (SHAPE, shape name)
-    SET = "set"                               # (SET, tile class): a pung or kong of the class
-    PAIR = "pair"                             # (PAIR, tile class)
-    WIN_BLOCK = "win-block"                   # (WIN_BLOCK, "pair" | "set" | "pung" | "chow")
-
-
-# What a feature stands with: a seat, a win flag, a tile index or count, a shape, tile class or block kind.
-FeatureValue = Wind | WinFlag | int | str
-# A feature, a feature with its value, or either counted: (feature, n).
-FeatureKey = Feature | tuple[Feature, FeatureValue]
-Need = FeatureKey | tuple[FeatureKey, int]
-# Per scheme, each set's or pair's features and those of them the scheme's rules count, keyed by
-# the block and the seat and round that name the own and prevailing winds.
-BlockFeatures = dict[tuple[Block, Wind | None, Wind | None], tuple[frozenset[Need], tuple[FeatureKey, ...]]]
-
-
-@dataclass(eq=False)
-class FeatureIndex:
-    """What a scheme's rules need, worked out once from its rules, and each block's features as
-    they are met (kept by the scoring engine, one index for each scheme it scores under)."""
-
-    winner_needs: frozenset[Need]             # every need of the rules a winner can earn
-    loser_needs: frozenset[Need]              # ... a loser can earn
-    counted: frozenset[FeatureKey]            # the block features whose number a rule needs
-    blocks: BlockFeatures = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, winner: Iterable[frozenset[Need]], loser: Iterable[frozenset[Need]]) -> FeatureIndex:
-        """The index of a scheme's rules, from the needs of those a winner and a loser can earn."""
-        winner_needs = frozenset(n for needs in winner for n in needs)
-        loser_needs = frozenset(n for needs in loser for n in needs)
-        return cls(winner_needs, loser_needs,
-                   frozenset(n[0] for n in winner_needs | loser_needs
-                             if isinstance(n, tuple) and n[0] in _BLOCK_FEATURE_KEYS))
-
-    def hand_features(self, sit: Situation) -> frozenset[Need]:
-        """What `Situation.hand_features` keeps: asked of the index, which the situation holds,
-        since rules.situation cannot import this module, which imports it."""
-        return _hand_features(sit)
-
-
-# A hand a loser's wait completes, as a winner's situation, with its arrangements, the set points
-# and the features of each (`scoring.score._completions`).
-Completion = tuple[Situation, list[tuple[Arrangement, int, set[Need]]]]
-
-
 # -- tile classes ------------------------------------------------------------------------------
 
-TILE_CLASSES = ("any", "simple", "terminal", "honour", "major", "wind", "dragon",
-                "own-wind", "prevailing-wind", "green")
 _GREEN = frozenset({19, 20, 21, 23, 25, DRAGON_BASE + 1})   # 2 3 4 6 8 bamboo, green dragon
 
 
@@ -610,34 +512,6 @@ _PAIR_FEATURES = tuple(frozenset((Feature.PAIR, c) for c in _STATIC_CLASSES if i
                        for i in range(KINDS))
 
 
-def _hand_features(sit: Situation) -> frozenset[Need]:
-    """What a rule may need of the player's circumstances and tiles, the arrangement aside."""
-    f: set[Need] = {(Feature.SEAT, sit.seat)}
-    for flag in sit.flags:
-        f.add((Feature.FLAG, flag))
-    if sit.winner:
-        f.add(Feature.SELF_DRAWN if sit.self_drawn else Feature.DISCARD)
-        if sit.seat is Wind.EAST:
-            f.add(Feature.EAST_WINNER)
-    if sit.win_tile is not None:
-        f.add((Feature.WIN_TILE, sit.win_tile))
-    bonus = len(sit.hand.bonus)
-    if bonus:
-        f.add(Feature.BONUS)
-        f.update((Feature.BONUS, n) for n in range(2, bonus + 1))
-    # The features read off the whole hand's tiles are worked out only if a rule of the scheme
-    # needs them (a loser's rules seldom do).
-    wanted = sit.index.winner_needs if sit.winner else sit.index.loser_needs
-    if Feature.ONE_SUIT_OR_HONOURS in wanted and sit.suits[0] <= 1:
-        f.add(Feature.ONE_SUIT_OR_HONOURS)
-    c = sit.counts
-    if Feature.ONLY_MAJORS in wanted and not (any(c[1:8]) or any(c[10:17]) or any(c[19:26])):   # no 2 to 8
-        f.add(Feature.ONLY_MAJORS)
-    if Feature.WAITING in wanted and not sit.winner and not sit.hand.incomplete and sit.waits:
-        f.add(Feature.WAITING)
-    return frozenset(f)
-
-
 def features(sit: Situation, arr: Arrangement) -> set[Need]:
     """The features of this hand in this arrangement (see `Rule.needs`), the set points of the
     arrangement in `sit.set_points` already."""
@@ -653,12 +527,9 @@ def features(sit: Situation, arr: Arrangement) -> set[Need]:
         key = (b, seat, prevailing)
         record = memo.get(key)
         if record is None:
-            shared = (b, None, None) if seat_blind(b) else key
-            record = memo.get(shared)
-            if record is None:
-                more = _block_features(b, seat, prevailing, sit.scheme.claimed_kong)
-                record = memo[shared] = (more, tuple(index.counted.intersection(more)))
-            memo[key] = record
+            # Met first at this seat and round: the rest of the work is out of the loop, which
+            # nearly always finds the block remembered.
+            record = _remember_block(index, key, sit.scheme.claimed_kong)
         out |= record[0]
         if record[1]:
             if tally is None:
@@ -682,6 +553,22 @@ def features(sit: Situation, arr: Arrangement) -> set[Need]:
     if sit.set_points == 0:
         out.add(Feature.ZERO_POINTS)
     return out
+
+
+def _remember_block(index: FeatureIndex, key: tuple[Block, Wind, Wind],
+                    claimed_kong: ClaimedKong) -> tuple[frozenset[Need], tuple[FeatureKey, ...]]:
+    """A block's features and those of them the scheme's rules count, kept in the index under
+    its seat and round; one the same for every seat and round (`seat_blind`) is worked out once
+    for all of them."""
+    memo = index.blocks
+    b, seat, prevailing = key
+    shared = (b, None, None) if seat_blind(b) else key
+    record = memo.get(shared)
+    if record is None:
+        more = _block_features(b, seat, prevailing, claimed_kong)
+        record = memo[shared] = (more, tuple(index.counted.intersection(more)))
+    memo[key] = record
+    return record
 
 
 def seat_blind(b: Block) -> bool:
@@ -720,12 +607,6 @@ def _block_features(b: Block, seat: Wind, prevailing: Wind, claimed_kong: Claime
         if name is Feature.SET and (not exposed or hidden):
             out.add(Feature.CONCEALED_PUNG)
     return frozenset(out)
-
-
-# Every feature a block can give (what the engine counts, block by block).
-_BLOCK_FEATURE_KEYS: frozenset[FeatureKey] = frozenset(
-    {Feature.EXPOSED, Feature.OPEN, Feature.CHOW, Feature.KONG, Feature.CONCEALED_PUNG}
-    | {(name, c) for name in (Feature.SET, Feature.PAIR) for c in TILE_CLASSES})
 
 
 class Condition(NamedTuple, Generic[P]):

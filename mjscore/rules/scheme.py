@@ -27,12 +27,11 @@ from mjscore.rules.conditions import (
     CONDITIONS,
     SET_CONDITIONS,
     BoundTest,
-    ClaimedKong,
-    Need,
     Param,
     ParamError,
     set_rule_needs,
 )
+from mjscore.rules.features import ClaimedKong, Need
 from mjscore.rules.payoffs import Payoff, builtin_payoffs, parse_payoffs, payoffs_fingerprint
 from mjscore.rules.shipped import scheme_dir, shipped_schemes
 
@@ -490,12 +489,7 @@ def _build(flat: _Flat, path: str) -> Scheme:
     name = ck.text(data, "scheme", "scheme")
     limit = ck.whole(data, "limit", "limit", minimum=1, maximum=MAX_LIMIT)
     max_chows = ck.whole(data, "max_chows", "max_chows", default=4, maximum=4)
-    shapes = data.get("shapes", ["standard"])
-    if not isinstance(shapes, list) or not shapes:
-        ck.fail("shapes", "takes a list of winning shapes")
-    for n, s in enumerate(shapes):
-        if not isinstance(s, str) or s not in SHAPES:
-            ck.fail(f"shapes[{n}]", f"'{excerpt(s)}' is not a shape; known: {', '.join(sorted(SHAPES))}")
+    shapes = _shapes(ck, data.get("shapes", ["standard"]))
     rounding = _rounding(ck, data.get("rounding", "none"))
     sets = data.get("sets")
     if not isinstance(sets, dict):
@@ -507,34 +501,17 @@ def _build(flat: _Flat, path: str) -> Scheme:
     rules = tuple(rule for rule, _ in parsed)
     if flat.unknown_rules:
         raise SchemeError(flat.unknown_rules[0], Location(file))
-    by_id: dict[str, Rule] = {}
-    for n, r in enumerate(rules):
-        if r.id in by_id:
-            ck.fail(f"rules[{n}].id", f"'{excerpt(r.id)}' is used by two rules")
-        by_id[r.id] = r
+    by_id = _rules_by_id(ck, rules)
     hand_doubles = sum(r.doubles * (5 if r.per_set else 1) for r in rules)
     if hand_doubles > MAX_HAND_DOUBLES:
         ck.fail("rules", f"the rules give a hand up to {hand_doubles:,} doubles in all; at most "
                          f"{MAX_HAND_DOUBLES} make sense (2^{MAX_HAND_DOUBLES} is past any limit)")
     for n, (r, excludes) in enumerate(parsed):
-        for x in excludes:
-            if not isinstance(x, str) or x not in by_id:
-                ck.fail(f"rules[{n}].excludes", f"no rule '{excerpt(x)}' to exclude")
-        for cname, param in r.when:
-            if cname == "calling":
-                target = by_id.get(param) if isinstance(param, str) else None
-                if target is None:
-                    ck.fail(f"rules[{n}].when.calling", f"no rule '{excerpt(param)}'")
-                if target.scope == "loser" or any(c == "calling" for c, _ in target.when):
-                    ck.fail(f"rules[{n}].when.calling", f"'{param}' must be a rule a winner can earn")
+        _check_references(ck, n, r, excludes, by_id)
     settlement, payoffs = _settlement(ck, data.get("settlement", {}) or {}, by_id)
     rotation = _section(ck, ck.mapping(data.get("rotation", {}) or {}, "rotation"), "rotation", ROTATION, ())
     ways = _ways_of_winning(ck, data.get("ways_of_winning", {}) or {})
-    sources = data.get("sources", [])
-    if isinstance(sources, str):
-        sources = [sources]
-    if not _texts(sources):
-        ck.fail("sources", "takes a list of texts")
+    sources = _sources(ck, data.get("sources", []))
     return Scheme(
         name=name, title=str(data.get("title", name)), description=str(data.get("description", "")).strip(),
         sources=tuple(sources), file=file, limit=limit,
@@ -549,6 +526,51 @@ def _build(flat: _Flat, path: str) -> Scheme:
         loser_rules=tuple(r for r in rules if r.scope != "winner"),
         losers_exhaustive=any(r.scope != "winner" and any(c == "zero_points" for c, _ in r.when) for r in rules),
         fingerprint=made_of, base=flat.base)
+
+
+def _shapes(ck: _Checker, shapes: object) -> list[object]:
+    """The scheme's `shapes:`, a list of winning shapes, each one the engine knows."""
+    if not isinstance(shapes, list) or not shapes:
+        ck.fail("shapes", "takes a list of winning shapes")
+    for n, s in enumerate(shapes):
+        if not isinstance(s, str) or s not in SHAPES:
+            ck.fail(f"shapes[{n}]", f"'{excerpt(s)}' is not a shape; known: {', '.join(sorted(SHAPES))}")
+    return shapes
+
+
+def _rules_by_id(ck: _Checker, rules: tuple[Rule, ...]) -> dict[str, Rule]:
+    """The scheme's rules by id, which each rule has a different one of (an `excludes` or a
+    `calling` names a rule by it)."""
+    by_id: dict[str, Rule] = {}
+    for n, r in enumerate(rules):
+        if r.id in by_id:
+            ck.fail(f"rules[{n}].id", f"'{excerpt(r.id)}' is used by two rules")
+        by_id[r.id] = r
+    return by_id
+
+
+def _check_references(ck: _Checker, n: int, r: Rule, excludes: list[object], by_id: Mapping[str, Rule]) -> None:
+    """The rules `rules[n]` names, which the scheme must have: those it excludes, and the one its
+    `calling` condition is one tile from, a rule a winner can earn that asks no `calling` itself."""
+    for x in excludes:
+        if not isinstance(x, str) or x not in by_id:
+            ck.fail(f"rules[{n}].excludes", f"no rule '{excerpt(x)}' to exclude")
+    for cname, param in r.when:
+        if cname == "calling":
+            target = by_id.get(param) if isinstance(param, str) else None
+            if target is None:
+                ck.fail(f"rules[{n}].when.calling", f"no rule '{excerpt(param)}'")
+            if target.scope == "loser" or any(c == "calling" for c, _ in target.when):
+                ck.fail(f"rules[{n}].when.calling", f"'{param}' must be a rule a winner can earn")
+
+
+def _sources(ck: _Checker, sources: object) -> list[str]:
+    """The scheme's `sources:`, the books it follows: a list of texts, or one text alone."""
+    if isinstance(sources, str):
+        sources = [sources]
+    if not _texts(sources):
+        ck.fail("sources", "takes a list of texts")
+    return sources
 
 
 def _settlement(ck: _Checker, given: object, rule_ids: Mapping[str, Rule]) -> tuple[dict[str, object],
@@ -678,17 +700,9 @@ def _pairs(ck: _Checker, v: object) -> dict[str, int]:
 _HAND_CHECKS: dict[str, Callable[[object], Param]] = {k: c.check for k, c in CONDITIONS.items()}
 
 
-def _rule(ck: _Checker, r: object, n: int) -> tuple[Rule, list[object]]:
-    """The rule the item `rules[n]` gives, and its `excludes` as the file writes them (checked
-    against the other rules by `_build`)."""
-    path = f"rules[{n}]"
-    if not isinstance(r, dict):
-        ck.fail(path, "a rule is a mapping")
-    rid = r.get("id")
-    if not isinstance(rid, str) or not rid:
-        ck.fail(f"{path}.id", "each rule needs an id")
-    path = f"rules[{n}] ({excerpt(rid)})"
-    ck.keys(r, f"{path}.", sorted(RULE_KEYS - {"remove"}), allowed=RULE_KEYS)
+def _rule_value(ck: _Checker, r: Raw, path: str) -> tuple[int, int, float]:
+    """What a rule gives, (points, doubles, limit): exactly one of them, the others nothing; a
+    limit as a fraction of the scheme's limit, above 0 and at most 1."""
     units = [u for u in ("points", "doubles", "limit") if u in r]
     if len(units) != 1:
         ck.fail(path, "a rule has exactly one of points, doubles or limit"
@@ -705,16 +719,14 @@ def _rule(ck: _Checker, r: object, n: int) -> tuple[Rule, list[object]]:
         points = ck.whole(r, "points", f"{path}.points", maximum=MAX_POINTS)
     else:
         doubles = ck.whole(r, "doubles", f"{path}.doubles", maximum=MAX_DOUBLES)
-    scope = r.get("scope", "every")
-    if not _one_of(scope, SCOPES):
-        ck.fail(f"{path}.scope", f"takes one of: {', '.join(SCOPES)}")
-    per = r.get("per", "hand")
-    if per not in ("hand", "set"):
-        ck.fail(f"{path}.per", "takes 'hand' or 'set'")
-    when = r.get("when", {})
-    if not isinstance(when, dict):
-        ck.fail(f"{path}.when", "takes a mapping of conditions")
-    catalogue = SET_CONDITIONS if per == "set" else _HAND_CHECKS
+    return points, doubles, limit
+
+
+def _conditions(ck: _Checker, when: Raw, catalogue: Mapping[str, Callable[[object], Param]],
+                path: str) -> list[tuple[str, Param]]:
+    """A rule's `when:`, each condition's parameter made by its check (the catalogue is the
+    per-set or the per-hand one, as the rule's `per` says); a parameter the check cannot take
+    at all (of another type) is refused as one this condition does not take."""
     parsed: list[tuple[str, Param]] = []
     for cname, param in when.items():
         if not isinstance(cname, str) or cname not in catalogue:
@@ -725,6 +737,31 @@ def _rule(ck: _Checker, r: object, n: int) -> tuple[Rule, list[object]]:
             ck.fail(f"{path}.when.{cname}", str(e))
         except (TypeError, ValueError, KeyError, AttributeError):
             ck.fail(f"{path}.when.{cname}", f"{excerpt(param)} is not a value this condition takes")
+    return parsed
+
+
+def _rule(ck: _Checker, r: object, n: int) -> tuple[Rule, list[object]]:
+    """The rule the item `rules[n]` gives, and its `excludes` as the file writes them (checked
+    against the other rules by `_build`)."""
+    path = f"rules[{n}]"
+    if not isinstance(r, dict):
+        ck.fail(path, "a rule is a mapping")
+    rid = r.get("id")
+    if not isinstance(rid, str) or not rid:
+        ck.fail(f"{path}.id", "each rule needs an id")
+    path = f"rules[{n}] ({excerpt(rid)})"
+    ck.keys(r, f"{path}.", sorted(RULE_KEYS - {"remove"}), allowed=RULE_KEYS)
+    points, doubles, limit = _rule_value(ck, r, path)
+    scope = r.get("scope", "every")
+    if not _one_of(scope, SCOPES):
+        ck.fail(f"{path}.scope", f"takes one of: {', '.join(SCOPES)}")
+    per = r.get("per", "hand")
+    if per not in ("hand", "set"):
+        ck.fail(f"{path}.per", "takes 'hand' or 'set'")
+    when = r.get("when", {})
+    if not isinstance(when, dict):
+        ck.fail(f"{path}.when", "takes a mapping of conditions")
+    parsed = _conditions(ck, when, SET_CONDITIONS if per == "set" else _HAND_CHECKS, path)
     excludes = r.get("excludes", [])
     if not isinstance(excludes, list):
         ck.fail(f"{path}.excludes", "takes a list of rule ids")

@@ -11,13 +11,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, Self, TypeVar, overload
 
+from mjscore.hand.arrange import Arrangement
 from mjscore.hand.shapes import Counts, counts_of
 from mjscore.hand.waits import waits_before_win, waits_of
 from mjscore.model.table import Form, PlayerHand, Table, WinFlag
 from mjscore.model.tiles import KINDS, WIND_BASE, Wind
-
-if TYPE_CHECKING:
-    from mjscore.rules.conditions import Completion, FeatureIndex, Need, RuleSet
+from mjscore.rules.features import Feature, FeatureIndex, Need, RuleSet
 
 S = TypeVar("S")        # what a `once` property is read off
 T = TypeVar("T")        # ... and what it gives
@@ -133,5 +132,35 @@ class Situation:
 
     @once
     def hand_features(self) -> frozenset[Need]:
-        return self.index.hand_features(self)      # conditions' own (it imports this module)
+        """What a rule may need of the player's circumstances and tiles, the arrangement aside
+        (the conditions add each arrangement's own: `conditions.features`)."""
+        f: set[Need] = {(Feature.SEAT, self.seat)}
+        for flag in self.flags:
+            f.add((Feature.FLAG, flag))
+        if self.winner:
+            f.add(Feature.SELF_DRAWN if self.self_drawn else Feature.DISCARD)
+            if self.seat is Wind.EAST:
+                f.add(Feature.EAST_WINNER)
+        if self.win_tile is not None:
+            f.add((Feature.WIN_TILE, self.win_tile))
+        bonus = len(self.hand.bonus)
+        if bonus:
+            f.add(Feature.BONUS)
+            f.update((Feature.BONUS, n) for n in range(2, bonus + 1))
+        # The features read off the whole hand's tiles are worked out only if a rule of the scheme
+        # needs them (a loser's rules seldom do).
+        wanted = self.index.winner_needs if self.winner else self.index.loser_needs
+        if Feature.ONE_SUIT_OR_HONOURS in wanted and self.suits[0] <= 1:
+            f.add(Feature.ONE_SUIT_OR_HONOURS)
+        c = self.counts
+        if Feature.ONLY_MAJORS in wanted and not (any(c[1:8]) or any(c[10:17]) or any(c[19:26])):   # no 2 to 8
+            f.add(Feature.ONLY_MAJORS)
+        if Feature.WAITING in wanted and not self.winner and not self.hand.incomplete and self.waits:
+            f.add(Feature.WAITING)
+        return frozenset(f)
+
+
+# A hand a loser's wait completes, as a winner's situation, with its arrangements, the set points
+# and the features of each (`scoring.score._completions`).
+Completion = tuple[Situation, list[tuple[Arrangement, int, set[Need]]]]
 

@@ -34,8 +34,10 @@ from mjscore.model.amounts import exact, half_up
 from mjscore.model.errors import IncompleteHandError
 from mjscore.model.table import Form, PlayerHand, SetKind, Table, Win
 from mjscore.model.tiles import DRAGON_BASE, KINDS, TILES, WIND_BASE, Tile, Wind
-from mjscore.rules.conditions import Completion, FeatureIndex, Situation, block_matches, features, seat_blind
+from mjscore.rules.conditions import Situation, block_matches, features, seat_blind
+from mjscore.rules.features import FeatureIndex
 from mjscore.rules.scheme import RoundingStage, Rule, Scheme
+from mjscore.rules.situation import Completion
 
 
 class Item(NamedTuple):

@@ -6,7 +6,7 @@ temporary file flushed and renamed over it) under the evening's own lock (`store
 that it is never half-written and never written while `add` or `undo` changes the evening. It
 is read as every file mjscore reads may have been written by someone else: never through a
 link, never a FIFO, only a regular file of the user's own, within a size limit.  What it holds
-is checked by its reader (`api.NextHand`); here it is only bytes.
+is checked by its reader (`evening.next_hand`); here it is only bytes.
 """
 
 from __future__ import annotations

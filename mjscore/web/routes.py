@@ -52,9 +52,9 @@ class PlainJSON(JSONResponse):
 
 # -- what belongs to one app -------------------------------------------------------------------
 
-async def next_hand(request: Request) -> api.NextHand:
+async def next_hand(request: Request) -> api.NextHand[api.Evening]:
     """The evening's next hand as this app holds it (and through it, the evening)."""
-    table: api.NextHand = request.app.state.table
+    table: api.NextHand[api.Evening] = request.app.state.table
     return table
 
 
@@ -70,7 +70,7 @@ async def page_files(request: Request) -> Mapping[str, static.PageFile]:
     return files
 
 
-Table = Annotated[api.NextHand, Depends(next_hand)]
+Table = Annotated[api.NextHand[api.Evening], Depends(next_hand)]
 Folder = Annotated[str, Depends(evening_folder)]
 Files = Annotated[Mapping[str, static.PageFile], Depends(page_files)]
 
@@ -171,7 +171,7 @@ async def status(request: Request, table: Table, folder: Folder,
     return await run_in_threadpool(_status, table, folder)
 
 
-def _status(table: api.NextHand, folder: str) -> Response:
+def _status(table: api.NextHand[api.Evening], folder: str) -> Response:
     st = table.status()
     st["title"] = f"mjscore {__version__}"
     if st["error"] is not None:
@@ -182,7 +182,7 @@ def _status(table: api.NextHand, folder: str) -> Response:
 def remembered(request: Request, what: str, make: Callable[[], dict[str, Any]]) -> Response:
     """An evening-wide answer, made once for each version of the evening's file (in the thread
     pool, as JSON bytes: nothing that grows with the evening is encoded on the event loop)."""
-    table: api.NextHand = request.app.state.table
+    table: api.NextHand[api.Evening] = request.app.state.table
     kept: Remembered = request.app.state.remembered
     return Response(kept.get(what, table.evening.version, lambda: PlainJSON.plain.dump_json(make())),
                     media_type="application/json")
@@ -215,7 +215,7 @@ def stats(request: Request, table: Table) -> Response:
     return remembered(request, "stats", lambda: table.evening.stats().to_dict())
 
 
-def played_hands(table: api.NextHand, number: int) -> Any:
+def played_hands(table: api.NextHand[api.Evening], number: int) -> Any:
     """The evening's hands as played, hand `number` among them; 404 when there is none."""
     hands = table.evening.play().hands
     if not 1 <= number <= len(hands):

@@ -60,6 +60,7 @@ if TYPE_CHECKING:      # what type checkers see; at run time, see above
     from mjscore.evening.batch import BatchItem as BatchItem  # for the shells: a batch's item (`score_many`)
     from mjscore.evening.batch import collect_for_a_long_run as collect_for_a_long_run  # for `mjscore batch`
     from mjscore.evening.check import CheckReport
+    from mjscore.model.answers import RulesPlain, SettingPlain
     from mjscore.evening.journal import Added, Corrected, Removed
     from mjscore.evening.journal import HandChangedError as HandChangedError  # for the shells: a correction too late
     from mjscore.evening.journal import hand_version as hand_version  # ... and what it names the hand it corrects by
@@ -492,6 +493,7 @@ class LineCheck(NamedTuple):
         return self.error is None
 
     def to_dict(self) -> dict[str, Any]:
+        # Held by the page as a draft, with more keys (`DraftPlain`): a plain dict here.
         d: dict[str, Any] = {"seat": self.seat.letter, "ok": self.ok}
         if self.ok:
             d["line"] = self.line
@@ -711,7 +713,7 @@ class Evening:
         except MjError:
             return LineCheck(where, None, None, kept)   # right alone; what it scores waits for the table
 
-    def rules(self) -> dict[str, Any]:
+    def rules(self) -> RulesPlain:
         """The rules in force (the page's Rules view): the scheme's name, title and description;
         for a house file, its base and what it changed from it (as `schemes diff BASE FILE`);
         and every setting of the evening as its header would write it, each marked `given` where
@@ -739,8 +741,9 @@ class Evening:
             if value is None:
                 return f"as {BY_NAME[s.follows].word}" if s.follows else "none"
             return s.text(value)
-        rows = [{"word": s.word, "value": shown(s, getattr(values, s.name)), "given": s.name in given, "help": s.help}
-                for group, values in in_force for s in group]
+        rows: list[SettingPlain] = [
+            {"word": s.word, "value": shown(s, getattr(values, s.name)), "given": s.name in given, "help": s.help}
+            for group, values in in_force for s in group]
         changes = _views.diff(load_scheme(scheme.base[1]), scheme) if scheme.base else []
         return {"scheme": scheme.name, "title": scheme.title, "description": scheme.description,
                 "file": None if played.scheme is None else played.scheme,

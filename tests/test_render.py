@@ -1,12 +1,14 @@
 """Text tables narrowed to the terminal in one pass: the same grid, character for character, as
 narrowing them by re-drawing at every step (the reference below), at every width; and no word
 broken on the way.  And what is rendered: the plain forms the library gives are the shapes the
-command line declares for them (mjscore.cli.plain_forms)."""
+command line declares for them (mjscore.model.answers)."""
 
 import re
 import textwrap
 import types
 import typing
+
+import typing_extensions
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from hypothesis import strategies as st
 from tabulate import tabulate
 
 import mjscore
-from mjscore.cli import plain_forms as plain
+from mjscore.model import answers as plain
 from mjscore.cli.render import fit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,13 +82,15 @@ def test_a_real_breakdown_at_forty_columns():
 # -- the plain forms, as the command line reads them -------------------------------------------
 
 def misfits(value, shape, path="$"):
-    """Where `value` departs from `shape` (a TypedDict of mjscore.cli.plain_forms, or a type inside one):
+    """Where `value` departs from `shape` (a TypedDict of mjscore.model.answers, or a type inside one):
     a key missing or not declared, a value of another type."""
     origin, args = typing.get_origin(shape), typing.get_args(shape)
     if origin in (typing.Union, types.UnionType):
         each = [misfits(value, a, path) for a in args]
         return [] if any(not found for found in each) else [f"{path}: {value!r:.60} is none of {shape}"]
-    if typing.is_typeddict(shape):
+    if origin is typing.Literal:
+        return [] if value in args else [f"{path}: {value!r:.60} is none of {args}"]
+    if typing_extensions.is_typeddict(shape):
         if not isinstance(value, dict):
             return [f"{path}: {value!r:.60} is no {shape.__name__}"]
         hints = typing.get_type_hints(shape, include_extras=True)

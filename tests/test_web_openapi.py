@@ -417,3 +417,29 @@ def test_the_check_is_not_blind(spec, evenings):
     assert errors_of(status, {k: v for k, v in real.items() if k != "version"})
     assert errors_of(status, {**real, "hand": "3"})
     assert errors_of(status, {**real, "next": {**real["next"], "seats": {"X": "Ann"}}})
+    # A field its declaration lacks (mjscore.model.answers), at the top or deep inside, fails too.
+    assert errors_of(status, {**real, "said": []})
+    assert errors_of(status, {**real, "next": {**real["next"], "wind": "E"}})
+
+
+def test_every_answer_is_declared_closed(spec):
+    """Every answer's shape is the library's one declaration (mjscore.model.answers), read closed:
+    no object of the schema takes a field it does not name."""
+    from mjscore.model import answers
+
+    components = spec["components"]["schemas"]
+
+    def objects(schema):
+        if isinstance(schema, dict):
+            if schema.get("type") == "object" and "properties" in schema:
+                yield schema
+            for v in schema.values():
+                yield from objects(v)
+        elif isinstance(schema, list):
+            for v in schema:
+                yield from objects(v)
+    answered = {n for n, c in components.items() if not n.endswith("In")}
+    assert answered and answered <= set(vars(answers)), sorted(answered - set(vars(answers)))
+    for name in answered:
+        for obj in objects(components[name]):
+            assert obj.get("additionalProperties") is False, name

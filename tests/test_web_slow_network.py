@@ -41,29 +41,43 @@ setInterval(() => { const b = document.getElementById('offline'); if (b && !b.hi
 
 
 class Lossy:
-    """One phone's Wi-Fi: every request to the table's computer, one in twenty lost."""
+    """One phone's Wi-Fi: every request to the table's computer, one in twenty lost.
+
+    Both losses are made by the DevTools protocol's Fetch domain, each paused request and answer
+    let go or failed at once: no call inside an event handler waits on the server (through
+    `page.route`, a lost answer needed `route.fetch()`, which does)."""
 
     def __init__(self, phone, seed):
         self.rng = random.Random(seed)
         self.sent = self.answered = self.lost_before = self.lost_after = 0
-        phone.page.route("**/api/**", self.route)
-        cdp = phone.context.new_cdp_session(phone.page)
+        self.doomed = set()                         # the requests whose answer is to be lost
+        self.cdp = cdp = phone.context.new_cdp_session(phone.page)
         cdp.send("Network.enable")
         cdp.send("Network.emulateNetworkConditions", SLOW_3G)
+        cdp.on("Fetch.requestPaused", self.paused)
+        cdp.send("Fetch.enable", {"patterns": [{"urlPattern": "*/api/*", "requestStage": "Request"},
+                                               {"urlPattern": "*/api/*", "requestStage": "Response"}]})
 
-    def route(self, route):
-        self.sent += 1
-        roll = self.rng.random()
-        if roll < LOST / 2:
-            self.lost_before += 1
-            route.abort()                       # never reached the server
-        elif roll < LOST:
-            self.lost_after += 1
-            route.fetch()                       # the server did it; its answer is lost on the way back
-            route.abort()
+    def paused(self, event):
+        request = event["requestId"]
+        key = event.get("networkId", request)       # the same for a request's two pauses
+        if "responseStatusCode" not in event and "responseErrorReason" not in event:   # on its way out
+            self.sent += 1
+            roll = self.rng.random()
+            if roll < LOST / 2:
+                self.lost_before += 1               # never reached the server
+                self.cdp.send("Fetch.failRequest", {"requestId": request, "errorReason": "ConnectionRefused"})
+                return
+            if roll < LOST:
+                self.doomed.add(key)
+            self.cdp.send("Fetch.continueRequest", {"requestId": request})
+        elif key in self.doomed:
+            self.doomed.discard(key)
+            self.lost_after += 1                    # the server did it; its answer is lost on the way back
+            self.cdp.send("Fetch.failRequest", {"requestId": request, "errorReason": "ConnectionReset"})
         else:
             self.answered += 1
-            route.continue_()
+            self.cdp.send("Fetch.continueRequest", {"requestId": request})
 
 
 def test_four_phones_on_slow_3g_with_lost_requests_settle_eight_hands(served, browser):

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     import socket
 
     from mjscore.api import SeasonResult
-    from mjscore.cli.plain_forms import (
+    from mjscore.model.answers import (
         AddedPlain,
         CorrectedPlain,
         HandPlain,
@@ -580,7 +580,7 @@ def session(
     if hand is not None:
         if hand > len(played.hands):
             raise typer.BadParameter(f"the evening has {len(played.hands)} hands played", param_hint="'--hand'")
-        one = cast("HandPlain", played.hands[hand - 1].to_dict())
+        one = played.hands[hand - 1].to_dict()
         if format is Format.json:
             typer.echo(to_json(one))
         else:
@@ -599,7 +599,7 @@ def session(
         return
     # Each hand's plain form made as it is written, and let go (a season of 5,000 hands is not
     # held twice over); JSON is written whole.
-    hands: Iterable[HandPlain] = (cast("HandPlain", h.to_dict()) for h in played.hands)
+    hands: Iterable[HandPlain] = (h.to_dict() for h in played.hands)
     if chart:
         hands = list(hands)                     # drawn from twice
     result = cast("SessionPlain", {"players": list(played.players), "start": played.start, "hands": hands,
@@ -772,7 +772,7 @@ def add(
         _report_after_change(to_json(added.to_dict()) + "\n", f"the hand was added to {evening}")
         return
     # The hand added, not the whole evening again (its start: what each player won or lost).
-    text = render_hand(cast("AddedPlain", {**added.to_dict(), "start": added.evening.start}), output_width())
+    text = render_hand(cast("AddedPlain", added.to_dict()), output_width())
     if added.created:
         scheme_note = f"; scheme {added.scheme} (read from the evening's folder)" if added.scheme else ""
         text = f"Started {evening}: {', '.join(added.evening.players)}{scheme_note}\n{text}"
@@ -801,7 +801,7 @@ def undo(evening: Annotated[str, typer.Argument(metavar="EVENING", help="The eve
         _report_after_change(to_json(removed.to_dict()) + "\n", f"the last hand was taken out of {evening}")
         return
     shown = "".join(f"  {line}\n" for line in removed.text.rstrip("\n").split("\n"))
-    standings = render_standings(cast("RemovedPlain", {**removed.to_dict(), "start": removed.evening.start}),
+    standings = render_standings(cast("RemovedPlain", removed.to_dict()),
                                  output_width())
     _report_after_change(terminal_safe(f"Removed this hand:\n{shown}\n{standings}"),
                          f"the last hand was taken out of {evening}")
@@ -850,7 +850,7 @@ def edit(evening: Annotated[str, typer.Argument(metavar="EVENING", help="The eve
     if format is ChangeFormat.json:
         _report_after_change(to_json(corrected.to_dict()) + "\n", done)
         return
-    d = cast("CorrectedPlain", {**corrected.to_dict(), "start": corrected.evening.start})
+    d = cast("CorrectedPlain", corrected.to_dict())
     changed = d["changed"]
     moved = ("  ".join(f"{n} {c['before']} -> {c['after']}" for n, c in changed.items()) if changed
              else "no total changed")

@@ -23,7 +23,7 @@ from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
 if TYPE_CHECKING:
     from mjscore.api import BatchItem
-    from mjscore.cli.plain_forms import (
+    from mjscore.model.answers import (
         BiggestHandPlain,
         ChangedHandPlain,
         EveningPlain,
@@ -194,7 +194,8 @@ def winner_first(players: list[PlayerPlain], winner: str | None) -> list[PlayerP
 
 def table_names(result: Scored) -> dict[str, str]:
     """Seat -> name, where the table or the session knows the players' names."""
-    names = dict(result["names"]) if "names" in result else {}
+    # by the seat's letter read as text (a copy: what the page and the file name a seat by)
+    names: dict[str, str] = {seat: name for seat, name in result["names"].items()} if "names" in result else {}
     for p in result["players"]:
         name = p.get("name")
         if name:
@@ -448,7 +449,7 @@ def csv_rows(result: Scored, table_no: int, file: str = "", line: int = 0) -> li
     names: dict[str, str] = {}
     totals: dict[str, int] = {}
     if "hand" in result:                          # a hand of a session
-        number, names, totals = result["hand"], result["names"], result["totals"]
+        number, names, totals = result["hand"], table_names(result), result["totals"]
     by_seat = {p["seat"]: p for p in result["players"]}
     rows = []
     for seat in SEAT_LETTERS:
@@ -592,7 +593,7 @@ def _result_text(hand: HandPlain, sentence: bool = False) -> str:
 def _net(hand: Scored) -> dict[str, int]:
     """Each seat's gain in the hand (none where it was not settled)."""
     settlement = hand["settlement"]
-    return settlement["net"] if settlement is not None else {}
+    return {seat: gain for seat, gain in settlement["net"].items()} if settlement is not None else {}
 
 
 def render_session(result: SessionPlain, fmt: str = "table", width: int | None = None) -> str:
@@ -714,7 +715,7 @@ def render_hand(result: ChangedHandPlain, width: int | None = None) -> str:
     each net, the running totals (with a stake and the evening's `start`, their won or lost in money
     too), and who deals next (`result`: what `add --format json` prints)."""
     hand = result["hand"]
-    names = hand["names"]
+    names = table_names(hand)
     out = _words((hand_title(hand["hand"], hand["dealer"], hand["round"], hand.get("kajongg_hand")) + ".").split(" ")
                  + (_result_text(hand, sentence=True) + ".").split(" "), width)
     for p in winner_first(hand["players"], hand.get("winner")):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from mjscore.cli.plain_forms import PayoffTablePlain, RuleRowPlain, SchemeViewPlain
+    from mjscore.model.answers import PayoffTablePlain, RuleRowPlain, SchemeViewPlain
 
 SCOPE_TITLES = {"every": "Every hand", "winner": "The winner only", "loser": "Losers only"}
 

@@ -8,7 +8,7 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from mjscore.evening.session import EveningState, hands_of
 from mjscore.io.reader import SessionText, TableText, stream_tables
@@ -86,9 +86,10 @@ def session_rows(text: str, file: str, scheme: str | None = None, given: Mapping
             yield file, line, SessionError(f"hand {number} is not counted: the evening stops at hand {stopped}, "
                                            "after which who sat where cannot be known", Location(file, line))
         else:
-            yield file, line, Played(outcome.to_dict())
-    end = state.result().to_dict()
-    del end["hands"]
+            yield file, line, Played(cast("dict[str, Any]", outcome.to_dict()))
+    # The session's end: its object without the hands (each was yielded above), never built.
+    ended = state.result()
+    end: dict[str, Any] = {"players": list(ended.players), "start": ended.start, **ended.summary()}
     yield file, session.header.where.line or 1, Played(end, end=True)
 
 

@@ -61,7 +61,8 @@ class Added(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         """What `mjscore add --format json` prints: the hand added, and the evening as it stands."""
         e = self.evening
-        return {"created": self.created, "players": list(e.players), "hand": e.hands[-1].to_dict(), **e.summary()}
+        return {"created": self.created, "players": list(e.players), "start": e.start,
+                "hand": e.hands[-1].to_dict(), **e.summary()}
 
 
 class Removed(NamedTuple):
@@ -71,7 +72,8 @@ class Removed(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         """What `mjscore undo --format json` prints: the hand taken out, and the evening without it."""
         e = self.evening
-        return {"removed": self.text, "players": list(e.players), "hands": len(e.hands), **e.summary()}
+        return {"removed": self.text, "players": list(e.players), "start": e.start, "hands": len(e.hands),
+                **e.summary()}
 
 
 class Corrected(NamedTuple):
@@ -91,7 +93,7 @@ class Corrected(NamedTuple):
         the evening as it stands."""
         e = self.evening
         return {"hand": e.hands[self.number - 1].to_dict(), "old": self.old, "new": self.new,
-                "changed": self.changed(), "players": list(e.players), **e.summary()}
+                "changed": self.changed(), "players": list(e.players), "start": e.start, **e.summary()}
 
 
 def hand_lines(text: str) -> str:

@@ -469,7 +469,8 @@ class NextHand(Generic[E]):
             return _dropped(gone, self._hand)
         if nxt.seats == self._seats:
             return ""
-        lines, gone = {}, []
+        lines: dict[str, dict[str, Any]] = {}
+        gone = []
         for seat, d in self._lines.items():
             who = d.get("by") or self._seats[WIND_BY_LETTER[seat].number - 1]
             if who in nxt.seats:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
-from typing import Any, NamedTuple, Protocol, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast, overload
 
 from mjscore.io.notation import parse_table
 from mjscore.io.sessionfile import Session, SessionHeader
@@ -32,6 +32,9 @@ from mjscore.model.tiles import SEAT_WORDS, SEATS, Wind
 from mjscore.pipeline import EMPTY, TableResult, evaluate, named_in
 from mjscore.rules.scheme import Scheme, load_scheme
 from mjscore.settle import Reason
+
+if TYPE_CHECKING:
+    from mjscore.model.answers import HandPlain, NextPlain, SessionPlain, SummaryPlain, TransferPlain
 
 
 @dataclass
@@ -86,9 +89,9 @@ class Transfer(NamedTuple):
     payee: str
     amount: int
 
-    def as_dict(self, stake: Stake | None = None) -> dict[str, object]:
+    def as_dict(self, stake: Stake | None = None) -> TransferPlain:
         """Its plain object; with the evening's stake, its money too (`"money": "29.80"`)."""
-        d: dict[str, object] = {"from": self.payer, "to": self.payee, "amount": self.amount}
+        d: TransferPlain = {"from": self.payer, "to": self.payee, "amount": self.amount}
         if stake is not None:
             d["money"] = stake.money_text(self.amount)
         return d
@@ -119,16 +122,18 @@ class PlayedHand:
         """Seat letter -> the player's name, for this hand."""
         return {s.value: self.names[s] for s in SEATS}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HandPlain:
         if self.kept is not None:
             # A dict of its own each time, as for a hand scored here (json's C parser: 3 times
             # faster than copy.deepcopy of the dict, 33 ms a thousand hands).
-            plain: dict[str, Any] = json.loads(self.kept)
+            plain: HandPlain = json.loads(self.kept)
             return plain
-        d = self.result.to_dict()
+        # The table's object (written by `TableResult.to_json`, its shape held by the suite's
+        # checks), then the hand's own keys, each checked against the declaration.
+        d = cast("HandPlain", self.result.to_dict())
         d["hand"] = self.number
         d["dealer"] = self.dealer
-        d["names"] = {s.value: self.names[s] for s in SEATS}
+        d["names"] = {s.letter: self.names[s] for s in SEATS}
         d["totals"] = dict(self.totals)
         if self.result.table.kajongg_hand is not None:
             d["kajongg_hand"] = self.result.table.kajongg_hand      # its number in the Kajongg game
@@ -196,10 +201,10 @@ class NextDeal(NamedTuple):
     seats_change: bool = False      # the players changed seats for the round this deal begins
     dealer_wins: int = 0            # East's wins in a row
 
-    def as_dict(self) -> dict[str, object]:
-        return {"dealer": self.dealer, "round": self.round.value, "hand": self.hand,
+    def as_dict(self) -> NextPlain:
+        return {"dealer": self.dealer, "round": self.round.letter, "hand": self.hand,
                 "extra_hands": self.extra_hands, "kitty_deals": self.kitty_deals,
-                "seats": {s.value: n for s, n in zip(SEATS, self.seats, strict=True)},
+                "seats": {s.letter: n for s, n in zip(SEATS, self.seats, strict=True)},
                 "seats_change": self.seats_change,
                 "dealer_wins": self.dealer_wins, "text": self.sentence(), "moves": self.moves(),
                 "kept": self.kept()}
@@ -279,7 +284,7 @@ class SessionResult:
         order = sorted(self.players, key=lambda n: (-self.totals[n], self.players.index(n)))
         return [(n, self.totals[n]) for n in order]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SessionPlain:
         """The plain object of `mjscore session --format json`."""
         return {"players": list(self.players), "start": self.start, "hands": [h.to_dict() for h in self.hands],
                 **self.summary()}
@@ -294,12 +299,14 @@ class SessionResult:
         added-up hand left unsettled, at the stake as it stands: `Stake.settled`)."""
         return stake.settled({n: self.won_or_lost(n) for n in self.totals}, self.settle_up or ())
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> SummaryPlain:
         """The evening as it stands, its hands aside: the totals, the standings, the settle-up,
         who deals next (what `add` and `undo` show with the hand they changed).  With a stake,
         the stake, and the money of each player's won or lost and of each transfer."""
         stake = self.stake
-        out: dict[str, Any] = {}
+        # Built key by key in the order it is written (the stake first), each key checked against
+        # the declaration as it is set.
+        out = cast("SummaryPlain", {})
         if stake is not None:
             out["stake"] = stake.as_dict()
         out["totals"] = dict(self.totals)

@@ -19,7 +19,10 @@ import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from mjscore.model.answers import StakePlain
 
 K = TypeVar("K", bound=Hashable)
 K_co = TypeVar("K_co", bound=Hashable, covariant=True)
@@ -152,7 +155,7 @@ class Stake:
         `+596 (EUR +29.80)`, `-596 (EUR -29.80)`."""
         return with_money(points, self.money_text(points), self.currency, signed)
 
-    def as_dict(self) -> dict[str, str | None]:
+    def as_dict(self) -> StakePlain:
         """The plain form: `{"per_point": "0.05", "currency": "EUR"}` (currency None without one)."""
         return {"per_point": _plain(self.per_point), "currency": self.currency}
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Literal
+
+# A seat, and a round, by its wind's letter: what every result and payment writes.
+SeatLetter = Literal["E", "S", "W", "N"]
 
 
 class Suit(Enum):
@@ -51,7 +54,7 @@ class Wind(Enum):
     # Plain attributes, set once below: scoring asks a seat's number for every set and pair,
     # and an enum property is a Python call each time.
     number: int          # 1 for East ... 4 for North: the number of its flower and season
-    letter: str          # E S W N, its value: what every result and payment writes
+    letter: SeatLetter   # E S W N, its value: what every result and payment writes
 
     @property
     def tile(self) -> Tile:
@@ -77,9 +80,9 @@ def _number_the_seats() -> None:
 _number_the_seats()
 # The seats as the plain forms of results write them (E S W N), as people say them (East ...),
 # and from their letter back to the wind.
-SEAT_LETTERS = tuple(w.letter for w in SEATS)
-SEAT_WORDS = {w.letter: w.name.capitalize() for w in SEATS}
-WIND_BY_LETTER = {w.letter: w for w in SEATS}
+SEAT_LETTERS: tuple[SeatLetter, ...] = tuple(w.letter for w in SEATS)
+SEAT_WORDS: dict[str, str] = {w.letter: w.name.capitalize() for w in SEATS}
+WIND_BY_LETTER: dict[str, Wind] = {w.letter: w for w in SEATS}
 
 
 class Dragon(Enum):

@@ -92,8 +92,9 @@ def _folder(request: Request) -> str:
 
 async def _mj(request: Request, e: MjError) -> Response:
     # A line sent for a seat its player has left: the seat they sit in now, for the phone to send it there.
-    seat = {"seat": e.seat} if isinstance(e, api.NotYourSeatError) else {}
-    return JSONResponse(described(e, _folder(request), **seat), status_code=409 if isinstance(e, CONFLICTS) else 422)
+    if isinstance(e, api.NotYourSeatError):
+        return JSONResponse(described(e, _folder(request), seat=e.seat), status_code=409)
+    return JSONResponse(described(e, _folder(request)), status_code=409 if isinstance(e, CONFLICTS) else 422)
 
 
 async def _not_settled(request: Request, e: api.NotSettled) -> Response:

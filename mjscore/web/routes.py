@@ -18,10 +18,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, TypeAdapter
+from pydantic import TypeAdapter
 from starlette.exceptions import HTTPException
 
 import mjscore.api as api
+from mjscore.model import answers as shapes
 from mjscore.model.errors import MjError
 from mjscore.model.settings import SETTINGS
 from mjscore.model.tiles import WIND_BY_LETTER
@@ -93,14 +94,14 @@ GUARDED = (400, 401, 413, 500)          # any request, whatever its route (web.g
 CHANGES = (403, 415)                    # any request that changes something
 
 
-def answers(model: type[BaseModel], *errors: int, status: int = 200, change: bool = False) -> dict[int | str, Any]:
+def answers(model: type, *errors: int, status: int = 200, change: bool = False) -> dict[int | str, Any]:
     """A route's `responses=`: its answer's model under `status`, and every error status it can
     give (those of the guard for every route, of a change when `change`, and `errors`), each
     with the app's error body."""
     said = " ".join(inspect.cleandoc(model.__doc__ or "").split("\n\n")[0].split())
     out: dict[int | str, Any] = {status: {"model": model, "description": said}}
     for code in sorted({*GUARDED, *(CHANGES if change else ()), *errors}):
-        out[code] = {"model": s.ErrorBody, "description": ERRORS[code]}
+        out[code] = {"model": shapes.ErrorBody, "description": ERRORS[code]}
     return out
 
 
@@ -144,7 +145,8 @@ MOST_WAITING = 64
 
 
 @api_routes.get("/status", response_model=None,
-                responses={**answers(s.StatusOut, 422), 304: {"description": "Nothing changed within `wait` seconds "
+                responses={**answers(shapes.StatusPlain, 422),
+                           304: {"description": "Nothing changed within `wait` seconds "
                                                                        "(If-None-Match named the version now): no "
                                                                        "body."}},
                 summary="What changed: the next hand as held (its drafts and penalties), the notices; with "
@@ -188,7 +190,7 @@ def remembered(request: Request, what: str, make: Callable[[], dict[str, Any]]) 
                     media_type="application/json")
 
 
-@api_routes.get("/evening", response_model=None, responses=answers(s.EveningOut, 422),
+@api_routes.get("/evening", response_model=None, responses=answers(shapes.EveningShownPlain, 422),
                 summary="The evening: what `mjscore session EVENING --format json` prints")
 def evening(request: Request, table: Table) -> Response:
     def make() -> dict[str, Any]:
@@ -197,7 +199,7 @@ def evening(request: Request, table: Table) -> Response:
     return remembered(request, "evening", make)
 
 
-@api_routes.get("/standings", response_model=None, responses=answers(s.StandingsOut, 422),
+@api_routes.get("/standings", response_model=None, responses=answers(shapes.StandingsShownPlain, 422),
                 summary="The evening's totals, standings and settle-up, without its hands")
 def standings(request: Request, table: Table) -> Response:
     def make() -> dict[str, Any]:
@@ -208,7 +210,7 @@ def standings(request: Request, table: Table) -> Response:
     return remembered(request, "standings", make)
 
 
-@api_routes.get("/stats", response_model=None, responses=answers(s.StatsOut, 422),
+@api_routes.get("/stats", response_model=None, responses=answers(shapes.SeasonPlain, 422),
                 summary="Each player's figures this evening: what `mjscore session EVENING --stats --format json` "
                         "prints in the evening's folder")
 def stats(request: Request, table: Table) -> Response:
@@ -223,7 +225,7 @@ def played_hands(table: api.NextHand[api.Evening], number: int) -> Any:
     return hands
 
 
-@api_routes.get("/hands/{number}", response_model=None, responses=answers(s.HandShownOut, 404, 422),
+@api_routes.get("/hands/{number}", response_model=None, responses=answers(shapes.HandShownPlain, 404, 422),
                 summary="One hand of the evening, as `session --hand N --format json`")
 def one_hand(number: int, table: Table) -> Response:
     hand = played_hands(table, number)[number - 1].to_dict()
@@ -233,7 +235,7 @@ def one_hand(number: int, table: Table) -> Response:
                       "outcome": api.outcome(hand), "said": api.said(hand)})
 
 
-@api_routes.get("/hands/{number}/text", response_model=None, responses=answers(s.HandTextOut, 404, 422),
+@api_routes.get("/hands/{number}/text", response_model=None, responses=answers(shapes.HandTextPlain, 404, 422),
                 summary="Hand N as the evening's file holds it (what a correction starts from)")
 def hand_text(number: int, table: Table) -> Response:
     played_hands(table, number)
@@ -242,7 +244,7 @@ def hand_text(number: int, table: Table) -> Response:
                       "text": text, "version": api.hand_version(text)})
 
 
-@api_routes.get("/rules", response_model=None, responses=answers(s.RulesOut, 422),
+@api_routes.get("/rules", response_model=None, responses=answers(shapes.RulesPlain, 422),
                 summary="The rules in force: the scheme, what a house file changed from its base, the evening's "
                         "settings")
 def rules(table: Table) -> Response:
@@ -263,7 +265,7 @@ def shipped_only(text: str) -> None:
 
 
 @api_routes.post("/hands", status_code=201, response_model=None,
-                 responses=answers(s.AddedOut, 409, 422, status=201, change=True),
+                 responses=answers(shapes.AddedPlain, 409, 422, status=201, change=True),
                  summary="Settle hand N as held (its drafts and penalties), or add a hand's text: what "
                          "`mjscore add EVENING -e TEXT --format json` prints")
 def add(hand: s.HandIn, table: Table) -> Response:
@@ -276,7 +278,7 @@ def add(hand: s.HandIn, table: Table) -> Response:
     return PlainJSON(settled.to_dict(), status_code=201)
 
 
-@api_routes.put("/hands/{number}", response_model=None, responses=answers(s.CorrectedOut, 409, 422, change=True),
+@api_routes.put("/hands/{number}", response_model=None, responses=answers(shapes.CorrectedPlain, 409, 422, change=True),
                 summary="Correct hand N (any hand): what `mjscore edit EVENING N -e TEXT --format json` prints; a "
                         "later hand it makes impossible: 422 naming it")
 def correct(number: int, body: s.CorrectionIn, table: Table) -> Response:
@@ -284,14 +286,14 @@ def correct(number: int, body: s.CorrectionIn, table: Table) -> Response:
     return PlainJSON(table.edit(number, body.text, by=body.by, version=body.version).to_dict())
 
 
-@api_routes.delete("/hands/last", response_model=None, responses=answers(s.RemovedOut, 409, 422, change=True),
+@api_routes.delete("/hands/last", response_model=None, responses=answers(shapes.RemovedPlain, 409, 422, change=True),
                    summary="Take back hand N, if it is the last: what `mjscore undo EVENING --format json` prints; "
                            "its lines come back as the drafts")
 def undo(table: Table, hand: Annotated[int, NUMBER], by: str | None = None) -> Response:
     return PlainJSON(table.undo(hand, by=by[:64] if by else None).to_dict())
 
 
-@api_routes.post("/score", response_model=None, responses=answers(s.TableOut, 422, change=True),
+@api_routes.post("/score", response_model=None, responses=answers(shapes.TablePlain, 422, change=True),
                  summary="Score a table, nothing written: what `mjscore score - --format json` prints")
 def score(body: s.ScoreIn) -> Response:
     if body.scheme is not None and body.scheme not in api.shipped_schemes():
@@ -311,13 +313,13 @@ def known_seat(seat: str) -> str:
     return seat
 
 
-@api_routes.put("/drafts/{seat}", response_model=None, responses=answers(s.DraftOut, 404, 409, 422, change=True),
+@api_routes.put("/drafts/{seat}", response_model=None, responses=answers(shapes.DraftPlain, 404, 409, 422, change=True),
                 summary="Check one player's line of hand N, and hold it as that seat's draft")
 def draft(seat: str, line: s.LineIn, table: Table) -> Response:
     return PlainJSON(table.put_line(known_seat(seat), line.text, hand=line.hand, by=line.by))
 
 
-@api_routes.delete("/drafts", response_model=None, responses=answers(s.DraftsDroppedOut, 409, 422, change=True),
+@api_routes.delete("/drafts", response_model=None, responses=answers(shapes.DraftsDroppedPlain, 409, 422, change=True),
                    summary="Drop the lines held for hand N (its penalties stay)")
 def drop_drafts(table: Table, hand: Annotated[int, NUMBER]) -> Response:
     table.drop_lines(hand=hand)
@@ -325,21 +327,21 @@ def drop_drafts(table: Table, hand: Annotated[int, NUMBER]) -> Response:
 
 
 @api_routes.delete("/drafts/{seat}", response_model=None,
-                   responses=answers(s.DraftDroppedOut, 404, 409, 422, change=True),
+                   responses=answers(shapes.DraftDroppedPlain, 404, 409, 422, change=True),
                    summary="Withdraw one seat's line of hand N (the player cleared it)")
 def drop_draft(seat: str, table: Table, hand: Annotated[int, NUMBER], by: str | None = None) -> Response:
     table.drop_lines(hand=hand, seat=known_seat(seat), by=by[:64] if by else None)
     return PlainJSON({"seat": seat, "draft": None})
 
 
-@api_routes.put("/penalties", response_model=None, responses=answers(s.PenaltiesOut, 409, 422, change=True),
+@api_routes.put("/penalties", response_model=None, responses=answers(shapes.PenaltiesPlain, 409, 422, change=True),
                 summary="The penalties of hand N, replacing those held")
 def put_penalties(body: s.PenaltiesIn, table: Table) -> Response:
     given = [{"from": p.payer, "amount": p.amount, "to": p.payee, "by": p.by} for p in body.penalties]
     return PlainJSON({"penalties": table.put_penalties(body.hand, given, by=body.by)})
 
 
-@api_routes.post("/penalties", response_model=None, responses=answers(s.PenaltiesOut, 409, 422, change=True),
+@api_routes.post("/penalties", response_model=None, responses=answers(shapes.PenaltiesPlain, 409, 422, change=True),
                  summary="One more penalty of hand N")
 def add_penalty(body: s.OnePenaltyIn, table: Table) -> Response:
     one = {"from": body.payer, "amount": body.amount, "to": body.payee}

@@ -72,14 +72,24 @@ if TYPE_CHECKING:      # what type checkers see; at run time, see above
     from mjscore.evening.next_hand import HandMovedError as HandMovedError, NotSettled as NotSettled  # what it refuses
     from mjscore.evening.next_hand import NotYourSeatError as NotYourSeatError
     from mjscore.evening.session import NextDeal, SessionResult
-    from mjscore.evening.session import hand_title as hand_title  # for the shells: a hand named one way
+    from mjscore.evening.words import hand_title as hand_title  # for the shells: a hand named one way
     from mjscore.evening.session import money_so_far as money_so_far  # for the shells: a won or lost after a hand
     from mjscore.evening.words import paid as paid, payment_sentences as payment_sentences  # a hand in words, made once
     from mjscore.evening.words import penalty_sentences as penalty_sentences, said as said
     from mjscore.evening.words import special_sentence as special_sentence
     from mjscore.evening.words import amount as amount, evening_words as evening_words, outcome as outcome
     from mjscore.evening.words import figures as figures, how_won as how_won, won_or_lost as won_or_lost
-    from mjscore.evening.words import FINISHED as FINISHED
+    from mjscore.evening.words import finished as finished
+    from mjscore.evening.words import nobody_pays as nobody_pays, settle_up_lines as settle_up_lines
+    from mjscore.evening.words import totals_stop as totals_stop
+    from mjscore.evening.words import added_up_said as added_up_said, completed_said as completed_said
+    from mjscore.evening.words import draw_said as draw_said, grid_words as grid_words
+    from mjscore.evening.words import no_payments_said as no_payments_said, not_settled_said as not_settled_said
+    from mjscore.evening.words import payments_said as payments_said, total_said as total_said
+    from mjscore.evening.words import settle_up_part as settle_up_part, winner_said as winner_said
+    from mjscore.evening.words import left_out_said as left_out_said, season_heading as season_heading
+    from mjscore.evening.words import headings as headings, season_words as season_words
+    from mjscore.evening.words import prompt_words as prompt_words
     from mjscore.io.sessionfile import SessionHeader
 
 # The names passed on from modules a one-hand score does not load, each loaded when first asked
@@ -89,10 +99,13 @@ _ELSEWHERE = {
     "HandChangedError": "mjscore.evening.journal", "hand_version": "mjscore.evening.journal",
     "HandTakenError": "mjscore.evening.journal", "NotTheLastHandError": "mjscore.evening.journal",
     "SeasonResult": "mjscore.evening.season", "ImportedGame": "mjscore.evening.kajongg",
-    "hand_title": "mjscore.evening.session", "money_so_far": "mjscore.evening.session",
+    "hand_title": "mjscore.evening.words", "money_so_far": "mjscore.evening.session",
     **dict.fromkeys(("NextHand", "HandMovedError", "NotYourSeatError", "NotSettled"), "mjscore.evening.next_hand"),
     **dict.fromkeys(("paid", "payment_sentences", "penalty_sentences", "said", "special_sentence", "amount",
-                     "evening_words", "outcome", "figures", "how_won", "won_or_lost", "FINISHED"),
+                     "evening_words", "outcome", "figures", "how_won", "won_or_lost", "finished", "nobody_pays",
+                     "settle_up_lines", "totals_stop", "added_up_said", "completed_said", "draw_said", "grid_words",
+                     "no_payments_said", "not_settled_said", "payments_said", "total_said", "winner_said",
+                     "settle_up_part", "left_out_said", "season_heading", "season_words", "headings", "prompt_words"),
                     "mjscore.evening.words"),
 }
 

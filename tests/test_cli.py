@@ -127,6 +127,7 @@ SCORE_MAY_IMPORT = {
     "mjscore.scoring", "mjscore.scoring.score", "mjscore.settle", "mjscore.pipeline",
     "mjscore.evening", "mjscore.evening.entry",
     "mjscore.evening.words",        # the sentences under the table (how it was won, who pays whom, penalties)
+    "mjscore.model.say",            # ... each through the one door a translation hooks in
 }
 SCORE_MUST_NOT_IMPORT = {
     "sqlite3", "mjscore.io.kajongg_db", "mjscore.evening.kajongg", "mjscore.evening.season",

@@ -13,7 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from mjscore.cli import app
-from mjscore.cli.prompt import PROMPT_HELP
+from mjscore.api import prompt_words
+
+PROMPT_HELP = prompt_words()["help"].split("\n")
 
 try:                              # a terminal to drive: pexpect's pty spawn, which Windows lacks
     import pexpect

@@ -81,7 +81,8 @@ def test_a_server_started_again_has_every_line_and_penalty_with_who_entered_them
     again = status(client_of(evening))                               # a new server: nothing in memory
     assert {s: (d["text"], d["by"], d["ok"]) for s, d in again["drafts"].items()} == {
         "W": ("score 8", "Cid", True), "E": ("score 24 win from Cid", "Ann", True)}
-    assert again["penalties"] == [{"from": "Dee", "amount": 10, "to": None, "by": "Bob"}]
+    assert again["penalties"] == [{"from": "Dee", "amount": 10, "to": None, "by": "Bob",
+                                   "said": "Penalty: Dee pays 10 to each (entered by Bob)"}]
     # Settled by the new server, the hand is as typed on the old one.
     r = client_of(evening).post("/api/hands", json={"hand": 2, "others_nothing": True, "by": "Bob"}, headers=AUTH)
     assert r.status_code == 201, r.text

@@ -110,7 +110,8 @@ def test_penalties_are_drafts_every_phone_sees_with_who_entered_them_and_settlin
     assert r.status_code == 200
     assert r.json()["penalties"] == [{"from": "Dee", "amount": 100, "to": "Ann", "by": "Bob"}]
     st = status(client)
-    assert st["penalties"] == [{"from": "Dee", "amount": 100, "to": "Ann", "by": "Bob"}]
+    assert st["penalties"] == [{"from": "Dee", "amount": 100, "to": "Ann", "by": "Bob",
+                                "said": "Penalty: Dee pays 100 to Ann (entered by Bob)"}]
     assert st["notices"][-1]["text"] == "Bob entered a penalty: Dee pays 100 to Ann"
     # Typing 100 once more adds a second penalty of 100, never "100100".
     client.post("/api/penalties", json={"hand": 1, "from": "Dee", "amount": 100, "by": "Cid"}, headers=AUTH)
@@ -192,7 +193,8 @@ def test_an_undone_hands_lines_and_penalties_come_back_as_its_drafts_and_every_p
     assert {s: d["line"] for s, d in st["drafts"].items()} == {
         "E": "[111p] 222s 333m EEE 99s win 9s self", "S": "[555m] ...", "W": "...", "N": "score 12"}
     assert all(d["ok"] for d in st["drafts"].values())
-    assert st["penalties"] == [{"from": "Dee", "amount": 10, "to": "Cid", "by": "Ann"}]
+    assert st["penalties"] == [{"from": "Dee", "amount": 10, "to": "Cid", "by": "Ann",
+                                "said": "Penalty: Dee pays 10 to Cid (entered by Ann)"}]
     before = evening.read_text()
     assert settle(client, 1, by="Ann").status_code == 201
     assert mjscore.play_session(evening).hands[0].to_dict()["players"][0]["score"] == 352

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 import typer
 
 import mjscore.api as api
+from mjscore.api import prompt_words
 from mjscore.cli.render import hand_title, report_lines, terminal_safe
 from mjscore.model.errors import Location, MjError, NoWinnerError
 from mjscore.model.tiles import SEAT_WORDS
@@ -24,11 +25,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-# What the prompt says first: at most two lines of 60 columns.
-# A counted score needs no tile on the winner's line ('score 40 win self'); tiles do, and their
-# check says so ("the win clause needs the winning tile").
-PROMPT_HELP = ("A score (12), or tiles, or Enter for none; the winner adds",
-               "win self or win from NAME. Or draw, penalty NAME N [to NAME]")
 
 try:
     import readline  # line editing and history for input(), where the platform has it
@@ -58,14 +54,14 @@ def enter_hand(book: Evening, players: tuple[str, ...] | None, scheme: str | Non
     names, number, round_letter, scheme, moved = _this_hands_seating(book, players, scheme, seating)
     api.load_scheme(scheme)                       # a scheme that cannot be read is said once, not at every line
     typed = _TypedHand(names, scheme, round_letter, width, offered or {}, list(kept))
+    p = prompt_words()
     typed.say(hand_title(number, names[0], round_letter) + "."
-              + (" The players have changed seats: "
-                 + ", ".join(f"{n} {SEAT_WORDS[s]}" for n, s in zip(names, "ESWN", strict=True)) + "."
+              + (p["moved"].format(seats=", ".join(f"{n} {SEAT_WORDS[s]}" for n, s in zip(names, "ESWN", strict=True)))
                  if moved else ""))
-    for line in PROMPT_HELP:
+    for line in p["help"].split("\n"):
         typed.say(line)
     if kept:
-        typed.say("Kept as they were: " + "; ".join(kept))
+        typed.say(p["kept"].format(kept="; ".join(kept)))
     for seat in "ESWN":
         if not typed.ask(seat):
             return add(typed.as_draw())
@@ -74,11 +70,11 @@ def enter_hand(book: Evening, players: tuple[str, ...] | None, scheme: str | Non
             return add(typed.as_table())
         except NoWinnerError:
             # Every line a loser's: the winner is asked for by name, then her line again.
-            typed.say("  Nobody went out: who did? (a name, or draw)")
+            typed.say(p["who_went_out"])
             winner = typed.who_went_out()
             if winner is None:
                 return add(typed.as_draw())
-            typed.say(f"  {names['ESWN'.index(winner)]}'s line, with win TILE self or win TILE from NAME:")
+            typed.say(p["winners_line"].format(player=names["ESWN".index(winner)]))
             if not typed.ask(winner):
                 return add(typed.as_draw())
         except MjError as e:
@@ -86,7 +82,7 @@ def enter_hand(book: Evening, players: tuple[str, ...] | None, scheme: str | Non
             again = [seat for seat in "ESWN" if seat in e.seats]
             if not again:
                 raise
-            typed.say(f"  error: {e.message}")
+            typed.say(p["error"].format(message=e.message))
             for seat in again:
                 if not typed.ask(seat):
                     return add(typed.as_draw())
@@ -108,7 +104,7 @@ def _this_hands_seating(book: Evening, players: tuple[str, ...] | None, scheme: 
         return list(nxt.seats), nxt.hand, nxt.round.value, book.scheme(), nxt.seats_change
     if players:
         return list(players), 1, "E", scheme, False
-    raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
+    raise typer.BadParameter(prompt_words()["no_evening"])
 
 
 class _TypedHand:
@@ -133,7 +129,7 @@ class _TypedHand:
             return _ask_again(question, now) if now else input(terminal_safe(question))
         except EOFError:
             typer.echo("")
-            raise MjError("nothing written: the hand was not finished", Location("<typed>")) from None
+            raise MjError(prompt_words()["unfinished"], Location("<typed>")) from None
 
     def ask(self, seat: str) -> bool:
         """Asks `seat`'s line until it is right; False when a draw was given instead."""
@@ -147,11 +143,11 @@ class _TypedHand:
                 return False
             problem = api.check_line(given, seat, self.names, scheme=self.scheme, round=self.round_letter)
             if problem is not None:
-                self.say(f"  error: {problem.message}")
+                self.say(prompt_words()["error"].format(message=problem.message))
                 continue
             if kind == "penalty":
                 self.penalties.append(given.strip())
-                self.say(f"  Penalty noted. {who}'s line:")
+                self.say(prompt_words()["penalty_noted"].format(player=who))
                 continue
             self.lines[seat] = api.entry_line(given)
             return True
@@ -159,13 +155,13 @@ class _TypedHand:
     def who_went_out(self) -> str | None:
         """The seat of the player named as the winner, asked until one is; None for a draw."""
         while True:
-            winner = self.answer("Who went out? ").strip()
+            winner = self.answer(prompt_words()["who"]).strip()
             if api.answer_kind(winner) == "draw":
                 return None
             found = [s for s, n in zip("ESWN", self.names, strict=True) if n.casefold() == winner.casefold()]
             if found:
                 return found[0]
-            self.say(f"  no player '{winner}' at this table: {', '.join(self.names)}")
+            self.say(prompt_words()["no_player"].format(name=winner, players=", ".join(self.names)))
 
     def as_draw(self) -> str:
         """The hand as a draw: the penalties typed, then `draw`."""

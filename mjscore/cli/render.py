@@ -15,7 +15,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from mjscore.api import amount, how_won, outcome, paid, payment_sentences, penalty_sentences, special_sentence
-from mjscore.api import FINISHED, figures, won_or_lost
+from mjscore.api import figures, finished, nobody_pays, settle_up_lines, totals_stop, won_or_lost
+from mjscore.api import added_up_said, completed_said, draw_said, grid_words, no_payments_said, not_settled_said
+from mjscore.api import payments_said, settle_up_part, total_said, winner_said
+from mjscore.api import headings, left_out_said, season_heading, season_words
 from mjscore.model.errors import escaped
 from mjscore.model.money import Stake, with_money
 from mjscore.model.plain import encode
@@ -76,30 +79,20 @@ def _json_escape(c: str) -> str:
 
 def _fmt_item(item: ItemPlain) -> list[Cell]:
     if "limit" in item:
-        value = f"{_fraction(item['limit'])} limit"
+        value = headings()["share_of_limit"].format(share=_fraction(item["limit"]))
         return [item["text"], item.get("applies_to", ""), "", "", value]
     return [item["text"], item.get("applies_to", ""), item.get("points", "") if "points" in item else "",
             item.get("doubles", "") if "doubles" in item else "", ""]
 
 
 def _fraction(f: float) -> str:
-    return {1.0: "full", 0.5: "half"}.get(f, f"{f:g} x")
+    h = headings()
+    return {1.0: h["full"], 0.5: h["half"]}.get(f, h["times"].format(share=f"{f:g}"))
 
 
 def _who(p: PlayerPlain, names: dict[str, str] | None = None) -> str:
     name = p.get("name") or (names or {}).get(p["seat"])
     return f"{SEAT_WORDS[p['seat']]} ({name})" if name else SEAT_WORDS[p["seat"]]
-
-
-def _total_line(p: PlayerPlain) -> str:
-    if p.get("counted"):
-        if p["points"] != p["score"]:
-            return f"score {p['points']} (counted at the table), held to the limit: {p['score']}"
-        return f"score {p['score']} (counted at the table)"
-    if p["limit"]:
-        return f"{p['limit']}: limit hand, {p['score']}"
-    d = p["doubles"]
-    return f"{p['points']} points x 2^{d} = {p['score']}" if d else f"{p['points']} points = {p['score']}"
 
 
 def _item_words(item: ItemPlain) -> str:
@@ -116,27 +109,26 @@ def render_text(result: Scored, fmt: str = "table", width: int | None = None) ->
         result = markdown_safe(result)
     names = table_names(result)
     out: list[str] = []
-    head = [f"Scheme: {result['scheme']}", f"Round: {result['round']}"]
+    h = headings()
+    head = [h["scheme"].format(scheme=result["scheme"]), h["round"].format(round=result["round"])]
     winner = result.get("winner")
     if result.get("draw"):
-        head.append("Draw: the wall ran out")
+        head.append(draw_said())
     elif winner:
         win = result.get("win") or _NO_WIN
         how = how_won(win, lambda seat: label(seat, names))
-        tile = f"{win['tile']} " if win.get("tile") else ""
         shown = [f for f in win.get("flags") or () if f != "unrecorded"]     # `how` says that one
-        flags = f" ({', '.join(shown)})" if shown else ""
-        head.append(f"Winner: {label(winner, names)}, {tile}{how}{flags}")
+        head.append(winner_said(label(winner, names), win.get("tile"), how, shown))
     for line in _words(head, width, sep="   "):
         # A phrase longer than the width by itself ("Winner: ..., 5m on a discard (whose was not
         # recorded)") is wrapped by its words.
         out.extend(_words(line.strip().split(" "), width) if width is not None and len(line) > width else [line])
     ruling = result.get("ruling")
     if ruling:
-        out.extend(_words(["Ruling:", *ruling.split()], width, indent="  "))
+        out.extend(_words([h["ruling"], *ruling.split()], width, indent="  "))
     for p in winner_first(result["players"], winner):
         out.append("")
-        title = f"{_who(p, names)}{' - winner' if p['winner'] else ''}:"
+        title = f"{_who(p, names)}{h['winner_mark'] if p['winner'] else ''}:"
         words = [title] + p["arrangement"]
         out.extend(("## " + line if fmt == "markdown" else line) for line in _words(words, width))
         completed = p.get("completed")
@@ -144,21 +136,23 @@ def render_text(result: Scored, fmt: str = "table", width: int | None = None) ->
             out.extend(_words([f"  {completed}:", *completed_text(result, names).split()], width, indent="   "))
         rows = [_fmt_item(i) for i in p["items"]]
         if rows and not p.get("counted"):
-            out.append(fit(rows, ["item", "for", "points", "doubles", "limit"], grid, width, wrap=(0, 1, 4)))
+            out.append(fit(rows, [h["item"], h["for"], h["points"], h["doubles"], h["limit"]], grid, width,
+                           wrap=(0, 1, 4)))
         for i in p.get("not_counted", []):
-            out.extend(_words(["  (not counted:", _item_words(i) + ")"], width, indent="   "))
-        out.extend(_words(["Total:", _total_line(p)], width, indent="  "))
+            out.extend(_words([h["not_counted"], _item_words(i) + ")"], width, indent="   "))
+        out.extend(_words([h["total"], total_said(p)], width, indent="  "))
         ru = p.get("runner_up")
         if ru:
-            out.extend(_words(["Runner-up arrangement:", *ru["arrangement"], f"= {ru['score']}"], width, indent="  "))
+            out.extend(_words([h["runner_up"], *ru["arrangement"], f"= {ru['score']}"], width, indent="  "))
             for i in ru.get("missing", []):
-                out.append(f"  lacks {_item_words(i)}")
+                out.append(h["lacks"].format(item=_item_words(i)))
             for i in ru.get("extra", []):
-                out.append(f"  has {_item_words(i)}")
+                out.append(h["has"].format(item=_item_words(i)))
     out.append("")
-    summary = [[_who(p, names), "yes" if p["winner"] else "", p["points"], p["doubles"], p["limit"] or "", p["score"]]
-               for p in result["players"]]
-    out.append(fit(summary, ["player", "won", "points", "doubles", "limit", "score"], grid, width, wrap=(0, 4)))
+    summary = [[_who(p, names), h["yes"] if p["winner"] else "", p["points"], p["doubles"], p["limit"] or "",
+                p["score"]] for p in result["players"]]
+    out.append(fit(summary, [h["player"], h["won"], h["points"], h["doubles"], h["limit"], h["score"]], grid, width,
+                   wrap=(0, 4)))
     out.append("")
     out.extend(settlement_text(result, grid, width))
     out.extend(money_lines(result, width))
@@ -168,12 +162,7 @@ def render_text(result: Scored, fmt: str = "table", width: int | None = None) ->
 
 def completed_text(result: Scored, names: dict[str, str]) -> str:
     """Why a set written concealed is shown exposed: `the 5p from North completed it`."""
-    win = result.get("win") or _NO_WIN
-    if "unrecorded" in (win.get("flags") or ()):
-        return f"the discarded {win.get('tile')} completed it (whose discard was not recorded)"
-    came = "robbed from" if "robbed" in (win.get("flags") or ()) else "from"
-    whose = _seat_name(win.get("from"), names) + ("'s kong" if came == "robbed from" else "")
-    return f"the {win.get('tile')} {came} {whose} completed it"
+    return completed_said(result.get("win") or _NO_WIN, lambda seat: _seat_name(seat, names))
 
 
 def _seat_name(seat: str | None, names: dict[str, str]) -> str:
@@ -213,28 +202,26 @@ def settlement_text(result: Scored, grid: str = "simple", width: int | None = No
     what happens instead."""
     s = result.get("settlement")
     if s is None:
-        return _words(["No payments:", result.get("settlement_error", "not computed")], width, indent="  ")
+        return _words(not_settled_said(result.get("settlement_error")), width, indent="  ")
     names = table_names(result)
     net = s.get("net", {})
     specials = _special_lines(s, names, width)
     pens = penalty_lines(s, lambda seat: label(seat, names), width)
     if s["paying"] == "add-up":
         grows = ", ".join(f"{label(seat, names)} {net.get(seat, 0):+d}" for seat in SEAT_LETTERS if seat in net)
-        what = "the hand was a draw: nothing is added" if result.get("draw") and not s.get("penalties") \
-            else f"each total grows by the player's score{' (East double)' if s.get('east_double') else ''}"
-        return _words([f"Add-up: nobody pays; {what}:", grows], width, indent="  ") + pens + specials
+        said = added_up_said(bool(result.get("draw")), bool(s.get("penalties")), bool(s.get("east_double")))
+        return _words([said, grows], width, indent="  ") + pens + specials
     if not s.get("payments"):
-        why = "the hand was a draw" if result.get("draw") else "every amount is 0"
-        return [f"No payments: {why}."] + pens + specials
-    east = f", East double {'on' if s.get('east_double') else 'off'}" if s.get("east_double_applies") else ""
-    lines = _words([f"Payments ({s['paying']}, {s.get('payoff') or 'no payoff'}{east}):", "rows pay, columns receive"],
-                   width)
+        return [no_payments_said(bool(result.get("draw")))] + pens + specials
+    east = bool(s.get("east_double")) if s.get("east_double_applies") else None
+    lines = _words(payments_said(s["paying"], s.get("payoff"), east), width)
+    grid_said = grid_words()
     amount = paid(s)
     heads = [names.get(b, b) for b in SEAT_LETTERS]
     rows: list[list[str | int]] = [[label(a, names)] + [amount.get((a, b), "") if a != b else "." for b in SEAT_LETTERS]
                                    + [sum(amount.get((a, b), 0) for b in SEAT_LETTERS)] for a in SEAT_LETTERS]
-    rows.append(["net", *[f"{net.get(b, 0):+d}" for b in SEAT_LETTERS], ""])
-    lines.append(fit(rows, ["pays \\ receives"] + heads + ["in all"], grid, width, wrap=(0, 1, 2, 3, 4)))
+    rows.append([grid_said["net"], *[f"{net.get(b, 0):+d}" for b in SEAT_LETTERS], ""])
+    lines.append(fit(rows, [grid_said["corner"]] + heads + [grid_said["in_all"]], grid, width, wrap=(0, 1, 2, 3, 4)))
     return lines + penalty_lines(s, lambda seat: label(seat, names), width) + specials
 
 
@@ -245,12 +232,13 @@ def money_lines(result: Scored, width: int | None = None) -> list[str]:
     if s is None or "money" not in s or "stake" not in s:     # the money comes with its stake
         return []
     names, currency = table_names(result), s["stake"]["currency"]
-    return _words(["Net in money:"] + [f"{label(seat, names)} {with_money(s['net'][seat], money, currency, True)}"
-                                       for seat, money in s["money"].items()], width, sep="  ", indent="    ")
+    return _words([headings()["net_in_money"]]
+                  + [f"{label(seat, names)} {with_money(s['net'][seat], money, currency, True)}"
+                     for seat, money in s["money"].items()], width, sep="  ", indent="    ")
 
 
 def won_or_lost_line(totals: Mapping[str, int], start: int, stake: Stake | None, width: int | None,
-                     head: str = "Won or lost:", money: Mapping[str, str] | None = None) -> list[str]:
+                     head: str | None = None, money: Mapping[str, str] | None = None) -> list[str]:
     """With a stake, each player's won or lost (her total less her start) and its money, as the
     settle-up would pay it: "Won or lost:  Ann +240 (EUR +12.00)  Bob -76 (EUR -3.80) ..."; none
     without one.  `money`: the evening's own (`money` of its plain form) when these are its final
@@ -261,7 +249,8 @@ def won_or_lost_line(totals: Mapping[str, int], start: int, stake: Stake | None,
         from mjscore.api import money_so_far      # an evening's: a one-hand score loads none of it
 
         money = {n: f"{m:f}" for n, m in money_so_far(stake, {n: t - start for n, t in totals.items()}).items()}
-    return _words([head] + [f"{n} {with_money(t - start, money[n], stake.currency, True)}" for n, t in totals.items()],
+    return _words([head if head is not None else headings()["won_or_lost"]]
+                  + [f"{n} {with_money(t - start, money[n], stake.currency, True)}" for n, t in totals.items()],
                   width, sep="  ", indent="    ")
 
 
@@ -475,23 +464,23 @@ def session_end_rows(end: EveningPlain, file: str = "", line: int = 0) -> list[C
     stake = _stake(end)
     for t in end.get("settle_up") or []:
         amount = _amount(t, stake)
-        parts[t["from"]].append(f"pays {t['to']} {amount}")
-        parts[t["to"]].append(f"receives {amount} from {t['from']}")
+        parts[t["from"]].append(settle_up_part(payee=t["to"], amount=amount))
+        parts[t["to"]].append(settle_up_part(payer=t["from"], amount=amount))
     money = end.get("money")            # the library's, which comes with the stake: what her transfers hand over
     if stake is not None and money is not None:
         # The money of what each won or lost, beside her part of the settle-up: the CSV's
         # columns stay numbers, as without a stake.
         for n in end["players"]:
-            parts[n].append(f"in all {with_money(end['totals'][n] - end['start'], money[n], stake.currency, True)}")
+            parts[n].append(settle_up_part(in_all=with_money(end['totals'][n] - end['start'], money[n], stake.currency,
+                                                            True)))
     why = end.get("settle_up_note", "") if end.get("settle_up") is None else ""
     errors, nxt = end.get("errors"), end.get("next")
     if errors:
-        why = (f"the totals stop before hand {nxt['hand'] if nxt else '?'}: "
-               f"{len(errors)} hand{'s' if len(errors) != 1 else ''} could not be counted")
+        why = totals_stop(len(errors), nxt["hand"] if nxt else None, briefly=True)
     return [{"table": "", "file": file, "line": line, "hand": "end", "seat": "", "name": n, "draw": "",
              "winner": "", "points": "", "doubles": "", "limit": "", "score": "", "claim": "", "arrangement": "",
              "net": end["totals"][n] - end["start"], "total": end["totals"][n],
-             "settle_up": "; ".join(parts[n]) or ("nothing to settle" if end.get("settle_up") is not None else ""),
+             "settle_up": "; ".join(parts[n]) or (settle_up_part() if end.get("settle_up") is not None else ""),
              "error": "", "no_settlement": why} for n in end["players"]]
 
 
@@ -607,7 +596,8 @@ def render_session(result: SessionPlain, fmt: str = "table", width: int | None =
         return markdown_safe(value) if fmt == "markdown" else value
 
     names = safe(result["players"])
-    out = _words([f"Session: {', '.join(names)};", f"each starts with {result['start']}"], width)
+    h = headings()
+    out = _words([h["session"].format(players=", ".join(names)), h["starts"].format(start=result["start"])], width)
     out.append("")
     rows: list[list[Cell]] = []
     said: list[list[str]] = []
@@ -626,8 +616,8 @@ def render_session(result: SessionPlain, fmt: str = "table", width: int | None =
         rows.append(row)
         said.append((hand_title(hand["hand"], hand["dealer"], hand["round"], hand.get("kajongg_hand")) + ".").split(" ")
                     + _result_text(hand, sentence=True).split())
-    grid_text = tabulate(rows, headers=["#", "round", "East", "result"]
-                         + [f"{n}: seat score net = total" for n in names], tablefmt=grid)
+    grid_text = tabulate(rows, headers=[h["#"], h["round_column"], h["East"], h["result"]]
+                         + [h["seat_score"].format(name=n) for n in names], tablefmt=grid)
     if width is None or fmt == "markdown" or max(map(len, grid_text.split("\n"))) <= width:
         out.append(grid_text)
     else:
@@ -660,27 +650,22 @@ def _stake(evening: EveningPlain) -> Stake | None:
     return Stake.from_plain(plain) if plain else None
 
 
-def _closing(result: EveningPlain, grid: str, width: int | None, title: str = "Final standings") -> list[str]:
+def _closing(result: EveningPlain, grid: str, width: int | None, title: str | None = None) -> list[str]:
     """The standings, the settle-up and the next deal; with a stake, their money beside them."""
     from tabulate import tabulate
 
+    h = headings()
     stake = _stake(result)
     currency = stake.currency if stake is not None else None
-    out = [title]
+    out = [title if title is not None else h["final_standings"]]
     out.append(tabulate([[i + 1, s["name"], s["total"], _won_or_lost(s, result["start"], currency)]
                          for i, s in enumerate(result["standings"])],
-                        headers=["place", "player", "total", "won or lost"], tablefmt=grid,
+                        headers=[h["place"], h["player"], h["total_column"], h["won_or_lost_column"]], tablefmt=grid,
                         colalign=None if stake is None else ("right", "left", "right", "right")))
     out.append("")
     settle_up = result.get("settle_up")
-    if settle_up is None:
-        out.append(f"Settle-up: {result.get('settle_up_note', 'none')}")
-    else:
-        if not settle_up:
-            out.append("Settle-up: nobody owes anything.")
-        else:
-            out.append(f"Settle-up ({len(settle_up)} transfers):")
-            out.extend(f"  {t['from']} pays {t['to']} {_amount(t, stake)}" for t in settle_up)
+    out.extend(settle_up_lines(result))
+    if settle_up is not None:
         note = result.get("settle_up_note")
         if note:
             # An evening that mixes paying methods: which hands the settle-up leaves out.
@@ -688,26 +673,19 @@ def _closing(result: EveningPlain, grid: str, width: int | None, title: str = "F
     errors, nxt = result.get("errors"), result.get("next")
     if errors:
         out.append("")
-        out.extend(_words([f"The totals stop before hand {nxt['hand'] if nxt else '?'}:",
-                           f"{len(errors)} hand{'s' if len(errors) != 1 else ''} could not be "
-                           "counted (see the errors)."], width))
+        out.extend(_words(totals_stop(len(errors), nxt["hand"] if nxt else None).split(" "), width))
     elif nxt:
         out.append("")
         out.extend(_words(next_line(nxt).split(" "), width, indent="      "))
     elif result.get("finished"):
         out.append("")
-        out.extend(_words(FINISHED.split(" "), width))
+        out.extend(_words(finished().split(" "), width))
     return out
 
 
 def next_line(nxt: NextPlain) -> str:
     """Who deals the next hand, and what it carries, in the library's words (`NextDeal.sentence`)."""
     return nxt["text"]
-
-
-def plural(n: int, word: str) -> str:
-    """`1 double`, `2 doubles`."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def render_hand(result: ChangedHandPlain, width: int | None = None) -> str:
@@ -732,16 +710,17 @@ def render_hand(result: ChangedHandPlain, width: int | None = None) -> str:
         out.extend(pays)
         out.extend(penalty_lines(settlement, who, width))
     elif settlement is not None and settlement["paying"] == "add-up":
-        out.append("Add-up: nobody pays; the scores are added to the totals.")
+        out.append(nobody_pays(settlement))
         out.extend(penalty_lines(settlement, who, width))
     else:
-        out.append("Nobody pays.")
+        out.append(nobody_pays(settlement))
     out.extend(_special_lines(settlement, table_names(hand), width))
     net = _net(hand)
     out.append("")
-    out.extend(_words(["Net:"] + [f"{names[s]} {net.get(s, 0):+d}" for s in SEAT_LETTERS], width, sep="  ",
+    h = headings()
+    out.extend(_words([h["net"]] + [f"{names[s]} {net.get(s, 0):+d}" for s in SEAT_LETTERS], width, sep="  ",
                       indent="     "))
-    out.extend(_words(["Totals:"] + [f"{n} {t}" for n, t in hand["totals"].items()], width, sep="  ",
+    out.extend(_words([h["totals"]] + [f"{n} {t}" for n, t in hand["totals"].items()], width, sep="  ",
                       indent="        "))
     if "start" in result:
         out.extend(won_or_lost_line(hand["totals"], result["start"], _stake(result), width,
@@ -753,7 +732,7 @@ def render_hand(result: ChangedHandPlain, width: int | None = None) -> str:
 
 
 def render_standings(result: EveningPlain, width: int | None = None) -> str:
-    return "\n".join(_closing(result, "simple", width, "Standings")) + "\n"
+    return "\n".join(_closing(result, "simple", width, headings()["standings"])) + "\n"
 
 
 SESSION_CSV_FIELDS = ["hand", "round", "dealer", "seat", "name", "winner", "score", "net", "total"]
@@ -791,7 +770,8 @@ def session_chart(result: SessionPlain, color: bool = False, width: int | None =
     `width` (78 where no width is known)."""
     hands = list(result["hands"])              # drawn from once a player
     series = {n: [result["start"]] + [h["totals"][n] for h in hands] for n in result["players"]}
-    return line_chart(series, "Running totals", "hand", color, width)
+    h = headings()
+    return line_chart(series, h["running_totals"], h["hand"], color, width)
 
 
 def season_chart(result: SeasonPlain, color: bool = False, width: int | None = None) -> str:
@@ -801,7 +781,8 @@ def season_chart(result: SeasonPlain, color: bool = False, width: int | None = N
     for evening in result["evenings"]:
         for name, line in series.items():
             line.append(line[-1] + evening["won_or_lost"].get(name, 0))
-    return line_chart(series, "Season totals", "evening", color, width)
+    h = headings()
+    return line_chart(series, h["season_totals"], h["evening"], color, width)
 
 
 def line_chart(series: dict[str, list[int]], title: str, xlabel: str, color: bool = False,
@@ -864,53 +845,52 @@ def render_season(result: SeasonPlain, fmt: str = "table", width: int | None = N
     if fmt == "markdown":
         result = markdown_safe(result)
     evenings, players = result["evenings"], result["players"]
-    if len(evenings) == 1 and not result["left_out"]:
-        head = [f"Evening: {evenings[0]['file']};", plural(result["hands"], "hand")]
-    else:
-        head = [f"Season: {plural(len(evenings), 'evening')},", f"{plural(result['hands'], 'hand')},",
-                plural(len(players), "player")]
-    out = _words(head, width)
+    w = season_words()
+    one = evenings[0]["file"] if len(evenings) == 1 and not result["left_out"] else None
+    out = _words(season_heading(len(evenings), result["hands"], len(players), one), width)
     if result["left_out"]:
         n = len(result["left_out"])
-        out.extend(_words([f"{plural(n, 'evening')} left out (see the errors):",
+        out.extend(_words([left_out_said(n),
                            *(f + ("," if i < n - 1 else "") for i, f in enumerate(result["left_out"]))], width))
     if not players:
-        out.extend(["", "No hands counted."])
+        out.extend(["", w["no_hands"]])
         return _finished("\n".join(out) + "\n", fmt)
-    out += ["", "Standings"]
+    out += ["", w["standings"]]
     rows: list[list[Cell]] = [[s["place"], s["name"], f"{s['won_or_lost']:+d}", f"{s['per_evening']:+.2f}",
                                f"{s['per_hand']:+.2f}"] for s in result["standings"]]
     # The signed figures as written (+12.50, not tabulate's 12.5), to the right.
-    out.append(fit(rows, ["place", "player", "won or lost", "an evening", "a hand"], grid, width, wrap=(0, 1, 2, 3, 4),
-                   disable_numparse=True, colalign=("right", "left", "right", "right", "right")))
-    out += ["", "Played"]
+    out.append(fit(rows, [w["place"], w["player"], w["won_or_lost"], w["an_evening"], w["a_hand"]], grid, width,
+                   wrap=(0, 1, 2, 3, 4), disable_numparse=True, colalign=("right", "left", "right", "right", "right")))
+    out += ["", w["played"]]
     rows = [[p["name"], p["evenings"], p["hands"], p["dealt"], p["draws"]] for p in players]
-    out.append(fit(rows, ["player", "evenings", "hands", "dealt", "draws"], grid, width, wrap=(0, 1, 2, 3, 4)))
-    out += ["", "Won"]
+    out.append(fit(rows, [w["player"], w["evenings"], w["hands"], w["dealt"], w["draws"]], grid, width,
+                   wrap=(0, 1, 2, 3, 4)))
+    out += ["", w["won"]]
     rows = [[p["name"], p["hands_won"], p["won_self_drawn"], p["won_on_discard"]] for p in players]
-    out.append(fit(rows, ["player", "hands", "self-drawn", "on a discard"], grid, width, wrap=(0, 1, 2, 3)))
-    out += ["", "Biggest hands"]
+    out.append(fit(rows, [w["player"], w["hands"], w["self_drawn"], w["on_a_discard"]], grid, width, wrap=(0, 1, 2, 3)))
+    out += ["", w["biggest_hands"]]
     rows = [[p["name"], *_biggest_cells(p["biggest_hand"])] for p in players]
-    out.append(fit(rows, ["player", "score", "limit hand", "evening", "hand"], grid, width, wrap=(0, 1, 2, 3, 4)))
+    out.append(fit(rows, [w["player"], w["score"], w["limit_hand"], w["evening"], w["hand"]], grid, width,
+                   wrap=(0, 1, 2, 3, 4)))
     limits = [(p["name"], p["limit_hands"]) for p in players if p["limit_hands"]]
     out.append("")
     if not limits:
-        out.append("Limit hands: none.")
+        out.append(w["no_limit_hands"])
     else:
-        out.append("Limit hands:")
+        out.append(w["limit_hands"])
         for name, counts in limits:
             out.extend(_words([f"  {name}:"] + [f"{limit} {n}" + ("," if i < len(counts) - 1 else "")
                                                for i, (limit, n) in enumerate(counts.items())], width,
                               indent="      "))
-    out += ["", "Penalties, and paying for all (liable)"]
+    out += ["", w["penalties"]]
     rows = [[p["name"], p["penalties_paid"], p["penalties_received"], p["paid_for_all"]] for p in players]
-    out.append(fit(rows, ["player", "paid", "received", "paid for all"], grid, width, wrap=(0, 1, 2, 3)))
+    out.append(fit(rows, [w["player"], w["paid"], w["received"], w["paid_for_all"]], grid, width, wrap=(0, 1, 2, 3)))
     return _finished("\n".join(out) + "\n", fmt)
 
 
 def _biggest_cells(biggest: BiggestHandPlain | None) -> list[Cell]:
     if biggest is None:
-        return ["", "no hand won", "", ""]
+        return ["", season_words()["no_hand_won"], "", ""]
     return [biggest["score"], biggest["limit"] or "", biggest["file"], biggest["hand"]]
 
 

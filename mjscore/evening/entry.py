@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from mjscore.io.notation import name_seat, parse_table
 from mjscore.model.errors import Location, MjError, NotationError
+from mjscore.model.say import _
 from mjscore.model.tiles import SEATS, WIND_BY_LETTER, Wind
 from mjscore.pipeline import scheme_for, validate_under
 
@@ -75,7 +76,7 @@ def check_line(answer: str, seat: str | Wind, names: Sequence[str] | None = None
         return None
     if ";" in typed.split("#", 1)[0]:
         at = typed.index(";")
-        return NotationError("one player's line at a time: ';' would start another line",
+        return NotationError(_("one player's line at a time: ';' would start another line"),
                              Location(name, 1, at + 1), ";")
     if is_penalty(typed):
         lead = len(typed) - len(typed.lstrip())
@@ -94,7 +95,8 @@ def check_line(answer: str, seat: str | Wind, names: Sequence[str] | None = None
         # The seat or the name typed before the line, as in a file: right only if it is this seat's.
         if (said if said in WIND_BY_LETTER else name_seat(by_name, said)) != seat.value:
             who = names[seat.number - 1] if names else seat.value
-            return NotationError(f"this is {who}'s line: leave out '{head}'", Location(name, 1, offset + 1), head)
+            return NotationError(_("this is {player}'s line: leave out '{head}'").format(player=who, head=head),
+                                 Location(name, 1, offset + 1), head)
         rest = body[len(head):]
         offset += len(head) + len(rest) - len(rest.lstrip())
         body = rest.strip()

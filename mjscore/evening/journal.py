@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from mjscore.evening.resume import play_file
 from mjscore.evening.session import SessionResult, play
-from mjscore.evening.words import FINISHED_REFUSAL
+from mjscore.evening.words import finished_refusal
 from mjscore.io.notation import print_table
 from mjscore.io.sessionfile import HandSource, Session, player_names, read_session
 from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, normalise, read_bytes
@@ -162,7 +162,7 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
                 raise SessionError(f"the evening already names its players ({' '.join(session.header.names)}); "
                                    "leave out --players", Location(path))
             if session.header.finished:
-                raise SessionError(FINISHED_REFUSAL, Location(path))
+                raise SessionError(finished_refusal(), Location(path))
             if start is not None or scheme:
                 raise SessionError("the evening's header already stands: --start and --scheme are for a new file "
                                    "(edit the header to change them)", Location(path))

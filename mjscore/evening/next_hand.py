@@ -20,6 +20,7 @@ from mjscore.evening.entry import Penalty, hand_parts
 from mjscore.evening.journal import Added, Corrected, HandChangedError, HandTakenError, Removed, hand_version
 from mjscore.evening.session import NextDeal, SessionResult
 from mjscore.model.errors import InputError, Location, MjError, SessionError
+from mjscore.model.say import _, n_
 from mjscore.model.table import name_key
 from mjscore.model.tiles import SEAT_WORDS, WIND_BY_LETTER
 from mjscore.model.tiles import SEATS as SEATS_ORDER
@@ -172,7 +173,7 @@ class NextHand(Generic[E]):
             return {"version": f"{self.run}.{version}.{self._changes}", "run": self.run, "error": None,
                     "hands": len(played.hands), "players": list(played.players), "next": nxt.as_dict(),
                     "hand": nxt.hand, "drafts": {s: dict(d) for s, d in self._lines.items()} if held else {},
-                    "penalties": [dict(p) for p in self._penalties] if held else [],
+                    "penalties": [{**p, "said": _held_penalty(p)} for p in self._penalties] if held else [],
                     "other": list(self._other) if held else [], "notices": self._recent(),
                     "settling": bool(self._busy), "limit": limit}
 
@@ -186,7 +187,7 @@ class NextHand(Generic[E]):
         played = self._played_for(hand)
         assert played.next is not None
         seats = played.next.seats
-        who = self._player(by, seats, "a line is entered by its player")
+        who = self._player(by, seats, _("a line is entered by its player"))
         _seated(seats, seat, who, hand)
         checked = self.evening.check_line(seat, text).to_dict()
         checked.update(text=text, by=who)
@@ -231,11 +232,11 @@ class NextHand(Generic[E]):
         with self._lock:
             self._still_next(hand)
             if append and len(self._penalties) + len(given) > MAX_PENALTIES:
-                raise InputError(f"a hand has at most {MAX_PENALTIES} penalties", Location("<penalty>"))
+                raise InputError(_("a hand has at most {n} penalties").format(n=MAX_PENALTIES), Location("<penalty>"))
             self._penalties = (self._penalties if append else []) + given
             if append and given:
-                self._notice("penalty", hand, by, f"{given[0]['by']} entered a penalty: "
-                                                  f"{'; '.join(_penalty_text(p) for p in given)}")
+                self._notice("penalty", hand, by, _("{player} entered a penalty: {penalties}").format(
+                    player=given[0]["by"], penalties="; ".join(_penalty_text(p) for p in given)))
             self._changed()
             held = [dict(p) for p in self._penalties]
         self._keep()
@@ -311,20 +312,21 @@ class NextHand(Generic[E]):
                 corrected = self.evening.edit(hand, text, name="<hand>", version=version)
             except HandChangedError as e:
                 who, at = self._corrected.get(hand, (None, ""))
-                told = (f"by {who} at {at}" if who else f"at the laptop at {at}") if at else \
-                    "at the laptop or before the page was started"
-                raise HandChangedError(f"hand {hand} was corrected {told}, after you began your correction: "
-                                       "yours was not saved; here it is as it is now", e.location) from None
+                told = (_("by {player} at {time}").format(player=who, time=at) if who else
+                        _("at the laptop at {time}").format(time=at)) if at else \
+                    _("at the laptop or before the page was started")
+                raise HandChangedError(_("hand {hand} was corrected {when}, after you began your correction: "
+                                         "yours was not saved; here it is as it is now").format(hand=hand, when=told),
+                                       e.location) from None
             nxt = corrected.evening.next
             assert nxt is not None
             changed = corrected.changed()
-            moved = ", ".join(f"{n} {c['before']} -> {c['after']}" for n, c in changed.items())
+            moved = ", ".join(_total_moved(n, c["before"], c["after"]) for n, c in changed.items())
             now = self.evening.state()
             with self._lock:
                 self._corrected[hand] = (by, time.strftime("%H:%M"))
                 words = self._reseat(nxt)
-                self._notice("edit", hand, by, _done(hand, "corrected", by) +
-                             (f": {moved}" if moved else ": no total changed") + words)
+                self._notice("edit", hand, by, _done(hand, "corrected", by) + _moved(moved) + words)
                 self._known(now)
         self._keep()
         return corrected
@@ -350,7 +352,7 @@ class NextHand(Generic[E]):
                 self._penalties = [{"from": p.payer, "amount": p.amount, "to": p.payee, "by": by or p.payer}
                                    for p in parts.penalties]
                 self._other = parts.other
-                self._notice("undo", hand, by, _done(hand, "taken back", by) + _dropped(gone, hand + 1))
+                self._notice("undo", hand, by, _done(hand, "taken_back", by) + _dropped(gone, hand + 1))
                 self._known(now)
         self._keep()
         return removed
@@ -360,11 +362,12 @@ class NextHand(Generic[E]):
     def _played_for(self, hand: int, settled_ok: bool = False) -> SessionResult:
         """The evening as it stands, refusing a hand that is not its next: `HandTakenError` for
         one written already when `settled_ok` (a settle sent again), `HandMovedError` otherwise."""
-        _, played = self._current()
+        _version, played = self._current()
         nxt = played.next
         assert nxt is not None
         if hand < nxt.hand and settled_ok:
-            raise HandTakenError(f"hand {hand} is in the evening already: nothing was written", Location("<hand>"))
+            raise HandTakenError(_("hand {hand} is in the evening already: nothing was written").format(hand=hand),
+                                 Location("<hand>"))
         with self._lock:
             self._still_next(hand)
         return played
@@ -378,8 +381,8 @@ class NextHand(Generic[E]):
             self._current()
         with self._lock:
             if self._busy:
-                raise HandMovedError(f"hand {self._busy} is being settled or taken back from another phone: "
-                                     "try again in a moment", Location("<hand>"))
+                raise HandMovedError(_("hand {hand} is being settled or taken back from another phone: "
+                                       "try again in a moment").format(hand=self._busy), Location("<hand>"))
             self._busy = self._hand
         try:
             yield
@@ -395,15 +398,17 @@ class NextHand(Generic[E]):
         """Under the lock: refuse what is for a hand that is not the next."""
         if hand == self._hand:
             if self._busy == hand:
-                raise HandMovedError(f"hand {hand} is being settled or taken back from another phone: nothing "
-                                     "was kept (try again in a moment)", Location("<hand>"))
+                raise HandMovedError(_("hand {hand} is being settled or taken back from another phone: nothing "
+                                       "was kept (try again in a moment)").format(hand=hand), Location("<hand>"))
             return
         if hand == self._hand - 1 or hand == self._hand + 1:
-            why = "settled" if hand < self._hand else "taken back"
-            raise HandMovedError(f"hand {hand} was {why} while you typed: your line was not kept (the next hand is "
-                                 f"hand {self._hand})", Location("<hand>"))
-        raise HandMovedError(f"hand {hand} is not the next hand (the next is hand {self._hand}): nothing was kept",
-                             Location("<hand>"))
+            why = (_("hand {hand} was settled while you typed: your line was not kept (the next hand is hand {next})")
+                   if hand < self._hand else
+                   _("hand {hand} was taken back while you typed: your line was not kept (the next hand is hand "
+                     "{next})"))
+            raise HandMovedError(why.format(hand=hand, next=self._hand), Location("<hand>"))
+        raise HandMovedError(_("hand {hand} is not the next hand (the next is hand {next}): nothing was kept").format(
+            hand=hand, next=self._hand), Location("<hand>"))
 
     def _still_seated(self, seat: str, who: str, hand: int) -> None:
         """Under the lock: refuse what `who` sends for `seat` when they no longer sit there."""
@@ -446,8 +451,8 @@ class NextHand(Generic[E]):
                 self._start(played.next.hand)
             self._seats, self._texts, self._totals = played.next.seats, texts, dict(played.totals)
             if said is not None or words:
-                kind, hand, text = said if said is not None else ("file", before, "The evening's file changed at "
-                                                                                  "the laptop")
+                kind, hand, text = said if said is not None else ("file", before,
+                                                                  _("The evening's file changed at the laptop"))
                 self._notice(kind, hand, None, text + words)
         self._keep()
 
@@ -477,17 +482,18 @@ class NextHand(Generic[E]):
                 now = SEATS_ORDER[nxt.seats.index(who)].letter
                 lines[now] = {**self.evening.check_line(now, d["text"]).to_dict(), "text": d["text"], "by": who}
             else:
-                gone.append(f"{who}'s line")
+                gone.append(_("{player}'s line").format(player=who))
         kept = [p for p in self._penalties if p["from"] in nxt.seats and (p["to"] is None or p["to"] in nxt.seats)]
-        gone += [f"the penalty {_penalty_text(p)}" for p in self._penalties if p not in kept]
+        gone += [_("the penalty {penalty}").format(penalty=_penalty_text(p)) for p in self._penalties if p not in kept]
         self._lines, self._penalties, self._seats = lines, kept, nxt.seats
         self._changed()
         return _dropped(gone, self._hand)
 
     def _held_words(self) -> list[str]:
         """Under the lock: what is held, named (`Ann's line`, `the penalty Dee pays 10 to each`)."""
-        return ([f"{d.get('by') or self._seats[WIND_BY_LETTER[s].number - 1]}'s line" for s, d in self._lines.items()]
-                + [f"the penalty {_penalty_text(p)}" for p in self._penalties])
+        return ([_("{player}'s line").format(player=d.get("by") or self._seats[WIND_BY_LETTER[s].number - 1])
+                 for s, d in self._lines.items()]
+                + [_("the penalty {penalty}").format(penalty=_penalty_text(p)) for p in self._penalties])
 
     def _start(self, hand: int) -> None:
         """Under the lock: hand `hand` is the next, with nothing entered yet."""
@@ -522,8 +528,9 @@ class NextHand(Generic[E]):
                 # Held all the same, and every phone told: a restart now would lose it.
                 with self._lock:
                     if not any(n["kind"] == "unkept" for n in self._notices):
-                        self._notice("unkept", self._hand, None, "What was entered could not be kept beside the "
-                                     f"evening's file ({e.message}): stopping the server now would lose it")
+                        self._notice("unkept", self._hand, None, _(
+                            "What was entered could not be kept beside the evening's file ({why}): stopping the "
+                            "server now would lose it").format(why=e.message))
 
     _kept = True        # whether a file may be kept beside the evening (at first: it may)
 
@@ -577,7 +584,8 @@ class NextHand(Generic[E]):
         """The player `by` names (any case), one of `seats`; an InputError otherwise."""
         keys = {name_key(n): n for n in seats}
         if not isinstance(by, str) or name_key(by) not in keys:
-            raise InputError(f"{what}: name one of the players ({', '.join(seats)}) as `by`", Location("<hand>"))
+            raise InputError(_("{what}: name one of the players ({players}) as `by`").format(
+                what=what, players=", ".join(seats)), Location("<hand>"))
         return keys[name_key(by)]
 
     @classmethod
@@ -593,16 +601,18 @@ class NextHand(Generic[E]):
         keys = {name_key(n): n for n in seats}
         where = Location("<penalty>")
         if not isinstance(payer, str) or name_key(payer) not in keys:
-            raise InputError(f"a penalty is paid by one of the players ({', '.join(seats)})", where)
+            raise InputError(_("a penalty is paid by one of the players ({players})").format(
+                players=", ".join(seats)), where)
         if payee is not None and (not isinstance(payee, str) or name_key(payee) not in keys):
-            raise InputError(f"a penalty is paid to one of the players ({', '.join(seats)}), or to each", where)
+            raise InputError(_("a penalty is paid to one of the players ({players}), or to each").format(
+                players=", ".join(seats)), where)
         if type(amount) is not int or not 1 <= amount <= MAX_PENALTY:
-            raise InputError(f"a penalty is a whole number from 1 to {MAX_PENALTY:,}", where)
+            raise InputError(_("a penalty is a whole number from 1 to {most}").format(most=f"{MAX_PENALTY:,}"), where)
         if payee is not None and name_key(payee) == name_key(payer):
-            raise InputError("a player does not pay a penalty to themselves", where)
+            raise InputError(_("a player does not pay a penalty to themselves"), where)
         return {"from": keys[name_key(payer)], "amount": amount,
                 "to": keys[name_key(payee)] if payee is not None else None,
-                "by": cls._player(who, seats, "a penalty is entered by a player at the table")}
+                "by": cls._player(who, seats, _("a penalty is entered by a player at the table"))}
 
 
 MAX_PENALTY = 10 ** 9           # far above any table's stakes; a typo of more is refused
@@ -617,15 +627,28 @@ def _seated(seats: Sequence[str], seat: str, who: str, hand: int) -> None:
         return
     now = SEATS_ORDER[seats.index(who)] if who in seats else None
     if now is None:
-        raise InputError(f"{who} does not play hand {hand}: the line was not kept", Location("<hand>"))
-    raise NotYourSeatError(f"{who} sits {SEAT_WORDS[now.letter]} for hand {hand} now, not {SEAT_WORDS[seat]}: "
-                           f"the line was not kept (send it again as {SEAT_WORDS[now.letter]}'s)", Location("<hand>"),
-                           now.letter)
+        raise InputError(_("{player} does not play hand {hand}: the line was not kept").format(player=who, hand=hand),
+                         Location("<hand>"))
+    raise NotYourSeatError(_("{player} sits {now} for hand {hand} now, not {seat}: the line was not kept (send it "
+                             "again as {now}'s)").format(player=who, now=_(SEAT_WORDS[now.letter]), hand=hand,
+                                                         seat=_(SEAT_WORDS[seat])), Location("<hand>"), now.letter)
 
 
 def _done(hand: int, what: str, by: str | None) -> str:
     """A notice's words: `Hand 8 was taken back by Ann`."""
-    return f"Hand {hand} was {what}" + (f" by {by}" if by else "")
+    said = {"corrected": _("Hand {hand} was corrected"), "taken_back": _("Hand {hand} was taken back"),
+            "settled": _("Hand {hand} was settled"), "added": _("Hand {hand} was added")}[what].format(hand=hand)
+    return said + (_(" by {player}").format(player=by) if by else "")
+
+
+def _total_moved(name: str, before: int, after: int) -> str:
+    """A total a correction changed: `Ann 2000 -> 2040`."""
+    return _("{player} {before} -> {after}").format(player=name, before=before, after=after)
+
+
+def _moved(moved: str) -> str:
+    """The totals a correction changed, as its notice ends them."""
+    return _(": {totals}").format(totals=moved) if moved else _(": no total changed")
 
 
 def _dropped(gone: Sequence[str], hand: int) -> str:
@@ -633,8 +656,9 @@ def _dropped(gone: Sequence[str], hand: int) -> str:
     penalty Dee pays 10 to each for hand 5 were dropped`."""
     if not gone:
         return ""
-    named = gone[0] if len(gone) == 1 else f"{', '.join(gone[:-1])} and {gone[-1]}"
-    return f"; {named} for hand {hand} {'was' if len(gone) == 1 else 'were'} dropped"
+    named = gone[0] if len(gone) == 1 else _("{some} and {last}").format(some=", ".join(gone[:-1]), last=gone[-1])
+    return n_("; {gone} for hand {hand} was dropped", "; {gone} for hand {hand} were dropped",
+              len(gone)).format(gone=named, hand=hand)
 
 
 def _texts_key(texts: Sequence[str]) -> str:
@@ -649,19 +673,26 @@ def _laptop_words(before: Sequence[str], after: Sequence[str], totals_before: Ma
     # The last hand's text ends where the file does, or at the `---` a hand added after it brings.
     before, after = tuple(t.rstrip() for t in before), tuple(t.rstrip() for t in after)
     if len(after) == len(before) + 1 and after[:-1] == before:
-        return "settle", len(after), f"Hand {len(after)} was added at the laptop"
+        return "settle", len(after), _("Hand {hand} was added at the laptop").format(hand=len(after))
     if len(after) == len(before) - 1 and after == before[:-1]:
-        return "undo", len(before), f"Hand {len(before)} was taken back at the laptop"
+        return "undo", len(before), _("Hand {hand} was taken back at the laptop").format(hand=len(before))
     if len(after) == len(before):
         changed = next((k + 1 for k, (a, b) in enumerate(zip(before, after, strict=True)) if a != b), None)
         if changed is None:
             return None
-        moved = ", ".join(f"{n} {totals_before[n]} -> {t}" for n, t in totals_after.items()
+        moved = ", ".join(_total_moved(n, totals_before[n], t) for n, t in totals_after.items()
                           if n in totals_before and totals_before[n] != t)
-        return "edit", changed, f"Hand {changed} was corrected at the laptop" + (f": {moved}" if moved else
-                                                                                   ": no total changed")
-    return "file", len(after) + 1, "The evening's file was changed at the laptop"
+        return "edit", changed, _("Hand {hand} was corrected at the laptop").format(hand=changed) + _moved(moved)
+    return "file", len(after) + 1, _("The evening's file was changed at the laptop")
+
+
+def _held_penalty(p: Mapping[str, Any]) -> str:
+    """A held penalty as the phones list it: `Penalty: Dee pays 10 to each (entered by Bob)`."""
+    said = _("Penalty: {penalty}").format(penalty=_penalty_text(p))
+    return said + (_(" (entered by {player})").format(player=p["by"]) if p.get("by") else "")
 
 
 def _penalty_text(p: Mapping[str, Any]) -> str:
-    return f"{p['from']} pays {p['amount']}" + (f" to {p['to']}" if p["to"] else " to each")
+    if p["to"]:
+        return _("{payer} pays {amount} to {payee}").format(payer=p["from"], amount=p["amount"], payee=p["to"])
+    return _("{payer} pays {amount} to each").format(payer=p["from"], amount=p["amount"])

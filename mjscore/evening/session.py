@@ -26,9 +26,12 @@ from mjscore.io.sessionfile import Session, SessionHeader
 from mjscore.model.errors import MjError, NoWinnerError, SchemeError, SessionError, excerpt
 
 from mjscore.model.money import Stake
+from mjscore.model.say import _, n_
 from mjscore.model.settings import EVENING, ROTATION, SETTINGS, Paying, Rotation, SeatChange, ordered
 from mjscore.model.table import COUNTERS, Table, name_key
-from mjscore.model.tiles import SEAT_WORDS, SEATS, Wind
+from mjscore.evening import words
+from mjscore.evening.words import hand_title
+from mjscore.model.tiles import SEATS, Wind
 from mjscore.pipeline import EMPTY, TableResult, evaluate, named_in
 from mjscore.rules.scheme import Scheme, load_scheme
 from mjscore.settle import Reason
@@ -221,40 +224,24 @@ class NextDeal(NamedTuple):
         """Who moves where at a new round, for the table to see before it sits down: `New round:
         Ann and Dee swap chairs; Bob and Cid swap chairs`; None when nobody moves."""
         pairs = self.swaps()
-        return "New round: " + "; ".join(f"{a} and {b} swap chairs" for a, b in pairs) if pairs else None
+        return words.new_round(pairs) if pairs else None
 
     def kept(self) -> str | None:
         """Why the dealer deals again: `Dee deals again: the draw keeps the deal` (or East's win);
         None when the deal passed.  A draw breaks East's run of wins, so a run says a win."""
         if not self.extra_hands:
             return None
-        why = "East's win keeps the deal" if self.dealer_wins else "the draw keeps the deal"
-        return f"{self.dealer} deals again: {why}"
+        return words.deals_again(self.dealer, by_a_win=bool(self.dealer_wins))
 
     def sentence(self) -> str:
         """The next deal in words, made here once for every shell (the command line, the page):
         `Next: Hand 2: Ann deals, East round (extra hand 1; the kitty holds 2 deals' stakes)`."""
-        more = []
-        if self.extra_hands:
-            more.append(f"{self.kept()}, extra hand {self.extra_hands}")
-        if self.kitty_deals:
-            n = self.kitty_deals
-            more.append("the kitty holds 1 deal's stakes" if n == 1 else f"the kitty holds {n} deals' stakes")
-        if self.seats_change:
-            # A new round under a rotation that changes seats: who sits where from this deal on.
-            pairs = ", ".join(f"{a} and {b} swap chairs" for a, b in self.swaps())
-            chairs = ", ".join(f"{n} {s.value}" for s, n in zip(SEATS, self.seats, strict=True))
-            more.append(f"new round: {pairs}: {chairs}")
-        title = hand_title(self.hand, self.dealer, self.round.value)
-        return f"Next: {title}" + (f" ({'; '.join(more)})" if more else "")
-
-
-def hand_title(number: int, dealer: str, round_letter: str, kajongg_hand: int | None = None) -> str:
-    """A hand of an evening named one way wherever it is shown (the prompt, `add`, `session`,
-    the page): `Hand 5: Dee deals, East round`; a hand imported from Kajongg with Kajongg's own
-    number beside ours where they differ: `Hand 5 (Kajongg's hand 4): Dee deals, East round`."""
-    theirs = f" (Kajongg's hand {kajongg_hand})" if kajongg_hand is not None and kajongg_hand != number else ""
-    return f"Hand {number}{theirs}: {dealer} deals, {SEAT_WORDS[round_letter]} round"
+        kept = self.kept()
+        # A new round under a rotation that changes seats: who sits where from this deal on.
+        chairs = [(s.letter, n) for s, n in zip(SEATS, self.seats, strict=True)] if self.seats_change else None
+        return words.next_deal(hand_title(self.hand, self.dealer, self.round.letter),
+                               (kept, self.extra_hands) if self.extra_hands and kept else None,
+                               self.kitty_deals, self.swaps() if self.seats_change else None, chairs)
 
 
 @dataclass(frozen=True)
@@ -427,8 +414,8 @@ def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, An
         try:
             evening_scheme = load_scheme(named_in(h.scheme, h.where.file))
         except SchemeError as e:
-            raise SchemeError(f"scheme '{excerpt(h.scheme)}': {e.message}", h.scheme_where if h.scheme_where.line
-                              else h.where, h.scheme) from None
+            raise SchemeError(_("scheme '{name}': {why}").format(name=excerpt(h.scheme), why=e.message),
+                              h.scheme_where if h.scheme_where.line else h.where, h.scheme) from None
     state.stake = evening_stake(h, scheme, given, evening_scheme)
     names = h.names
     counted = len(state.played)             # hands counted before (a state restored from a checkpoint)
@@ -443,7 +430,7 @@ def hands_of(session: Session, scheme: str | None = None, given: Mapping[str, An
             table = _with_session_values(hand, h, prevailing, seating, tuple(by_seat[s] for s in SEATS))
             result = evaluate(table, scheme, given, explain)
             if result.settlement is None:
-                why = f"hand {number} cannot be settled: {result.settlement_error}"
+                why = _("hand {hand} cannot be settled: {why}").format(hand=number, why=result.settlement_error)
                 if table.winner is None and not table.draw:
                     raise NoWinnerError(why, hand.where, seats=tuple(p.seat.value for p in table.players))
                 # The seats with no line, where one is missing: the lines a table must still give.
@@ -493,11 +480,12 @@ def evening_stake(h: SessionHeader, scheme: str | None = None, given: Mapping[st
 def _check_own_settings(hand: Table, number: int) -> None:
     """A hand may give its own settings, but not one of the whole evening's (the stake): the
     evening's money is its points' at one stake."""
-    own = [k for k, _ in hand.options if k in EVENING]
+    own = [k for k, _value in hand.options if k in EVENING]
     if own:
         word = own[0].replace("_", "-")
-        raise SessionError(f"hand {number} gives its own {word}: the {word} is the whole evening's, given in the "
-                           f"session's header (or --{word}), not in a hand's", hand.where, word)
+        raise SessionError(_("hand {hand} gives its own {word}: the {word} is the whole evening's, given in the "
+                             "session's header (or --{word}), not in a hand's").format(hand=number, word=word),
+                           hand.where, word)
 
 
 def _settling(paid: dict[str, int], added: list[int], played: int) -> tuple[tuple[Transfer, ...] | None, str | None]:
@@ -508,42 +496,45 @@ def _settling(paid: dict[str, int], added: list[int], played: int) -> tuple[tupl
     if not added:
         return tuple(settle_up(paid)), None
     if len(added) == played:
-        return None, "the totals were added up (add-up): no payments to settle"
-    one = len(added) == 1
-    return tuple(settle_up(paid)), (f"the settle-up leaves out {_hand_list(added)}: {'it was' if one else 'they were'} "
-                                    f"added up under add-up, so {'its' if one else 'their'} scores stay in the "
-                                    "totals, unsettled")
+        return None, _("the totals were added up (add-up): no payments to settle")
+    return tuple(settle_up(paid)), n_(
+        "the settle-up leaves out {hands}: it was added up under add-up, so its scores stay in the totals, unsettled",
+        "the settle-up leaves out {hands}: they were added up under add-up, so their scores stay in the totals, "
+        "unsettled", len(added)).format(hands=_hand_list(added))
 
 
 def _hand_list(numbers: list[int]) -> str:
     """`hand 3`, `hands 2 and 5`, `hands 1, 4 and 6`."""
     if len(numbers) == 1:
-        return f"hand {numbers[0]}"
-    return f"hands {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
+        return _("hand {hand}").format(hand=numbers[0])
+    return _("hands {some} and {last}").format(some=", ".join(map(str, numbers[:-1])), last=numbers[-1])
 
 
 def _check_against_rotation(hand: Table, number: int, prevailing: Wind, seating: Seating,
                             names: tuple[str, ...]) -> None:
     if "round" in hand.stated and hand.round is not prevailing:
-        raise SessionError(f"hand {number} says round {hand.round.value}, but by the rotation it is played "
-                           f"in the {prevailing.name.lower()} round", hand.where, "round")
+        raise SessionError(_("hand {hand} says round {said}, but by the rotation it is played in the {wind} "
+                             "round").format(hand=number, said=hand.round.value, wind=_(prevailing.name.lower())),
+                           hand.where, "round")
     for word, name in COUNTERS.items():
         said, counted = getattr(hand, name), getattr(seating, name)
         if word in hand.stated and said != counted:
-            raise SessionError(f"hand {number} says {word} {said}, but {_COUNTED[name].format(counted)}",
-                               hand.where, word)
+            raise SessionError(_("hand {hand} says {word} {said}, but {counted}").format(
+                hand=number, word=word, said=said, counted=_counted(name, counted)), hand.where, word)
     for p in hand.players:
         if p.name is not None:
             expected = names[seating.player_at(p.seat)]
             if name_key(p.name) != name_key(expected):
-                raise SessionError(f"hand {number} seats {p.name} at {p.seat.value}, but by the rotation "
-                                   f"{expected} sits there", p.where, p.name)
+                raise SessionError(_("hand {hand} seats {player} at {seat}, but by the rotation {expected} sits "
+                                     "there").format(hand=number, player=p.name, seat=p.seat.value, expected=expected),
+                                   p.where, p.name)
 
 
-# A count a hand states, when the session counted otherwise: what the session counted, in words.
-_COUNTED = {"dealer_wins": "East has won {} in a row",
-            "extra_hands": "East's run of extra hands is {}",
-            "kitty_deals": "the kitty's count of deals before it is {}"}
+def _counted(name: str, counted: int) -> str:
+    """A count a hand states, when the session counted otherwise: what the session counted, in words."""
+    return {"dealer_wins": _("East has won {n} in a row"),
+            "extra_hands": _("East's run of extra hands is {n}"),
+            "kitty_deals": _("the kitty's count of deals before it is {n}")}[name].format(n=counted)
 
 
 class _Counted(Protocol):
@@ -565,7 +556,7 @@ def next_hand(played: SessionResult, header: SessionHeader, text: str, name: str
     reads a hand of the file.  (Checking a player's line while the hand is being entered.)"""
     nxt = played.next
     if nxt is None:
-        raise SessionError("the evening has no next hand", header.where)
+        raise SessionError(_("the evening has no next hand"), header.where)
     hand = parse_table(text, name, 1, names={n: s.value for s, n in zip(SEATS, nxt.seats, strict=True)})
     return _with_session_values(hand, header, nxt.round, nxt, nxt.seats)
 

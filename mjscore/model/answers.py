@@ -177,6 +177,10 @@ class SaidPlain(TypedDict):
     payments: list[str]
     penalties: list[str]
     specials: list[str]
+    nobody: NotRequired[list[str]]
+    """Where nobody pays: what is said instead of the payments ("Nobody pays.")."""
+    completed: NotRequired[list[str]]
+    """Where the winning discard completed a set written concealed: which tile from whom."""
 
 
 class HandShownPlain(HandPlain):
@@ -529,9 +533,11 @@ class DraftPlain(LineCheckPlain):
     """Entering it: the status's `version` once it was held."""
 
 
-HeldPenaltyPlain = TypedDict("HeldPenaltyPlain", {"from": str, "amount": int, "to": str | None, "by": str | None})
+HeldPenaltyPlain = TypedDict("HeldPenaltyPlain", {"from": str, "amount": int, "to": str | None, "by": str | None,
+                                                   "said": NotRequired[str]})
 HeldPenaltyPlain.__doc__ = ("A penalty held for the next hand, between players by name: `from` pays `to` (none: "
-                            "each other player) the amount; `by`, who entered it.")
+                            "each other player) the amount; `by`, who entered it; in the status, `said`: the "
+                            "penalty in words, as the phones list it.")
 
 
 class NoticePlain(TypedDict):

@@ -675,7 +675,7 @@ function renderTable() {
     $("penalties").replaceChildren(...(st.penalties || []).map((p, i) => {
       const li = document.createElement("li");
       const what = document.createElement("span");
-      what.textContent = `Penalty: ${p.from} pays ${p.amount}${p.to ? " to " + p.to : " to each"}${p.by ? " (entered by " + p.by + ")" : ""}`;
+      what.textContent = p.said;                        // the library's words
       const drop = button("Remove", () => removePenalty(i));
       drop.className = "quiet";
       drop.setAttribute("aria-label", `Remove the penalty: ${what.textContent}`);
@@ -735,7 +735,7 @@ function handResult(data, title) {
   if (title !== false) parts.push(h);
   const s = data.settlement, said = data.said || { payments: [], penalties: [], specials: [] };
   if (s) {
-    const pays = said.payments.length ? said.payments : s.paying === "add-up" ? ["Add-up: nobody pays; the scores are added to the totals."] : ["Nobody pays."];
+    const pays = said.payments.length ? said.payments : said.nobody || [];     // the library's words, as the CLI's
     for (const line of pays) parts.push(para("pays", line));
     if (said.penalties.length && said.payments.length) parts.push(para("small", "The payments above include:"));
     for (const line of said.penalties) parts.push(para("penalty-line", line));
@@ -762,11 +762,8 @@ function handResult(data, title) {
     const ul = document.createElement("ul"); ul.className = "items";
     if (p.completed && data.win) {
       // A set written concealed, shown exposed: the discard completed it.
-      const robbed = (data.win.flags || []).includes("robbed");
       const li = document.createElement("li");
-      li.textContent = (data.win.flags || []).includes("unrecorded")
-        ? `${p.completed}: the discarded ${data.win.tile} completed it (whose discard was not recorded)`
-        : `${p.completed}: the ${data.win.tile} ${robbed ? "robbed from" : "from"} ${names[data.win.from]}${robbed ? "'s kong" : ""} completed it`;
+      li.textContent = `${p.completed}: ${(said.completed || [""])[0]}`;       // the library's words
       ul.append(li);
     }
     for (const i of p.items) {

@@ -45,6 +45,7 @@ from mjscore.io.reader import (
 from mjscore.store import packaged as _packaged
 from mjscore.io.text import normalise, read_text
 from mjscore.model.errors import InputError, Location, MjError
+from mjscore.model.say import _
 from mjscore.model.settings import BY_NAME, ROTATION, SETTINGS, Setting
 from mjscore.model.settings import given as given_settings
 from mjscore.model.table import Table
@@ -269,8 +270,8 @@ def score(text: str | Table, *, scheme: str | os.PathLike[str] | None = None, ex
         return evaluate(text, _scheme_name(scheme), given, explain)
     found = parse_any(text, "<input>")
     if len(found) != 1:
-        raise InputError(f"score takes one table; this text holds {len(found)} "
-                         "(use score_many, or parse and score each)", Location("<input>"))
+        raise InputError(_("score takes one table; this text holds {n} (use score_many, or parse and score "
+                           "each)").format(n=len(found)), Location("<input>"))
     return evaluate(found[0], _scheme_name(scheme), given, explain)
 
 
@@ -690,7 +691,7 @@ class Evening:
     def scheme(self) -> str | None:
         """The scheme the evening's header names, as the evening reads it (a path relative to
         the evening's folder); None for the default."""
-        played, _ = self._remembered()
+        played, _header = self._remembered()
         return None if played.scheme is None else named_in(played.scheme, self.path)
 
     def check_line(self, seat: str | Wind, line: str) -> LineCheck:
@@ -710,8 +711,8 @@ class Evening:
             return LineCheck(where, e)
         kind = _answer_kind(typed)
         if kind != "line":
-            return LineCheck(where, InputError(f"'{kind}' is not a player's line: a {kind} is entered for the "
-                                               "whole table", Location("<line>", 1, 1), typed.strip()))
+            return LineCheck(where, InputError(_("'{kind}' is not a player's line: a {kind} is entered for the whole "
+                                                 "table").format(kind=kind), Location("<line>", 1, 1), typed.strip()))
         error = check_line(typed, where, nxt.seats, scheme=self.scheme(), round=nxt.round, name="<line>")
         if error is not None:
             return LineCheck(where, error)
@@ -752,7 +753,7 @@ class Evening:
         def shown(s: Setting[Any], value: Any) -> str:
             # A setting that follows another when not given says so ("as east-double").
             if value is None:
-                return f"as {BY_NAME[s.follows].word}" if s.follows else "none"
+                return _("as {setting}").format(setting=BY_NAME[s.follows].word) if s.follows else _("none")
             return s.text(value)
         rows: list[SettingPlain] = [
             {"word": s.word, "value": shown(s, getattr(values, s.name)), "given": s.name in given, "help": s.help}
@@ -773,7 +774,7 @@ class Evening:
     def state(self) -> tuple[str, SessionResult, tuple[str, ...]]:
         """The file's version, the evening as played at it, and each hand's text: one reading, so
         that an answer tagged with the version holds that version's evening."""
-        sig, played, _, texts = self._remembering()
+        sig, played, _kept, texts = self._remembering()
         return "-".join(map(str, sig)), played, texts
 
     def hand_texts(self) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -22,6 +22,7 @@ from mjscore.hand.validate import validate_table
 from mjscore.hand.waits import table_waits as waits_at_table
 from mjscore.model.errors import SchemeError, TableError, WinClauseError
 from mjscore.model.plain import boolean, encode, string
+from mjscore.model.say import _, n_
 from mjscore.model.table import PlayerHand, Table, WinFlag
 from mjscore.model.tiles import SEATS, Tile, Wind
 from mjscore.rules.scheme import Scheme, load_scheme
@@ -127,7 +128,7 @@ class TableResult(NamedTuple):
             out += [', "ruling": ', string(self.ruling)]
         out += [', "settlement": ', self.settlement.to_json() if self.settlement else "null"]
         if self.settlement is None:
-            out += [', "settlement_error": ', string(self.settlement_error or "no settlement was computed")]
+            out += [', "settlement_error": ', string(self.settlement_error or _("no settlement was computed"))]
         out.append("}")
         return "".join(out)
 
@@ -147,12 +148,13 @@ def one_winner(table: Table) -> tuple[Table, str | None]:
                    or not any(tile in r.concealed for r in readings(p)) for p, w in winners)):
         return table, None                       # not a claim on one discard: validation says what is wrong
     order = [SEATS[(discarder.number + k) % 4] for k in range(3)]      # the turns after the discarder's
-    claimants = sorted((p for p, _ in winners), key=lambda p: order.index(p.seat))
+    claimants = sorted((p for p, _won in winners), key=lambda p: order.index(p.seat))
     taker = next((p for p in claimants if tile not in p.discards), None)
     if taker is None:
         seats = " and ".join(table.who(p.seat) for p in claimants)
-        raise WinClauseError(f"sacred discard: {seats} each discarded {tile.text} since their last draw from the wall, "
-                             f"so none of them may go out on {table.who(discarder)}'s discard of it",
+        raise WinClauseError(_("sacred discard: {players} each discarded {tile} since their last draw from the wall, "
+                               "so none of them may go out on {discarder}'s discard of it").format(
+                                 players=seats, tile=tile.text, discarder=table.who(discarder)),
                              claimants[0].where, tile.text, seats=tuple(p.seat.value for p in claimants))
     others = [p for p in claimants if p is not taker]
     players = tuple(_without(p, tile) if p in others else p for p in table.players)
@@ -174,20 +176,30 @@ def _ruling(table: Table, claimants: list[PlayerHand], taker: PlayerHand, others
     not take the tile and why, who loses."""
     who_ = table.who
     seats = [who_(p.seat) for p in claimants]
-    who = " and ".join(seats) if len(seats) == 2 else ", ".join(seats[:-1]) + f" and {seats[-1]}"
-    both = "both" if len(seats) == 2 else "all"
-    out = f"{who} {both} go out on {who_(discarder)}'s discard of {tile.text}: "
+    if len(seats) == 2:
+        out = _("{a} and {b} both go out on {discarder}'s discard of {tile}: ").format(
+            a=seats[0], b=seats[1], discarder=who_(discarder), tile=tile.text)
+    else:
+        out = _("{some} and {last} all go out on {discarder}'s discard of {tile}: ").format(
+            some=", ".join(seats[:-1]), last=seats[-1], discarder=who_(discarder), tile=tile.text)
     barred = claimants[:claimants.index(taker)]          # passed over: their turn came first
     if barred:
-        names = " and ".join(who_(p.seat) for p in barred)
-        out += (f"{names} may not take it, having discarded {tile.text} since {'her' if len(barred) == 1 else 'their'} "
-                f"last draw (a sacred discard), so {who_(taker.seat)} takes it, being next in turn after "
-                f"{who_(discarder)} who may; ")
+        out += n_("{barred} may not take it, having discarded {tile} since her last draw (a sacred discard), so "
+                  "{taker} takes it, being next in turn after {discarder} who may; ",
+                  "{barred} may not take it, having discarded {tile} since their last draw (a sacred discard), so "
+                  "{taker} takes it, being next in turn after {discarder} who may; ", len(barred)).format(
+            barred=_and(who_(p.seat) for p in barred), tile=tile.text, taker=who_(taker.seat),
+            discarder=who_(discarder))
     else:
-        out += f"{who_(taker.seat)} takes it, being next in turn after {who_(discarder)}; "
-    losers = " and ".join(who_(p.seat) for p in others)
-    return out + (f"{losers} is scored as a loser without it" if len(others) == 1
-                  else f"{losers} are scored as losers without it")
+        out += _("{taker} takes it, being next in turn after {discarder}; ").format(taker=who_(taker.seat),
+                                                                                  discarder=who_(discarder))
+    return out + n_("{losers} is scored as a loser without it", "{losers} are scored as losers without it",
+                    len(others)).format(losers=_and(who_(p.seat) for p in others))
+
+
+def _and(names: Iterable[str]) -> str:
+    """`Ann and Bob`: names joined as the ruling names them."""
+    return _(" and ").join(names)
 
 
 def evaluate(table: Table, scheme: str | None = None, given: Mapping[str, Any] = EMPTY,
@@ -224,9 +236,10 @@ def _robbed_last(table: Table, used: Scheme, players: Sequence[PlayerScore]) -> 
         return None
     paid = {i.rule for p in players if p.winner for i in p.best.items}
     if any(r.id in paid and ("flag", WinFlag.LAST) in r.when for r in used.rules):
-        return "the last tile made the kong that was robbed: this scheme pays both robbing the kong and the last tile"
-    return ("the last tile made the kong that was robbed: a robbed tile is neither a discard nor drawn, so "
-            "robbing the kong counts and the last tile does not")
+        return _("the last tile made the kong that was robbed: this scheme pays both robbing the kong and the last "
+                 "tile")
+    return _("the last tile made the kong that was robbed: a robbed tile is neither a discard nor drawn, so robbing "
+             "the kong counts and the last tile does not")
 
 
 def validate_under(table: Table, used: Scheme) -> None:
@@ -245,7 +258,7 @@ def evaluate_player(table: Table, seat: Wind, scheme: str | None = None) -> Play
     validate_under(table, used)
     hand = table.player(seat)
     if hand is None:
-        raise TableError(f"the line is not {seat.value}'s", table.where)
+        raise TableError(_("the line is not {seat}'s").format(seat=seat.value), table.where)
     return score_player(hand, table, used)
 
 
@@ -256,12 +269,14 @@ def _kitty_earned(table: Table, settings: Settings, scheme: Scheme, players: tup
         return True
     if scheme.rule(settings.kitty_hand) is None:
         # A misspelt rule would silently keep the kitty from every winner: refused, not settled.
-        raise TableError(f"kitty-hand names no rule of scheme '{scheme.name}': '{settings.kitty_hand}' "
-                         "(the id of one of its rules, as the scheme file writes it)", table.where, "kitty-hand")
+        raise TableError(_("kitty-hand names no rule of scheme '{scheme}': '{rule}' (the id of one of its rules, as "
+                           "the scheme file writes it)").format(scheme=scheme.name, rule=settings.kitty_hand),
+                         table.where, "kitty-hand")
     won = next(p for p in players if p.winner)
     if won.counted:
-        raise SettlementError(f"the kitty goes to a hand that earns '{settings.kitty_hand}', and "
-                              f"{table.who(won.seat)}'s score was counted at the table: list the tiles")
+        raise SettlementError(_("the kitty goes to a hand that earns '{rule}', and {player}'s score was counted at "
+                                "the table: list the tiles").format(rule=settings.kitty_hand,
+                                                                    player=table.who(won.seat)))
     return any(i.rule == settings.kitty_hand for i in won.best.items + won.best.ignored)
 
 

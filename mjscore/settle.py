@@ -16,6 +16,7 @@ from typing import NamedTuple
 from mjscore.model import plain
 from mjscore.model.amounts import Amount, exact, half_up, up_to
 from mjscore.model.errors import MjError
+from mjscore.model.say import _
 from mjscore.model.settings import Paying, Settings
 from mjscore.model.table import SeatPenalty, Table
 from mjscore.model.tiles import SEATS, Wind
@@ -121,7 +122,8 @@ def find_payoff(name: str, scheme_payoffs: Mapping[str, Payoff] | None = None) -
     found = dict(builtin_payoffs())
     found.update(scheme_payoffs or {})
     if name not in found:
-        raise SettlementError(f"no payoff scheme '{name}'; known: {', '.join(sorted(found))}")
+        raise SettlementError(_("no payoff scheme '{name}'; known: {known}").format(name=name,
+                                                                                   known=", ".join(sorted(found))))
     return found[name]
 
 
@@ -173,13 +175,13 @@ def settle(table: Table, scores: dict[Wind, int], settings: Settings,
     if not table.draw:
         won = table.winning
         if won is None:
-            raise SettlementError("there is no winner and the table is not marked 'draw'")
+            raise SettlementError(_("there is no winner and the table is not marked 'draw'"))
         winner, win = won
         payoff = find_payoff(settings.payoff, scheme_payoffs)
         applies = (payoff.east_double == EastDouble.SWITCH
                    or (settings.paying is Paying.BETWEEN_ALL and win.liable is None))
         if winner.seat not in scores:
-            raise SettlementError("the winner's score is missing")
+            raise SettlementError(_("the winner's score is missing"))
         u = scores[winner.seat]
         discarder = win.discarder
         shares = winner_shares(winner.seat, discarder, u, payoff, settings.east_double)
@@ -222,11 +224,11 @@ def _add_up(table: Table, scores: dict[Wind, int], settings: Settings, kitty_ear
     if not table.draw:
         missing = [table.who(s) for s in SEATS if s not in scores]
         if missing:
-            raise SettlementError(f"add-up needs every player's score; missing: {', '.join(missing)} "
-                                  f"(write '{missing[0]}: score 0' or '{missing[0]}: ...' for a player "
-                                  "who scored nothing)")
+            raise SettlementError(_("add-up needs every player's score; missing: {missing} (write '{first}: score "
+                                    "0' or '{first}: ...' for a player who scored nothing)").format(
+                missing=", ".join(missing), first=missing[0]))
         if table.winner is None:
-            raise SettlementError("there is no winner and the table is not marked 'draw'")
+            raise SettlementError(_("there is no winner and the table is not marked 'draw'"))
         for seat, s in scores.items():
             net[seat] = s * (2 if seat is Wind.EAST and settings.east_double else 1)
     else:
@@ -257,10 +259,11 @@ def _specials(table: Table, settings: Settings, kitty_earned: bool, payoff: Payo
     if settings.kitty:
         deals = table.kitty_deals + 1                  # this deal's stakes are in it too
         if table.draw or won is None:
-            out.append(Special(Reason.KITTY, deals, settings.kitty, 0, None, "a draw: the kitty stays"))
+            out.append(Special(Reason.KITTY, deals, settings.kitty, 0, None, _("a draw: the kitty stays")))
         elif not kitty_earned:
             out.append(Special(Reason.KITTY, deals, settings.kitty, 0, None,
-                               f"the winner's hand does not earn '{settings.kitty_hand}': the kitty stays"))
+                               _("the winner's hand does not earn '{rule}': the kitty stays").format(
+                                   rule=settings.kitty_hand)))
         else:
             # Each player put the stake in for every deal; the winner takes the others' stakes
             # (her own come back to her).
@@ -271,11 +274,11 @@ def _specials(table: Table, settings: Settings, kitty_earned: bool, payoff: Payo
         bonus = settings.extra_hand_bonus * table.extra_hands
         if table.draw or won is None:
             out.append(Special(Reason.EXTRA_HANDS, table.extra_hands, settings.extra_hand_bonus, 0, None,
-                               "a draw: nothing is paid"))
+                               _("a draw: nothing is paid")))
         else:
             winner, win = won
             amount = bonus if settings.paying is Paying.ADD_UP or payoff is None else sum(
-                a for _, a in _bonus_shares(bonus, winner.seat, win.discarder, win.liable, payoff))
+                a for _seat, a in _bonus_shares(bonus, winner.seat, win.discarder, win.liable, payoff))
             out.append(Special(Reason.EXTRA_HANDS, table.extra_hands, settings.extra_hand_bonus, amount, winner.seat))
     return tuple(out)
 
@@ -317,8 +320,9 @@ def _between_losers(winner: Wind, scores: dict[Wind, int], settings: Settings, u
     losers = [s for s in SEATS if s is not winner]
     missing = [table.who(s) for s in losers if s not in scores]
     if missing:
-        raise SettlementError(f"between-all needs every loser's score; missing: {', '.join(missing)}: add "
-                              f"'{missing[0]}: ...' for a loser who scored nothing, or use --paying winner-only")
+        raise SettlementError(_("between-all needs every loser's score; missing: {missing}: add '{first}: ...' for a "
+                                "loser who scored nothing, or use --paying winner-only").format(
+            missing=", ".join(missing), first=missing[0]))
     east_double = settings.east_doubles_between_losers
     out = []
     for i, a in enumerate(losers):

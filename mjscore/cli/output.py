@@ -14,6 +14,8 @@ import os
 import sys
 from typing import Any, TextIO
 
+from mjscore.model.say import _
+
 
 class OutputError(Exception):
     """Standard output cannot be written (the disk is full, the stream is closed, ...)."""
@@ -57,7 +59,7 @@ class Closed:
     errors = "backslashreplace"
 
     def write(self, text: str) -> int:
-        raise OutputError(os.strerror(errno.EBADF) + " (standard output is closed)")
+        raise OutputError(_("{why} (standard output is closed)").format(why=os.strerror(errno.EBADF)))
 
     def flush(self) -> None:
         pass

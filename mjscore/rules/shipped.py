@@ -6,14 +6,15 @@ from pathlib import Path
 
 from mjscore.store.packaged import data_folder
 from mjscore.model.errors import Location, SchemeError
+from mjscore.model.say import _
 
 
 def scheme_dir() -> Path:
     """The folder of the shipped schemes."""
     folder = data_folder("mjscore.schemes")
     if folder is None:
-        raise SchemeError("mjscore's shipped schemes are not installed: install mjscore (pip install .) rather "
-                          "than copying its source folder", Location("mjscore.schemes"))
+        raise SchemeError(_("mjscore's shipped schemes are not installed: install mjscore (pip install .) rather "
+                            "than copying its source folder"), Location("mjscore.schemes"))
     return folder
 
 

@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 from mjscore.model.errors import InputError, Location
+from mjscore.model.say import _
 
 _TEMP_PREFIX, _TEMP_SUFFIX = ".", ".tmp"
 
@@ -58,17 +59,18 @@ def check_writable(path: str, display: str | None = None) -> None:
     except FileNotFoundError:
         return
     except OSError as e:
-        raise InputError(f"cannot write the file: {e.strerror or e}", Location(name)) from None
+        raise InputError(_("cannot write the file: {why}").format(why=e.strerror or e), Location(name)) from None
     if not stat.S_ISREG(st.st_mode):
-        raise InputError("is not a regular file: only a regular file is written", Location(name))
+        raise InputError(_("is not a regular file: only a regular file is written"), Location(name))
     if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK):
-        raise InputError("the file is read-only: nothing was written (make it writable to change it)", Location(name))
+        raise InputError(_("the file is read-only: nothing was written (make it writable to change it)"),
+                         Location(name))
     # Skipped where there are no user ids (Windows: st_uid is always 0 there); Windows itself
     # refuses, by the file's ACL, to let a writer replace a file that is not theirs to change.
     uid = _uid()
     if uid is not None and st.st_uid != uid and uid != 0:
-        raise InputError("the file belongs to another user: mjscore changes only your own files "
-                         "(nothing was written)", Location(name))
+        raise InputError(_("the file belongs to another user: mjscore changes only your own files (nothing was "
+                           "written)"), Location(name))
 
 
 def replace(path: str, text: str, *, like: bytes | None = None, display: str | None = None,
@@ -90,7 +92,7 @@ def replace(path: str, text: str, *, like: bytes | None = None, display: str | N
     try:
         fd, tmp = tempfile.mkstemp(prefix=f"{_TEMP_PREFIX}{target.name}.", suffix=_TEMP_SUFFIX, dir=folder)
     except OSError as e:
-        raise InputError(f"cannot write beside the file: {e.strerror or e}", Location(name)) from None
+        raise InputError(_("cannot write beside the file: {why}").format(why=e.strerror or e), Location(name)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -111,7 +113,7 @@ def replace(path: str, text: str, *, like: bytes | None = None, display: str | N
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(e, OSError):
-            raise InputError(f"cannot write the file: {e.strerror or e}", Location(name)) from None
+            raise InputError(_("cannot write the file: {why}").format(why=e.strerror or e), Location(name)) from None
         raise
 
 

@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 
 from mjscore.model.errors import InputError, Location
+from mjscore.model.say import _
 from mjscore.store.atomic import remove_stale_temps
 
 LOCK_WAIT = 5.0                 # seconds a writer waits for another to finish
@@ -40,15 +41,17 @@ def locked(path: str, display: str | None = None, wait: float = LOCK_WAIT) -> It
              | getattr(os, "O_CLOEXEC", 0))          # a FIFO in its place opens at once, and is refused
     try:
         if not nofollow and os.path.islink(lock_path):
-            raise OSError(errno.ELOOP, "its lock file is a link")
+            raise OSError(errno.ELOOP, _("its lock file is a link"))
         fd = os.open(lock_path, flags, 0o600)
     except OSError as e:
-        why = ("its lock file belongs to another user" if e.errno == errno.EACCES and os.path.lexists(lock_path)
-               else "its folder must be writable")
-        raise InputError(f"cannot lock the file for writing ({e.strerror or e}): {why}", Location(name)) from None
+        why = (_("its lock file belongs to another user") if e.errno == errno.EACCES and os.path.lexists(lock_path)
+               else _("its folder must be writable"))
+        raise InputError(_("cannot lock the file for writing ({error}): {why}").format(error=e.strerror or e, why=why),
+                         Location(name)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise InputError("cannot lock the file for writing: its lock file is not a regular file", Location(name))
+            raise InputError(_("cannot lock the file for writing: its lock file is not a regular file"),
+                             Location(name))
         _acquire(fd, name, wait)
         remove_stale_temps(folder, base)
         yield
@@ -69,7 +72,8 @@ def _acquire(fd: int, name: str, wait: float) -> None:
             return
         except OSError as e:
             if e.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-                raise InputError(f"cannot lock the file for writing: {e.strerror or e}", Location(name)) from None
+                raise InputError(_("cannot lock the file for writing: {why}").format(why=e.strerror or e),
+                                 Location(name)) from None
         if time.monotonic() >= deadline:
             raise _busy(name, wait)
         time.sleep(_POLL)
@@ -88,7 +92,8 @@ def _acquire_windows(fd: int, name: str, wait: float) -> None:
             if filelock.lock_descriptor(fd, blocking=False):
                 return
         except OSError as e:
-            raise InputError(f"cannot lock the file for writing: {e.strerror or e}", Location(name)) from None
+            raise InputError(_("cannot lock the file for writing: {why}").format(why=e.strerror or e),
+                             Location(name)) from None
         if time.monotonic() >= deadline:
             raise _busy(name, wait)
         time.sleep(_POLL)
@@ -107,5 +112,5 @@ def _release(fd: int) -> None:
 
 
 def _busy(name: str, wait: float) -> InputError:
-    return InputError(f"another writer is changing this file and did not finish within {wait:g} seconds; "
-                      "nothing was written (try again)", Location(name))
+    return InputError(_("another writer is changing this file and did not finish within {wait} seconds; nothing was "
+                        "written (try again)").format(wait=f"{wait:g}"), Location(name))

@@ -13,6 +13,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from mjscore.model.errors import InputError, Location, excerpt
+from mjscore.model.say import _
 
 # Each data package and the folder of the source tree it is built from (pyproject.toml's
 # package-dir).
@@ -41,8 +42,8 @@ def package_folder(package: str) -> Path:
     """`data_folder`, or an InputError when the package is not to be found."""
     folder = data_folder(package)
     if folder is None:
-        raise InputError(f"{package} is not installed: install mjscore (pip install .) rather than copying its "
-                         "source folder", Location(package))
+        raise InputError(_("{package} is not installed: install mjscore (pip install .) rather than copying its "
+                           "source folder").format(package=package), Location(package))
     return folder
 
 
@@ -59,8 +60,9 @@ def help_document(topic: str) -> str:
     """The Markdown text of a document by topic name; an InputError naming the topics if none."""
     topics = help_topics()
     if topic not in topics:
-        raise InputError(f"no help topic '{excerpt(topic)}': choose from {', '.join(topics)}", Location("mjscore help"),
-                         topic)
+        raise InputError(_("no help topic '{topic}': choose from {topics}").format(topic=excerpt(topic),
+                                                                                  topics=", ".join(topics)),
+                         Location("mjscore help"), topic)
     folder = package_folder("mjscore.schemes") if topic == "schemes" else package_folder("mjscore.docs")
     return (folder / ("README.md" if topic == "schemes" else f"{topic}.md")).read_text(encoding="utf-8")
 
@@ -83,8 +85,8 @@ def example_text(name: str) -> str:
     # too long to be a file's name would make the file system fail).
     path = _samples().get(name[:-3] if name.endswith(".mj") else name)
     if path is None:
-        raise InputError(f"no example '{excerpt(name)}': 'mjscore example' lists them", Location("mjscore example"),
-                         name)
+        raise InputError(_("no example '{name}': 'mjscore example' lists them").format(name=excerpt(name)),
+                         Location("mjscore example"), name)
     return path.read_text(encoding="utf-8")
 
 

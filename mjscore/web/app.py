@@ -40,6 +40,7 @@ from starlette.types import ASGIApp
 
 import mjscore.api as api
 from mjscore.model.errors import MjError
+from mjscore.model.say import _
 from mjscore.version import __version__
 from mjscore.web.guard import Guard
 from mjscore.web.routes import api_routes, page
@@ -104,8 +105,8 @@ async def _not_settled(request: Request, e: api.NotSettled) -> Response:
 async def _invalid(request: Request, e: RequestValidationError) -> Response:
     # FastAPI's own 422 body ({"detail": [...]}) is never sent: the app's error body, as every error.
     first = e.errors()[0] if e.errors() else {}
-    return JSONResponse(error_body(f"the request is not as this call takes it: {first.get('msg', 'invalid')} "
-                                   f"({'.'.join(str(x) for x in first.get('loc', ()))})"), status_code=422)
+    return JSONResponse(error_body(_("the request is not as this call takes it: {why} ({where})").format(
+        why=first.get("msg", "invalid"), where=".".join(str(x) for x in first.get("loc", ())))), status_code=422)
 
 
 async def _http(request: Request, e: HTTPException) -> Response:
@@ -114,7 +115,8 @@ async def _http(request: Request, e: HTTPException) -> Response:
 
 async def _bug(request: Request, e: Exception) -> Response:
     # Starlette's fault handler sends it, then raises the error again for the server to log.
-    return JSONResponse(error_body(f"internal error ({type(e).__name__}); please report it with the hand"),
+    return JSONResponse(error_body(_("internal error ({kind}); please report it with the hand").format(
+        kind=type(e).__name__)),
                         status_code=500)
 
 

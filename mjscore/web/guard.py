@@ -19,6 +19,7 @@ import secrets
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from mjscore.model.say import _
 from mjscore.web.schemas import MAX_BODY, error_body
 
 COOKIE = "mjscore_token"
@@ -82,15 +83,15 @@ class Guard:
         wins over everything (a phone holding last week's cookie is let in by the new QR code),
         then the header, then this port's cookie."""
         for part in scope.get("query_string", b"").split(b"&"):
-            name, _, value = part.partition(b"=")
+            name, _sep, value = part.partition(b"=")
             if name == b"token":
                 return value, True
-        scheme, _, value = headers.get(b"authorization", b"").partition(b" ")
+        scheme, _sep, value = headers.get(b"authorization", b"").partition(b" ")
         if scheme.lower() == b"bearer":
             return value.strip(), False
         name = cookie_name(scope).encode()
         for part in headers.get(b"cookie", b"").split(b";"):
-            key, _, value = part.strip().partition(b"=")
+            key, _sep, value = part.strip().partition(b"=")
             if key == name:
                 return value, False
         return None, False
@@ -115,12 +116,12 @@ def _refused_change(every: dict[bytes, list[bytes]]) -> tuple[int, str] | None:
     the first."""
     kinds = every.get(b"content-type", [])
     if len(kinds) != 1 or kinds[0].split(b";", 1)[0].strip().lower() != b"application/json":
-        return 415, "a request that changes anything sends JSON (Content-Type: application/json)"
+        return 415, _("a request that changes anything sends JSON (Content-Type: application/json)")
     if any(site.lower() != b"same-origin" for site in every.get(b"sec-fetch-site", [])):
-        return 403, "a change comes only from the table's own page"
+        return 403, _("a change comes only from the table's own page")
     host = every.get(b"host", [b""])[0].lower()
     if any(origin.lower() != b"http://" + host for origin in every.get(b"origin", [])):
-        return 403, "a change comes only from the table's own page"
+        return 403, _("a change comes only from the table's own page")
     return None
 
 
@@ -160,7 +161,7 @@ def _limited(receive: Receive) -> Receive:
         if message["type"] == "http.request":
             seen += len(message.get("body", b""))
             if seen > MAX_BODY:
-                raise HTTPException(413, "the request is larger than 64 KiB")
+                raise HTTPException(413, _("the request is larger than 64 KiB"))
         return message
     return read
 
@@ -169,7 +170,7 @@ def _with_headers(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
     """`send`, adding `extra` to the response's headers (those it does not already carry)."""
     async def sending(message: Message) -> None:
         if message["type"] == "http.response.start":
-            have = {k.lower() for k, _ in message.get("headers", [])}
+            have = {k.lower() for k, _v in message.get("headers", [])}
             added = [(k, v) for k, v in extra if k == b"set-cookie" or k not in have]
             message = {**message, "headers": [*message.get("headers", []), *added]}
         await send(message)

@@ -111,7 +111,8 @@ THROUGH_THE_DOOR = ["mjscore/model/say.py", "mjscore/evening/words.py", "mjscore
                     "mjscore/evening/entry.py", "mjscore/evening/next_hand.py", "mjscore/cli/render.py",
                     "mjscore/cli/prompt.py", "mjscore/cli/output.py", "mjscore/pipeline.py", "mjscore/settle.py",
                     "mjscore/api.py", "mjscore/web/app.py", "mjscore/web/guard.py", "mjscore/store/atomic.py",
-                    "mjscore/store/lock.py", "mjscore/store/packaged.py", "mjscore/rules/shipped.py"]
+                    "mjscore/store/lock.py", "mjscore/store/packaged.py", "mjscore/rules/shipped.py",
+                    "mjscore/hand/validate.py"]
 # A phrase there that is no sentence to translate, with why.
 NOT_A_SENTENCE = {("mjscore/cli/render.py", "'mjscore help {}'"): "a command the reader types",
                   ("mjscore/evening/entry.py", "penalty {} {}"): "the notation, as a file writes a penalty",
@@ -129,7 +130,7 @@ NOT_A_SENTENCE = {("mjscore/cli/render.py", "'mjscore help {}'"): "a command the
 NOT_YET = {
     "mjscore/cli/commands.py", "mjscore/cli/schemeview.py", "mjscore/evening/batch.py", "mjscore/evening/check.py",
     "mjscore/evening/journal.py", "mjscore/evening/kajongg.py", "mjscore/evening/season.py",
-    "mjscore/hand/validate.py", "mjscore/io/kajongg_db.py", "mjscore/io/notation.py", "mjscore/io/reader.py",
+    "mjscore/io/kajongg_db.py", "mjscore/io/notation.py", "mjscore/io/reader.py",
     "mjscore/io/sessionfile.py", "mjscore/io/text.py", "mjscore/io/yamlform.py", "mjscore/io/yamlsafe.py",
     "mjscore/model/answers.py", "mjscore/model/errors.py", "mjscore/model/money.py", "mjscore/model/settings.py",
     "mjscore/model/table.py", "mjscore/model/tiles.py", "mjscore/rules/conditions.py", "mjscore/rules/payoffs.py",

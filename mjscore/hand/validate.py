@@ -14,6 +14,7 @@ from operator import attrgetter, eq
 
 from mjscore.hand.arrange import readings, winner_arrangements
 from mjscore.model.errors import HandSizeError, IncompleteHandError, TableError, TileCountError, WinClauseError
+from mjscore.model.say import _, n_
 from mjscore.model.table import Form, PlayerHand, Table, Win, WinFlag, tiles_text
 from mjscore.model.tiles import ALL_TILES, KINDS, TILES, Tile, Wind
 
@@ -39,11 +40,12 @@ def validate_table(table: Table, shapes: frozenset[str] = DEFAULT_SHAPES,
     _check_tile_counts(table)
     winners = [p for p in table.players if p.win is not None]
     if len(winners) > 1:
-        raise WinClauseError(f"two winners at one table ({table.who(winners[0].seat)} and "
-                             f"{table.who(winners[1].seat)}): at most one player goes out", winners[1].where,
+        raise WinClauseError(_("two winners at one table ({a} and {b}): at most one player goes out").format(
+                                 a=table.who(winners[0].seat), b=table.who(winners[1].seat)), winners[1].where,
                              seats=(winners[0].seat.value, winners[1].seat.value))
     if table.draw and winners:
-        raise WinClauseError(f"the table is a draw, yet {table.who(winners[0].seat)} has a win clause",
+        raise WinClauseError(_("the table is a draw, yet {player} has a win clause").format(
+                                 player=table.who(winners[0].seat)),
                              winners[0].where, seats=(winners[0].seat.value,))
     for p in table.players:
         try:
@@ -72,16 +74,20 @@ def _check_flags_fit(p: PlayerHand, table: Table, loose_needs_kong: bool = False
         return                                   # a counted score shows no tiles to check against
     kongs = p.kongs
     if WinFlag.LOOSE in win.flags and loose_needs_kong and not kongs and not p.bonus:
-        raise WinClauseError("'loose' is a win on the loose tile drawn after a kong, a flower or a season, but the "
-                             "hand shows no kong and no flower or season", p.where, "loose")
+        raise WinClauseError(_("'loose' is a win on the loose tile drawn after a kong, a flower or a season, but the "
+                               "hand shows no kong and no flower or season"), p.where, "loose")
     if WinFlag.TWOFOLD in win.flags and kongs < 2:
-        raise WinClauseError("'twofold' is a win on the loose tile of a second kong, declared with the first "
-                             f"kong's loose tile, but the hand shows {('no', 'one')[kongs]} kong", p.where, "twofold")
+        raise WinClauseError((_("'twofold' is a win on the loose tile of a second kong, declared with the first "
+                                "kong's loose tile, but the hand shows no kong") if not kongs else
+                              _("'twofold' is a win on the loose tile of a second kong, declared with the first "
+                                "kong's loose tile, but the hand shows one kong")), p.where, "twofold")
     if WinFlag.ROBBED in win.flags and win.tile is not None:
         copies = sum(1 for t in p.all_tiles() if t == win.tile)
         if copies > 1:
-            raise WinClauseError(f"'robbed' is a win on the tile added to a kong, which leaves the winner no other "
-                                 f"{win.tile.text}, but {table.who(p.seat)} holds {copies} of it", p.where, "robbed")
+            raise WinClauseError(_("'robbed' is a win on the tile added to a kong, which leaves the winner no other "
+                                   "{tile}, but {player} holds {n} of it").format(tile=win.tile.text,
+                                                                                   player=table.who(p.seat), n=copies),
+                                 p.where, "robbed")
         robbed = next((q for q in table.players if q.seat is win.discarder), None)
         if robbed is None or robbed.incomplete or robbed.score is not None:
             return                               # not listed in full: nothing to hold the claim against
@@ -98,14 +104,15 @@ def _check_flags_fit(p: PlayerHand, table: Table, loose_needs_kong: bool = False
         who = table.who(robbed.seat)
         seats = (p.seat.value, robbed.seat.value)
         if kept >= 3:
-            under = f"under '{scheme_name}'" if scheme_name else "here"
-            raise WinClauseError(f"'robbed' takes the tile {who} added to a pung, and {who}'s pung of "
-                                 f"{win.tile.text} is concealed: {under} only the tile added to an exposed pung "
-                                 "may be robbed (a concealed kong only for thirteen orphans)", p.where, "robbed",
-                                 seats=seats)
-        raise WinClauseError(f"'robbed' is a win on the tile {who} added to a pung, but {who} shows no pung of "
-                             f"{win.tile.text}"
-                             + (" (thirteen orphans may rob a concealed kong of it)" if orphans else ""),
+            under = _("under '{scheme}'").format(scheme=scheme_name) if scheme_name else _("here")
+            raise WinClauseError(_("'robbed' takes the tile {player} added to a pung, and {player}'s pung of {tile} "
+                                   "is concealed: {under} only the tile added to an exposed pung may be robbed (a "
+                                   "concealed kong only for thirteen orphans)").format(player=who, tile=win.tile.text,
+                                                                                      under=under),
+                                 p.where, "robbed", seats=seats)
+        raise WinClauseError(_("'robbed' is a win on the tile {player} added to a pung, but {player} shows no pung of "
+                               "{tile}").format(player=who, tile=win.tile.text)
+                             + (_(" (thirteen orphans may rob a concealed kong of it)") if orphans else ""),
                              p.where, "robbed", seats=seats)
 
 
@@ -148,22 +155,24 @@ def _check_tile_counts(table: Table) -> None:
         if n <= limit:
             continue
         t = TILES[i]
-        holders = ", ".join(f"{table.who(p.seat)} has {c[i]}" for p, c in per_seat if c[i])
+        holders = ", ".join(_("{player} has {n}").format(player=table.who(p.seat), n=c[i]) for p, c in per_seat if c[i])
         seats = tuple(p.seat.value for p, c in per_seat if c[i])
         # Point at the player whose tiles push the count over: the fifth 5p, not the first (the
         # seats' counts add up to n, over the limit, so some seat's running count passes it).
-        running = accumulate(c[i] for _, c in per_seat)
-        over = next(p for (p, _), seen in zip(per_seat, running, strict=True) if seen > limit)
+        running = accumulate(c[i] for _seat, c in per_seat)
+        over = next(p for (p, _counts), seen in zip(per_seat, running, strict=True) if seen > limit)
         where = over.place_of(t)
         if t.is_bonus:
-            msg = f"{t.text} ({t.name}) appears {n} times at the table ({holders}); there is one"
+            msg = _("{tile} ({name}) appears {n} times at the table ({holders}); there is one").format(
+                tile=t.text, name=t.name, n=n, holders=holders)
         else:
-            msg = f"{_count_word(n)} {t.text} at the table ({holders}); there are four of each tile"
+            msg = _("{n} {tile} at the table ({holders}); there are four of each tile").format(
+                n=_count_word(n), tile=t.text, holders=holders)
         raise TileCountError(msg, where, t.text, seats=seats)
 
 
 def _count_word(n: int) -> str:
-    return {5: "five", 6: "six", 7: "seven", 8: "eight"}.get(n, str(n))
+    return {5: _("five"), 6: _("six"), 7: _("seven"), 8: _("eight")}.get(n, str(n))
 
 
 def _check_player(p: PlayerHand, table: Table, shapes: frozenset[str],
@@ -178,32 +187,34 @@ def _check_player(p: PlayerHand, table: Table, shapes: frozenset[str],
     size = p.tile_count
     if p.incomplete:
         if win is not None:
-            raise HandSizeError(f"the winner {who} must list the whole hand: '...' is only for losers",
-                                p.where)
+            raise HandSizeError(_("the winner {player} must list the whole hand: '...' is only for losers").format(
+                player=who), p.where)
         most = 13 + kongs
         if size > most:
-            raise HandSizeError(f"{who} holds {_tiles(size)}, more than a loser can "
-                                f"({most} with {kongs} kong{'s' if kongs != 1 else ''}){_kong_hint(p, size - most)}",
-                                p.where)
+            raise HandSizeError(n_("{player} holds {tiles}, more than a loser can ({most} with {n} kong){hint}",
+                                   "{player} holds {tiles}, more than a loser can ({most} with {n} kongs){hint}",
+                                   kongs).format(player=who, tiles=_tiles(size), most=most, n=kongs,
+                                                 hint=_kong_hint(p, size - most)), p.where)
         return
     want = (14 if win is not None else 13) + kongs
     if size != want:
-        role = "the winner" if win is not None else "a loser"
-        kong_note = f" with {kongs} kong{'s' if kongs != 1 else ''}" if kongs else ""
+        role = _("the winner") if win is not None else _("a loser")
+        kong_note = n_(" with {n} kong", " with {n} kongs", kongs).format(n=kongs) if kongs else ""
         hint = _kong_hint(p, size - want)
         if not hint and win is None and size == want + 1:
-            hint = "; is this the winner? add 'win TILE self' or 'win TILE from SEAT'"
+            hint = _("; is this the winner? add 'win TILE self' or 'win TILE from SEAT'")
         elif not hint and win is None and size < want:
-            hint = "; mark a partial listing with '...'"
-        raise HandSizeError(f"{who} holds {_tiles(size)}; {role} holds {want}{kong_note}{hint}", p.where)
+            hint = _("; mark a partial listing with '...'")
+        raise HandSizeError(_("{player} holds {tiles}; {role} holds {want}{kongs}{hint}").format(
+            player=who, tiles=_tiles(size), role=role, want=want, kongs=kong_note, hint=hint), p.where)
     if win is not None:
         if incomplete is not None:
             why = incomplete(p)
         else:
-            why = None if is_complete(p, shapes) else ("its tiles make neither four sets and a pair nor a "
-                                                       "special hand the scheme knows")
+            why = None if is_complete(p, shapes) else _("its tiles make neither four sets and a pair nor a special "
+                                                        "hand the scheme knows")
         if why is not None:
-            raise IncompleteHandError(f"{who}'s hand is not complete: {why}", p.where)
+            raise IncompleteHandError(_("{player}'s hand is not complete: {why}").format(player=who, why=why), p.where)
 
 
 def _kong_hint(p: PlayerHand, extra: int) -> str:
@@ -219,8 +230,8 @@ def _kong_hint(p: PlayerHand, extra: int) -> str:
         return ""
     groups = [tiles_text((t,) * 4, sep="") for t in sorted(fours, key=lambda t: t.index)]
     first = groups[0]
-    return (f"; a kong is written in brackets: ({first}) if declared concealed, [{first}] if exposed"
-            + (f" (and so {' '.join(groups[1:])})" if extra > 1 else ""))
+    return (_("; a kong is written in brackets: ({kong}) if declared concealed, [{kong}] if exposed").format(kong=first)
+            + (_(" (and so {more})").format(more=" ".join(groups[1:])) if extra > 1 else ""))
 
 
 def _check_win_clause(p: PlayerHand, win: Win, table: Table) -> None:
@@ -231,31 +242,35 @@ def _check_win_clause(p: PlayerHand, win: Win, table: Table) -> None:
         in_hand = any(win.tile in r.concealed or any(win.tile in m.tiles for m in r.melds if m.form is Form.GROUP)
                       for r in readings(p))
         if not in_hand:
-            raise WinClauseError(f"the winning tile {win.tile.text} is not among {who}'s concealed tiles: "
-                                 "list the whole hand, the winning tile included", p.where, win.tile.text)
+            raise WinClauseError(_("the winning tile {tile} is not among {player}'s concealed tiles: list the whole "
+                                   "hand, the winning tile included").format(tile=win.tile.text, player=who),
+                                 p.where, win.tile.text)
     if win.discarder is not None and win.tile is not None and win.tile in p.discards:
-        raise WinClauseError(f"sacred discard: {who} discarded {win.tile.text} since her last draw from the "
-                             f"wall, so she may not go out on another {win.tile.text} until she has drawn",
+        raise WinClauseError(_("sacred discard: {player} discarded {tile} since her last draw from the wall, so she "
+                               "may not go out on another {tile} until she has drawn").format(player=who,
+                                                                                            tile=win.tile.text),
                              p.where, win.tile.text)
     if WinFlag.ROBBED in flags and win.self_drawn:
-        raise WinClauseError("'robbed' needs 'from SEAT': the seat whose kong was robbed", p.where, "robbed")
+        raise WinClauseError(_("'robbed' needs 'from SEAT': the seat whose kong was robbed"), p.where, "robbed")
     if WinFlag.UNRECORDED in flags and win.self_drawn:
-        raise WinClauseError("'unrecorded' says who discarded the winning tile is not known: it needs 'from SEAT', "
-                             "the seat that stands in for the discarder", p.where, "unrecorded")
+        raise WinClauseError(_("'unrecorded' says who discarded the winning tile is not known: it needs 'from "
+                               "SEAT', the seat that stands in for the discarder"), p.where, "unrecorded")
     if WinFlag.HEAVEN in flags and (p.seat is not Wind.EAST or not win.self_drawn):
-        raise WinClauseError("'heaven' is East winning on the dealt tiles: it needs seat E and 'self'",
+        raise WinClauseError(_("'heaven' is East winning on the dealt tiles: it needs seat E and 'self'"),
                              p.where, "heaven")
     if WinFlag.EARTH in flags and (p.seat is Wind.EAST or win.discarder is not Wind.EAST):
-        raise WinClauseError("'earth' is winning on East's first discard: it needs 'from E'", p.where, "earth")
+        raise WinClauseError(_("'earth' is winning on East's first discard: it needs 'from E'"), p.where, "earth")
     for f in (WinFlag.LOOSE, WinFlag.TWOFOLD):
         if f in flags and not win.self_drawn:
-            raise WinClauseError(f"'{f.value}' is a win on a loose tile, which is always self-drawn",
+            raise WinClauseError(_("'{flag}' is a win on a loose tile, which is always self-drawn").format(
+                                 flag=f.value),
                                  p.where, f.value)
         if f in flags and WinFlag.LAST in flags:
             # Seed text 000: "In counting the fourteen pieces, the one or two loose tiles on the end
             # of the wall, are included in the fourteen".
-            raise WinClauseError(f"a winning tile has one source: '{f.value}' is a loose tile, and the loose tiles "
-                                 "lie among the fourteen of the dead wall, so none is the wall's last ('last')",
+            raise WinClauseError(_("a winning tile has one source: '{flag}' is a loose tile, and the loose tiles lie "
+                                   "among the fourteen of the dead wall, so none is the wall's last ('last')").format(
+                                     flag=f.value),
                                  p.where, "last")
 
 
@@ -265,4 +280,4 @@ def is_complete(p: PlayerHand, shapes: frozenset[str] = DEFAULT_SHAPES) -> bool:
 
 
 def _tiles(n: int) -> str:
-    return f"{n} tile" if n == 1 else f"{n} tiles"
+    return n_("{n} tile", "{n} tiles", n).format(n=n)

@@ -112,7 +112,7 @@ THROUGH_THE_DOOR = ["mjscore/model/say.py", "mjscore/evening/words.py", "mjscore
                     "mjscore/cli/prompt.py", "mjscore/cli/output.py", "mjscore/pipeline.py", "mjscore/settle.py",
                     "mjscore/api.py", "mjscore/web/app.py", "mjscore/web/guard.py", "mjscore/store/atomic.py",
                     "mjscore/store/lock.py", "mjscore/store/packaged.py", "mjscore/rules/shipped.py",
-                    "mjscore/hand/validate.py"]
+                    "mjscore/hand/validate.py", "mjscore/evening/kajongg.py"]
 # A phrase there that is no sentence to translate, with why.
 NOT_A_SENTENCE = {("mjscore/cli/render.py", "'mjscore help {}'"): "a command the reader types",
                   ("mjscore/evening/entry.py", "penalty {} {}"): "the notation, as a file writes a penalty",
@@ -122,14 +122,30 @@ NOT_A_SENTENCE = {("mjscore/cli/render.py", "'mjscore help {}'"): "a command the
                       "the API's description in /openapi.json, for developers",
                   ("mjscore/web/guard.py", "{}={}; Path=/; HttpOnly; SameSite=Lax"): "a cookie header",
                   ("mjscore/store/packaged.py", "mjscore help"): "a command, where its error is placed",
-                  ("mjscore/store/packaged.py", "mjscore example"): "a command, where its error is placed"}
+                  ("mjscore/store/packaged.py", "mjscore example"): "a command, where its error is placed",
+                  ("mjscore/evening/kajongg.py", "players {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", "scheme {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", "kajongg-hand {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", "round {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", "dealer-wins {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", "score {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", "score {} {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", "{}: score {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", "from {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", " liable {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", "win {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", "win{} {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", "penalty {} {} to {}"): "the notation, as the evening file writes it",
+                  ("mjscore/evening/kajongg.py", "Classical Chinese BMJA"): "a Kajongg rule set's name",
+                  ("mjscore/evening/kajongg.py", "Classical Chinese DMJL"): "a Kajongg rule set's name",
+                  ("mjscore/evening/kajongg.py", "Dangerous Game"): "a Kajongg rule's name, as it stores it"}
 # The places that still make their phrases themselves (not yet through the door): the errors of
 # reading, checking and scoring, the commands' --help and reports, the API's descriptions for
 # developers (/openapi.json), the page's server.  A module moved through the door comes off this
 # list (the test says so), and a module not on it that makes a phrase of its own fails.
 NOT_YET = {
     "mjscore/cli/commands.py", "mjscore/cli/schemeview.py", "mjscore/evening/batch.py", "mjscore/evening/check.py",
-    "mjscore/evening/journal.py", "mjscore/evening/kajongg.py", "mjscore/evening/season.py",
+    "mjscore/evening/journal.py", "mjscore/evening/season.py",
     "mjscore/io/kajongg_db.py", "mjscore/io/notation.py", "mjscore/io/reader.py",
     "mjscore/io/sessionfile.py", "mjscore/io/text.py", "mjscore/io/yamlform.py", "mjscore/io/yamlsafe.py",
     "mjscore/model/answers.py", "mjscore/model/errors.py", "mjscore/model/money.py", "mjscore/model/settings.py",

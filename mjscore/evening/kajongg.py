@@ -46,6 +46,7 @@ from mjscore.io.kajongg_db import KajonggDatabase, KajonggGame, KajonggHand, KHa
 from mjscore.store.atomic import check_writable, replace
 from mjscore.io.sessionfile import name_problem, read_session
 from mjscore.model.errors import InputError, Location, MjError, escaped, excerpt
+from mjscore.model.say import _, n_
 from mjscore.model.table import Form, SetKind, name_key
 from mjscore.model.tiles import SEATS, Suit, Tile, Wind
 from mjscore.pipeline import TableResult
@@ -125,8 +126,8 @@ def evening_of(game: KajonggGame, database: str, notes: dict[int, str] | None = 
     scheme = SCHEMES.get(game.ruleset)
     if scheme is None:
         known = " and ".join(f'"{n}"' for n in SCHEMES)
-        raise InputError(f"game {game.id}: its rule set \"{escaped(game.ruleset)}\" is not one mjscore reproduces "
-                         f"(it reads {known})", where)
+        raise InputError(_("game {game}: its rule set \"{rules}\" is not one mjscore reproduces (it reads "
+                           "{known})").format(game=game.id, rules=escaped(game.ruleset), known=known), where)
     names = _names(game)
     hands = tuple(_hand(game, h, names, where) for h in game.hands)
     head = _head(game, database, scheme, names)
@@ -134,7 +135,8 @@ def evening_of(game: KajonggGame, database: str, notes: dict[int, str] | None = 
     prev: _Hand | None = None
     for k, h in enumerate(hands, start=1):
         note = (notes or {}).get(k)
-        said = ["# mjscore departs from Kajongg here:", *(f"#   {x}" for x in textwrap.wrap(note, 90))] if note else []
+        said = ([_("# mjscore departs from Kajongg here:"), *(f"#   {x}" for x in textwrap.wrap(note, 90))]
+                if note else [])
         body.append("\n".join([*_comments(k, h, prev, names, game), *said, *h.lines]))
         prev = h
     text = head + "\n---\n" + "\n---\n".join(body) + "\n"
@@ -167,15 +169,18 @@ def _file_name(game: KajonggGame) -> str:
 
 
 def _head(game: KajonggGame, database: str, scheme: str, names: dict[int, str]) -> str:
-    kajongg = ", ".join(escaped(n) for _, n in game.players)
-    ours = " ".join(names[p] for p, _ in game.players)
-    end = f" to {escaped(game.end)}" if game.end else ", not finished"
-    lines = [f"# Kajongg game {game.id} of {escaped(os.path.basename(database))}: {escaped(game.ruleset)}, "
-             f"seed {escaped(game.seed)}, {escaped(game.start) or 'no start time'}{end}, {len(game.hands)} hands",
-             f"# Kajongg's players, East to North at the first hand: {kajongg}",
-             "# Made by 'mjscore import kajongg'. Kajongg does not record who discarded a winning tile: where a",
-             "# win says 'unrecorded', its 'from' only stands in for the discarder (it changes no score or",
-             "# payment here). Each hand's 'kajongg-hand' is its number in Kajongg, which counts from 0.",
+    kajongg = ", ".join(escaped(n) for _player, n in game.players)
+    ours = " ".join(names[p] for p, _name in game.players)
+    end = _(" to {end}").format(end=escaped(game.end)) if game.end else _(", not finished")
+    lines = [_("# Kajongg game {game} of {database}: {rules}, seed {seed}, {start}{end}, {hands} hands").format(
+                 game=game.id, database=escaped(os.path.basename(database)), rules=escaped(game.ruleset),
+                 seed=escaped(game.seed), start=escaped(game.start) or _("no start time"), end=end,
+                 hands=len(game.hands)),
+             _("# Kajongg's players, East to North at the first hand: {players}").format(players=kajongg),
+             *_("# Made by 'mjscore import kajongg'. Kajongg does not record who discarded a winning tile: where a\n"
+                "# win says 'unrecorded', its 'from' only stands in for the discarder (it changes no score or\n"
+                "# payment here). Each hand's 'kajongg-hand' is its number in Kajongg, which counts from 0."
+                ).split("\n"),
              f"players {ours}",
              "start 0",
              f"scheme {scheme}"]
@@ -187,15 +192,18 @@ def _head(game: KajonggGame, database: str, scheme: str, names: dict[int, str]) 
 def _comments(k: int, h: _Hand, prev: _Hand | None, names: dict[int, str], game: KajonggGame) -> list[str]:
     src = h.source
     seats = ", ".join(f"{s.letter} {names[h.seats[s]]}" for s in SEATS)
-    out = [f"# hand {k} (Kajongg's hand {src.number}): {src.prevailing.name.capitalize()} round, "
-           f"{names[h.seats[Wind.EAST]]} deals; {seats}"]
+    out = [_("# hand {hand} (Kajongg's hand {theirs}): {wind} round, {dealer} deals; {seats}").format(
+        hand=k, theirs=src.number, wind=_(src.prevailing.name.capitalize()), dealer=names[h.seats[Wind.EAST]],
+        seats=seats)]
     if prev is not None and prev.source.prevailing is not src.prevailing:
         moved = _exchanged(prev, h, names)
-        out.append(f"# a new round: {moved}" if moved else "# a new round: nobody changes seats")
-    scores = ", ".join(f"{names[r.player]} {r.points}{' (won)' if r.won else ''}" for r in src.rows)
-    out.append(f"# Kajongg scored: {scores}" if src.winner is not None else "# Kajongg: a draw, nobody scores")
+        out.append(_("# a new round: {moved}").format(moved=moved) if moved else
+                   _("# a new round: nobody changes seats"))
+    scores = ", ".join(f"{names[r.player]} {r.points}{_(' (won)') if r.won else ''}" for r in src.rows)
+    out.append(_("# Kajongg scored: {scores}").format(scores=scores) if src.winner is not None else
+               _("# Kajongg: a draw, nobody scores"))
     if h.unread:
-        out += ["# not read:", *(f"#   {x}" for x in textwrap.wrap(escaped(_unread_said(h, names)), 90))]
+        out += [_("# not read:"), *(f"#   {x}" for x in textwrap.wrap(escaped(_unread_said(h, names)), 90))]
     return out
 
 
@@ -208,10 +216,10 @@ def _exchanged(prev: _Hand, h: _Hand, names: dict[int, str]) -> str:
     for s in moved:
         for t in moved:
             if s.number < t.number and passed[s] == h.seats[t] and passed[t] == h.seats[s]:
-                pairs.append(f"{names[passed[s]]} and {names[passed[t]]} swap chairs")
+                pairs.append(_("{a} and {b} swap chairs").format(a=names[passed[s]], b=names[passed[t]]))
     return "; ".join(pairs) if pairs and 2 * len(pairs) == len(moved) else (
-        "seats as Kajongg recorded them: " + ", ".join(f"{s.letter} {names[h.seats[s]]}" for s in SEATS)
-        if moved else "")
+        _("seats as Kajongg recorded them: {seats}").format(
+            seats=", ".join(f"{s.letter} {names[h.seats[s]]}" for s in SEATS)) if moved else "")
 
 
 # -- one hand ----------------------------------------------------------------------------------
@@ -228,8 +236,9 @@ def _hand(game: KajonggGame, src: KajonggHand, names: dict[int, str], where: Loc
         try:
             parsed[r.wind] = parse_hand_string(r.data)
         except ValueError as e:
-            unread[r.wind] = f"'{excerpt(r.data, 60)}' is not a hand string Kajongg writes: {e}"
-    at = f"game {game.id}, hand {src.number}"
+            unread[r.wind] = _("'{data}' is not a hand string Kajongg writes: {why}").format(data=excerpt(r.data, 60),
+                                                                                              why=e)
+    at = _("game {game}, hand {hand}").format(game=game.id, hand=src.number)
     winner = src.winner
     lines = [f"round {src.prevailing.letter}", f"kajongg-hand {src.number}"]
     streak = _dealer_wins(game, src)
@@ -251,7 +260,8 @@ def _hand(game: KajonggGame, src: KajonggHand, names: dict[int, str], where: Loc
                 said = _winner(kh, win_clause, at, where)
             except InputError as e:
                 why = e.message.removeprefix(f"{at}: ")
-                unread[w] = f"'{excerpt(winner.data, 60)}' cannot be written as a hand: {why}"
+                unread[w] = _("'{data}' cannot be written as a hand: {why}").format(data=excerpt(winner.data, 60),
+                                                                                     why=why)
         if kh is None or said is None:
             kh = None
             win_clause, note = _counted_win(winner.data, w, src)
@@ -274,9 +284,9 @@ def _hand(game: KajonggGame, src: KajonggHand, names: dict[int, str], where: Loc
 
 def _unread_said(h: _Hand, names: dict[int, str]) -> str:
     """Whose tiles a hand does not read and why, and what the file holds instead."""
-    whose = "; ".join(f"{names[h.seats[s]]}'s hand {why}" for s, why in h.unread)
-    return whose + ("; the file gives Kajongg's score for it" if len(h.unread) == 1 else
-                    "; the file gives Kajongg's scores for them")
+    whose = "; ".join(_("{player}'s hand {why}").format(player=names[h.seats[s]], why=why) for s, why in h.unread)
+    return whose + n_("; the file gives Kajongg's score for it", "; the file gives Kajongg's scores for them",
+                      len(h.unread))
 
 
 def _counted_win(data: str, w: Wind, src: KajonggHand) -> tuple[str, str]:
@@ -287,17 +297,17 @@ def _counted_win(data: str, w: Wind, src: KajonggHand) -> tuple[str, str]:
     source = mark[1] if mark is not None else Source.UNKNOWN
     liable = next((r.wind for r in src.rows if not r.won and DANGEROUS_GAME in r.rules), None)
     if source == Source.UNKNOWN:
-        how, note = "self", ("'win self': Kajongg's hand string does not say how the winning tile came; with the "
-                             "scores given, how it came changes no payment")
+        how, note = "self", _("'win self': Kajongg's hand string does not say how the winning tile came; with the "
+                              "scores given, how it came changes no payment")
     elif source in (Source.DISCARD, Source.LAST_DISCARD, Source.ROBBED_KONG) or (
             source == Source.EAST_14TH and w is not Wind.EAST):
         discarder = liable or (Wind.EAST if source == Source.EAST_14TH else w.next(-1))
         stand_in = discarder is not liable and source != Source.EAST_14TH
         how = f"from {discarder.letter}" + (" unrecorded" if stand_in else "")
-        note = (f"'{how}': Kajongg does not record who discarded the winning tile; "
-                + (f"{discarder.letter} pays for all (Kajongg's Dangerous Game)" if discarder is liable else
-                   "East dealt it" if source == Source.EAST_14TH else
-                   f"{discarder.letter}, who plays before the winner, stands in"))
+        note = _("'{how}': Kajongg does not record who discarded the winning tile; {who}").format(
+            how=how, who=(_("{seat} pays for all (Kajongg's Dangerous Game)").format(seat=discarder.letter)
+                          if discarder is liable else _("East dealt it") if source == Source.EAST_14TH else
+                          _("{seat}, who plays before the winner, stands in").format(seat=discarder.letter)))
     else:
         how, note = "self", ""
     clause = f"win {how}" + (f" liable {liable.letter}" if liable is not None else "")
@@ -321,13 +331,14 @@ def _win_clause(kh: KHand, w: Wind, src: KajonggHand, parsed: dict[Wind, KHand],
     """`win TILE self|from SEAT [flags] [liable SEAT]`, the discarder, and a note on who it is."""
     source = kh.source
     if source is None or source == Source.UNKNOWN:
-        raise InputError(f"{at}: the winner's hand does not say where the winning tile came from", where)
+        raise InputError(_("{at}: the winner's hand does not say where the winning tile came from").format(at=at),
+                         where)
     discard = source in (Source.DISCARD, Source.LAST_DISCARD, Source.ROBBED_KONG) or (
         source == Source.EAST_14TH and w is not Wind.EAST)
     flags = _win_flags(source, w, kh.announcements)
     liable = next((r.wind for r in src.rows if not r.won and DANGEROUS_GAME in r.rules), None)
     if (kh.last is None and source != Source.EAST_14TH) or (kh.last is not None and kh.last.is_bonus):
-        raise InputError(f"{at}: the winner's hand names no winning tile", where)
+        raise InputError(_("{at}: the winner's hand names no winning tile").format(at=at), where)
     note = None
     discarder = None
     if discard:
@@ -336,30 +347,30 @@ def _win_clause(kh: KHand, w: Wind, src: KajonggHand, parsed: dict[Wind, KHand],
             discarder = next((s for s in SEATS if s is not w and s in parsed and any(
                 m.kong and m.tiles[0] == kh.last for m in parsed[s].melds)), None)
             if discarder is None:
-                raise InputError(f"{at}: the winner robbed a kong of {kh.last.text}, but nobody shows one", where)
+                raise InputError(_("{at}: the winner robbed a kong of {tile}, but nobody shows one").format(
+                    at=at, tile=kh.last.text), where)
         elif source == Source.EAST_14TH:
             discarder = Wind.EAST
         elif liable is not None:
             discarder = liable
-            note = (f"'from {liable.letter}': Kajongg does not record who discarded "
-                    f"{kh.last.text if kh.last else 'the tile'}; {liable.letter} pays for all "
-                    "(Kajongg's Dangerous Game)")
+            note = _("'from {seat}': Kajongg does not record who discarded {tile}; {seat} pays for all (Kajongg's "
+                     "Dangerous Game)").format(seat=liable.letter, tile=kh.last.text if kh.last else _("the tile"))
         else:
             # A stand-in, never stated as fact: the win says `unrecorded` (the words then say "on
             # a discard (whose was not recorded)").
             discarder = w.next(-1)
             flags.append("unrecorded")
-            note = (f"'from {discarder.letter} unrecorded': Kajongg does not record who discarded "
-                    f"{kh.last.text if kh.last else 'the tile'}; {discarder.letter}, who plays before the winner, "
-                    "stands in")
+            note = _("'from {seat} unrecorded': Kajongg does not record who discarded {tile}; {seat}, who plays "
+                     "before the winner, stands in").format(seat=discarder.letter,
+                                                            tile=kh.last.text if kh.last else _("the tile"))
     if kh.last is None:
         # Blessing of Heaven: Kajongg names no last tile (East won on the tiles dealt); the
         # notation asks one, and under a limit hand which one changes nothing.
         hidden = [t for m in kh.melds if not (m.exposed or m.kong) for t in m.tiles] + list(kh.loose)
         if not hidden:
-            raise InputError(f"{at}: the winner's hand names no winning tile", where)
+            raise InputError(_("{at}: the winner's hand names no winning tile").format(at=at), where)
         stand_in = max(hidden)
-        note = f"'win {stand_in.text}': Kajongg names no winning tile for a win on the dealt tiles"
+        note = _("'win {tile}': Kajongg names no winning tile for a win on the dealt tiles").format(tile=stand_in.text)
         tile = f" {stand_in.text}"
     else:
         tile = f" {kh.last.text}"
@@ -396,11 +407,12 @@ def _winner(kh: KHand, clause: str, at: str, where: Location) -> str:
     last_set = None
     if kh.last_meld is not None:
         if len(kh.last_meld.tiles) > 3:
-            raise InputError(f"{at}: the winning tile completes no kong", where)
+            raise InputError(_("{at}: the winning tile completes no kong").format(at=at), where)
         last_set = next((m for m in kh.melds if m.tiles == kh.last_meld.tiles
                          and m.case.islower() == kh.last_exposed), None)
         if last_set is None:
-            raise InputError(f"{at}: the set the winning tile completed is not in the winner's hand", where)
+            raise InputError(_("{at}: the set the winning tile completed is not in the winner's hand").format(at=at),
+                             where)
     shown = [_set(m) for m in kh.melds if m is not last_set and (m.exposed or m.kong)]
     plain = [_run(m.tiles) for m in kh.melds if m is last_set or not (m.exposed or m.kong)]
     if kh.loose:
@@ -482,9 +494,9 @@ def _penalties(src: KajonggHand, seats: dict[Wind, int], at: str, where: Locatio
     paid = [r for r in src.penalties if r.payments < 0]
     got = [r for r in src.penalties if r.payments > 0]
     if sum(r.payments for r in src.penalties) != 0 or not paid or not got or (len(paid) > 1 and len(got) > 1):
-        raise InputError(f"{at}: its penalty rows do not say who paid whom", where)
+        raise InputError(_("{at}: its penalty rows do not say who paid whom").format(at=at), where)
     offence = ", ".join(x for r in src.penalties for x in r.rules if r.payments < 0) or "unnamed"
-    lines = [f"# Kajongg's penalty: {escaped(offence)}"]
+    lines = [_("# Kajongg's penalty: {offence}").format(offence=escaped(offence))]
     if len(paid) == 1:
         lines += [f"penalty {seat_of[paid[0].player].letter} {r.payments} to {seat_of[r.player].letter}" for r in got]
     else:
@@ -507,7 +519,8 @@ def compare(evening: KajonggEvening, played: SessionResult) -> GameCheck:
     agreeing = 0
     # A hand with a player's tiles not read is not checked (that line carries Kajongg's own score):
     # named, never counted as agreeing.
-    unread = tuple(Departure(k, h.source.number, tuple(names[h.seats[s]] for s, _ in h.unread), _unread_said(h, names))
+    unread = tuple(Departure(k, h.source.number, tuple(names[h.seats[s]] for s, _why in h.unread),
+                             _unread_said(h, names))
                    for k, h in enumerate(evening.hands, start=1) if h.unread)
     # Played with keep_going, the evening may stop short of Kajongg's hands (at a hand we refuse):
     # the hands after it are not compared.
@@ -532,7 +545,7 @@ def compare(evening: KajonggEvening, played: SessionResult) -> GameCheck:
                                     _why(evening, h, result, score_off, seating_ok, ours.names)))
     errors = tuple(str(e) for e in played.errors)
     last = evening.game.hands[-1]
-    balances = {names[p]: last.row_of(p).balance for p, _ in evening.game.players}
+    balances = {names[p]: last.row_of(p).balance for p, _name in evening.game.players}
     return GameCheck(len(evening.hands), agreeing, balances, dict(played.totals), tuple(departures), errors, unread)
 
 
@@ -543,7 +556,8 @@ def _why(evening: KajonggEvening, h: _Hand, result: TableResult, score_off: list
     if not seating_ok:
         ours = ", ".join(f"{s.letter} {seated[s]}" for s in SEATS)
         theirs = ", ".join(f"{s.letter} {names[h.seats[s]]}" for s in SEATS)
-        return f"the seats differ: Kajongg recorded {theirs}; the rotation gives {ours}"
+        return _("the seats differ: Kajongg recorded {theirs}; the rotation gives {ours}").format(theirs=theirs,
+                                                                                                  ours=ours)
     reasons = []
     for s in score_off:
         row = src.row_at(s)
@@ -552,15 +566,17 @@ def _why(evening: KajonggEvening, h: _Hand, result: TableResult, score_off: list
         got = mine.score if mine is not None else 0
         if h.robbed is not None and h.robbed[0] is s:
             t = h.robbed[1].text
-            reasons.append(f"Kajongg left the robbed {t} in {who}'s kong and scored it as a kong ({row.points}); "
-                           f"robbed, it is a pung of {t} ({got})")
+            reasons.append(_("Kajongg left the robbed {tile} in {player}'s kong and scored it as a kong ({theirs}); "
+                             "robbed, it is a pung of {tile} ({ours})").format(tile=t, player=who, theirs=row.points,
+                                                                               ours=got))
         elif row.won and h.winner is not None and (read := _kajongg_reading(h.winner, result, s)) is not None \
                 and read.score == row.points and mine is not None:
             reasons.append(_reading_said(who, h.winner, read, mine.best, row.points))
         else:
-            reasons.append(f"{who}: Kajongg {row.points}, mjscore {got}, for a reason not found")
+            reasons.append(_("{player}: Kajongg {theirs}, mjscore {ours}, for a reason not found").format(
+                player=who, theirs=row.points, ours=got))
     if not reasons:
-        reasons.append("the payments differ, the scores agree")
+        reasons.append(_("the payments differ, the scores agree"))
     return "; ".join(reasons)
 
 
@@ -586,15 +602,17 @@ def _kajongg_reading(kh: KHand, result: TableResult, seat: Wind) -> Valuation | 
 
 
 def _reading_said(who: str, kh: KHand, read: Valuation, best: Valuation, points: int) -> str:
-    tile = kh.last.text if kh.last is not None else "winning tile"
+    tile = kh.last.text if kh.last is not None else _("winning tile")
     theirs, ours = read.arrangement, best.arrangement
     assert theirs is not None and ours is not None
     a, b = theirs.won_block, ours.won_block
     if a is not None and b is not None and a.tiles != b.tiles:
-        return (f"Kajongg scored {who}'s hand as the robot declared it, the {tile} completing {a.text()} ({points}); "
-                f"the best reading of the same tiles has it complete {b.text()} ({best.score})")
-    return (f"Kajongg scored {who}'s hand as the robot laid it out, {' '.join(theirs.text())} ({points}); the best "
-            f"arrangement of the same tiles, {' '.join(ours.text())}, gives {best.score}")
+        return _("Kajongg scored {player}'s hand as the robot declared it, the {tile} completing {theirs} ({points}); "
+                 "the best reading of the same tiles has it complete {ours} ({score})").format(
+            player=who, tile=tile, theirs=a.text(), points=points, ours=b.text(), score=best.score)
+    return _("Kajongg scored {player}'s hand as the robot laid it out, {theirs} ({points}); the best arrangement of "
+             "the same tiles, {ours}, gives {score}").format(player=who, theirs=" ".join(theirs.text()), points=points,
+                                                             ours=" ".join(ours.text()), score=best.score)
 
 
 # -- the import --------------------------------------------------------------------------------
@@ -631,10 +649,10 @@ def import_games(database: KajonggDatabase, folder: str | None = None, *, game: 
     link never)."""
     path = database.path
     if game is not None and not database.games:
-        raise InputError(f"game {game} has no hands: Kajongg records a game's hands as they are played",
-                         Location(path))
+        raise InputError(_("game {game} has no hands: Kajongg records a game's hands as they are played").format(
+            game=game), Location(path))
     if not database.games:
-        raise InputError("holds no game with hands: Kajongg records a game's hands as they are played",
+        raise InputError(_("holds no game with hands: Kajongg records a game's hands as they are played"),
                          Location(path))
     made: list[tuple[KajonggGame, KajonggEvening, GameCheck]] = []
     refused: list[MjError] = []
@@ -652,9 +670,9 @@ def import_games(database: KajonggDatabase, folder: str | None = None, *, game: 
         made.append((g, evening, check))
     targets: dict[str, str] = {}
     if folder is not None and made:
-        targets = {ev.file_name: os.path.join(folder, ev.file_name) for _, ev, _ in made}
+        targets = {ev.file_name: os.path.join(folder, ev.file_name) for _game, ev, _check in made}
         _check_targets(folder, list(targets.values()), force)
-        for _, ev, _ in made:
+        for _game, ev, _check in made:
             replace(targets[ev.file_name], ev.text)
     games = tuple(ImportedGame(g.id, g.ruleset, ev.scheme, g.end is not None, ev.file_name,
                                targets.get(ev.file_name), ev.text, c) for g, ev, c in made)
@@ -663,16 +681,16 @@ def import_games(database: KajonggDatabase, folder: str | None = None, *, game: 
 
 def _check_targets(folder: str, targets: list[str], force: bool) -> None:
     if os.path.lexists(folder) and not os.path.isdir(folder):
-        raise InputError("is not a folder: -o names the folder the evening files go into", Location(folder))
+        raise InputError(_("is not a folder: -o names the folder the evening files go into"), Location(folder))
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as e:
-        raise InputError(f"cannot make the folder: {e.strerror or e}", Location(folder)) from None
+        raise InputError(_("cannot make the folder: {why}").format(why=e.strerror or e), Location(folder)) from None
     for t in targets:
         if os.path.islink(t):
-            raise InputError("is a link: an imported evening is written as a file of its own (nothing was "
-                             "written)", Location(t))
+            raise InputError(_("is a link: an imported evening is written as a file of its own (nothing was "
+                               "written)"), Location(t))
         if os.path.lexists(t):
             if not force:
-                raise InputError("exists already: give --force to replace it (nothing was written)", Location(t))
+                raise InputError(_("exists already: give --force to replace it (nothing was written)"), Location(t))
             check_writable(t)

@@ -90,7 +90,7 @@ if TYPE_CHECKING:      # what type checkers see; at run time, see above
     from mjscore.evening.words import settle_up_part as settle_up_part, winner_said as winner_said
     from mjscore.evening.words import left_out_said as left_out_said, season_heading as season_heading
     from mjscore.evening.words import headings as headings, season_words as season_words
-    from mjscore.evening.words import prompt_words as prompt_words
+    from mjscore.evening.words import prompt_words as prompt_words, scheme_words as scheme_words
     from mjscore.io.sessionfile import SessionHeader
 
 # The names passed on from modules a one-hand score does not load, each loaded when first asked
@@ -106,7 +106,8 @@ _ELSEWHERE = {
                      "evening_words", "outcome", "figures", "how_won", "won_or_lost", "finished", "nobody_pays",
                      "settle_up_lines", "totals_stop", "added_up_said", "completed_said", "draw_said", "grid_words",
                      "no_payments_said", "not_settled_said", "payments_said", "total_said", "winner_said",
-                     "settle_up_part", "left_out_said", "season_heading", "season_words", "headings", "prompt_words"),
+                     "settle_up_part", "left_out_said", "season_heading", "season_words", "headings", "prompt_words",
+                     "scheme_words"),
                     "mjscore.evening.words"),
 }
 

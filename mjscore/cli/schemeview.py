@@ -5,58 +5,63 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mjscore.api import scheme_words
+
 if TYPE_CHECKING:
     from mjscore.model.answers import PayoffTablePlain, RuleRowPlain, SchemeViewPlain
-
-SCOPE_TITLES = {"every": "Every hand", "winner": "The winner only", "loser": "Losers only"}
-
 
 def show(view: SchemeViewPlain, fmt: str = "table", width: int | None = None) -> str:
     """A scheme laid out for people: its values in tables, each with what a house file writes to
     change it (a rule by its id), no wider than `width` (a terminal's) where given."""
     from mjscore.cli.render import _inline, _words, fit
 
+    w = scheme_words()
     grid = "github" if fmt == "markdown" else "simple"
     house = view["house"]
     out = [*_words(f"{view['name']}: {view['title']}".split(" "), width), ""]
     out += [*_words(_inline(view["description"]).split(" "), width, indent=""), ""]
     params = [list(row) for row in view["parameters"]]          # [what, value, what a house file writes]
-    out.append(fit(params, ["parameter", "value", "a house file writes"], grid, width, wrap=(0, 1, 2)))
+    out.append(fit(params, [w["parameter"], w["value"], w["house_writes"]], grid, width, wrap=(0, 1, 2)))
     out.append("")
-    out.append(fit(view["sets"], ["set", "exposed", "concealed"], grid, width, wrap=(0,)))
+    out.append(fit(view["sets"], [w["set"], w["exposed"], w["concealed"]], grid, width, wrap=(0,)))
     if house.get("sets"):
-        out += _words(["A", "house", "file", "writes", "sets:", "{KIND:", "{CLASS:", "[EXPOSED,", "CONCEALED]}},",
-                       "as", house["sets"][0]], width, indent="  ")
+        out += _words(_tokens(w["sets_how"], example=house["sets"][0]), width, indent="  ")
     out.append("")
-    pairs = view["pairs"] or [["(no pair scores)", ""]]
-    out.append(fit(pairs, ["pair", "points"], grid, width, wrap=(0,)))
+    pairs = view["pairs"] or [[w["no_pairs"], ""]]
+    out.append(fit(pairs, [w["pair"], w["points"]], grid, width, wrap=(0,)))
     if view["pairs"]:
-        out += _words(["A", "house", "file", "writes", "pairs:", "{PAIR:", "POINTS},", "as", house["pairs"][0]]
+        out += _words(_tokens(w["pairs_how"], example=house["pairs"][0])
                       if house.get("pairs") else [], width, indent="  ")
     for scope, rules in view["rules"].items():
         if not rules:
             continue
         out.append("")
-        out.append(SCOPE_TITLES[scope])
+        out.append(w[f"scope_{scope}"])
         rows = [[r["id"], _worth(r), r["text"] + ("" if r["when"] == "always" else f": {r['when']}")] for r in rules]
-        table = fit(rows, ["id", "value", "rule, and when it counts"], grid, width, wrap=(2,))
+        heads = [w["id"], w["value"], w["rule_when"]]
+        table = fit(rows, heads, grid, width, wrap=(2,))
         if width is not None and max(map(len, table.split("\n"))) > width:
             # Ids too long to stand beside the text at this width: each rule on lines of its own,
             # its id and value, then what it is for, indented.
-            table = "\n".join(line for rid, worth, text in [["id", "value", "rule, and when it counts"], *rows]
+            table = "\n".join(line for rid, worth, text in [heads, *rows]
                               for line in [f"{rid}  {worth}",
                                            *("    " + x for x in _words(text.split(" "), width - 4, indent=""))])
         out.append(table)
     example = next((r for rules in view["rules"].values() for r in rules), None)
     if example is not None:
         out.append("")
-        out += _words(["A", "house", "file", "changes", "a", "rule", "by", "its", "id", "and", "value:", "rules:",
-                       f"[{example['house']}]", "('mjscore", "help", "schemes')."], width, indent="  ")
+        out += _words(_tokens(w["rules_how"], example=example["house"]), width, indent="  ")
     out.append("")
-    out.append("Sources:")
+    out.append(w["sources"])
     for src in view["sources"]:
         out += _words(["  -", *src.split(" ")], width, indent="    ")
     return "\n".join(out) + "\n"
+
+
+def _tokens(sentence: str, **places: object) -> list[str]:
+    """A sentence's words, each place filled in its own word (an example with spaces in it is
+    never broken across lines)."""
+    return [word.format(**places) for word in sentence.split(" ")]
 
 
 def _worth(rule: RuleRowPlain) -> str:
@@ -71,10 +76,10 @@ def render_diff(a: str, b: str, rows: list[list[str]], fmt: str = "table", width
     from mjscore.cli.render import _words, fit
 
     if not rows:
-        return f"{a} and {b} give every value alike.\n"
+        return scheme_words()["alike"].format(a=a, b=b) + "\n"
     grid = "github" if fmt == "markdown" else "simple"
-    head = _words(f"{len(rows)} differences between {a} and {b} (- = not in that scheme):".split(" "), width)
-    return "\n".join(head) + "\n" + fit(rows, ["item", a, b], grid, width or 120, wrap=(0, 1, 2)) + "\n"
+    head = _words(scheme_words()["differences"].format(n=len(rows), a=a, b=b).split(" "), width)
+    return "\n".join(head) + "\n" + fit(rows, [scheme_words()["item"], a, b], grid, width or 120, wrap=(0, 1, 2)) + "\n"
 
 
 def payoff_tables(tables: list[PayoffTablePlain], fmt: str = "table", width: int | None = None) -> str:
@@ -83,16 +88,16 @@ def payoff_tables(tables: list[PayoffTablePlain], fmt: str = "table", width: int
 
     from mjscore.cli.render import _words
 
+    w = scheme_words()
     grid = "github" if fmt == "markdown" else "simple"
     out: list[str] = []
     for t in tables:
-        default = " (the scheme's default)" if t["default"] else ""
-        east = {"switch": "East pays and receives double when --east-double is on",
-                "built-in": "East's double is in the figures", "none": "East is never doubled"}[t["east_double"]]
+        default = w["default"] if t["default"] else ""
+        east = w[f"east_{t['east_double'].replace('-', '_')}"]
         text = t["text"]
         # A house file's own text may already say what becomes of East: said once, not twice.
         said = text if "east" in text.lower() and "doubl" in text.lower() else f"{text}; {east}"
         out += _words(f"{t['name']}{default}: {said}".split(" "), width)
-        out.append(tabulate(t["rows"], headers=["situation", *t["roles"]], tablefmt=grid))
+        out.append(tabulate(t["rows"], headers=[w["situation"], *t["roles"]], tablefmt=grid))
         out.append("")
     return "\n".join(out)

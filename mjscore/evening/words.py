@@ -464,3 +464,25 @@ def prompt_words() -> dict[str, str]:
         "no_evening": _("no such evening file: name the players to start one (--players A B C D)"),
         "unfinished": _("nothing written: the hand was not finished"),
     }
+
+
+# -- a scheme as `mjscore schemes` shows it ------------------------------------------------------
+
+def scheme_words() -> dict[str, str]:
+    """The headings and sentences around a scheme's values, a diff of two and the payoff tables."""
+    return {
+        "parameter": _("parameter"), "value": _("value"), "house_writes": _("a house file writes"), "set": _("set"),
+        "exposed": _("exposed"), "concealed": _("concealed"), "pair": _("pair"), "points": _("points"),
+        "no_pairs": _("(no pair scores)"), "id": _("id"), "rule_when": _("rule, and when it counts"),
+        "item": _("item"), "situation": _("situation"), "sources": _("Sources:"),
+        "sets_how": _("A house file writes sets: {{KIND: {{CLASS: [EXPOSED, CONCEALED]}}}}, as {example}"),
+        "pairs_how": _("A house file writes pairs: {{PAIR: POINTS}}, as {example}"),
+        "rules_how": _("A house file changes a rule by its id and value: rules: [{example}] ('mjscore help "
+                       "schemes')."),
+        "scope_every": _("Every hand"), "scope_winner": _("The winner only"), "scope_loser": _("Losers only"),
+        "alike": _("{a} and {b} give every value alike."),
+        "differences": _("{n} differences between {a} and {b} (- = not in that scheme):"),
+        "default": _(" (the scheme's default)"),
+        "east_switch": _("East pays and receives double when --east-double is on"),
+        "east_built_in": _("East's double is in the figures"), "east_none": _("East is never doubled"),
+    }

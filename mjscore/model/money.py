@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from mjscore.model.say import _
+
 if TYPE_CHECKING:
     from mjscore.model.answers import StakePlain
 
@@ -36,7 +38,9 @@ _MONEY = Context(prec=60, rounding=ROUND_HALF_UP)
 _AMOUNT = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,12})?")
 _CURRENCY = re.compile(r"[A-Z]{3}")
 EXAMPLE = "0.05, or 0.05 EUR"
-CURRENCIES = "a currency of three capital letters (EUR, USD, GBP)"
+def currencies() -> str:
+    """What a stake's currency is, as its refusals say it."""
+    return _("a currency of three capital letters (EUR, USD, GBP)")
 
 
 class Paid(Protocol[K_co]):
@@ -70,18 +74,24 @@ class Stake:
 
     def __post_init__(self) -> None:
         if not isinstance(self.per_point, Decimal) or not self.per_point.is_finite():
-            raise BadStake(f"takes an amount a point ({EXAMPLE}), not {self.per_point!r}")
+            raise BadStake(_("takes an amount a point ({example}), not {given}").format(example=EXAMPLE,
+                                                                                      given=repr(self.per_point)))
         if self.per_point <= 0:
-            raise BadStake(f"takes an amount above 0 ({EXAMPLE}), not {_plain(self.per_point)}")
+            raise BadStake(_("takes an amount above 0 ({example}), not {given}").format(
+                example=EXAMPLE, given=_plain(self.per_point)))
         if self.per_point > MAX_PER_POINT:
-            raise BadStake(f"takes at most {MAX_PER_POINT:,} a point, not {_plain(self.per_point)}")
+            raise BadStake(_("takes at most {most} a point, not {given}").format(most=f"{MAX_PER_POINT:,}",
+                                                                                given=_plain(self.per_point)))
         exponent = self.per_point.normalize().as_tuple().exponent
         if isinstance(exponent, int) and -exponent > MAX_PLACES:
-            raise BadStake(f"takes at most {MAX_PLACES} decimal places, not {_plain(self.per_point)}")
+            raise BadStake(_("takes at most {places} decimal places, not {given}").format(
+                places=MAX_PLACES, given=_plain(self.per_point)))
         code = self.currency
         if code is not None and (not isinstance(code, str) or not _CURRENCY.fullmatch(code)):
-            hint = f" (capitals: {code.upper()})" if isinstance(code, str) and _CURRENCY.fullmatch(code.upper()) else ""
-            raise BadStake(f"takes {CURRENCIES}, not '{_cut(str(code))}'{hint}", 1)
+            hint = (_(" (capitals: {code})").format(code=code.upper())
+                    if isinstance(code, str) and _CURRENCY.fullmatch(code.upper()) else "")
+            raise BadStake(_("takes {currencies}, not '{given}'{hint}").format(currencies=currencies(),
+                                                                               given=_cut(str(code)), hint=hint), 1)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Made again from its fields (`batch --jobs` sends it to the workers): a compiled frozen
@@ -93,22 +103,26 @@ class Stake:
         """The stake a header or a flag writes, word by word: the amount a point, then the
         currency if any (`0.05`, `0.05 EUR`).  A BadStake says what is wrong, and at which word."""
         if not words or not words[0]:
-            raise BadStake(f"takes an amount a point ({EXAMPLE})")
+            raise BadStake(_("takes an amount a point ({example})").format(example=EXAMPLE))
         if len(words) > 2:
-            raise BadStake(f"takes an amount a point and a currency, nothing more ({EXAMPLE}), not '{_cut(words[2])}'",
-                           2)
+            raise BadStake(_("takes an amount a point and a currency, nothing more ({example}), not '{given}'").format(
+                example=EXAMPLE, given=_cut(words[2])), 2)
         amount = words[0]
         if not _AMOUNT.fullmatch(amount):
             if amount.startswith("-") and _AMOUNT.fullmatch(amount[1:]):
-                raise BadStake(f"takes an amount above 0 ({EXAMPLE}), not {_cut(amount)}")
+                raise BadStake(_("takes an amount above 0 ({example}), not {given}").format(example=EXAMPLE,
+                                                                                          given=_cut(amount)))
             pointed = amount.replace(",", ".", 1)
             if _AMOUNT.fullmatch(pointed):
-                raise BadStake(f"takes its amount with a decimal point ({pointed}), not '{_cut(amount)}'")
-            raise BadStake(f"takes an amount a point ({EXAMPLE}), not '{_cut(amount)}'")
+                raise BadStake(_("takes its amount with a decimal point ({pointed}), not '{given}'").format(
+                    pointed=pointed, given=_cut(amount)))
+            raise BadStake(_("takes an amount a point ({example}), not '{given}'").format(example=EXAMPLE,
+                                                                                        given=_cut(amount)))
         try:
             per_point = Decimal(amount).normalize(_MONEY)
         except InvalidOperation:                # pragma: no cover - the pattern admits only decimals
-            raise BadStake(f"takes an amount a point ({EXAMPLE}), not '{_cut(amount)}'") from None
+            raise BadStake(_("takes an amount a point ({example}), not '{given}'").format(
+                example=EXAMPLE, given=_cut(amount))) from None
         return cls(per_point, words[1] if len(words) == 2 else None)     # checked as it is made
 
     @classmethod

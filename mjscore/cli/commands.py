@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 import typer
 
 from mjscore.model.errors import InputError, Location, MjError
+from mjscore.model.say import _
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.version import __version__
 
@@ -48,12 +49,12 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     name="mjscore",
-    help="Score and settle finished Mahjong hands under the classical Chinese (Western) rules.\n\n"
+    help=_("Score and settle finished Mahjong hands under the classical Chinese (Western) rules.\n\n"
          "Hands are written in the compact notation (.mj) or YAML (.yaml): 'mjscore help notation' says how, "
          "'mjscore example' lists sample tables and evenings to try the commands on, and 'mjscore COMMAND "
          "--help' shows each command with an example.\n\n"
          "Example: mjscore score -e \"S: [CCC] 234m 678m 55p 789s 1f win 5p from N; "
-         "E: [111p] 2378m 4455s NN; W: (FFFF) 12345m 99p 2y 568s; N: [EEE] 11m 23p 456s 889s 3f\"",
+         "E: [111p] 2378m 4455s NN; W: (FFFF) 12345m 99p 2y 568s; N: [EEE] 11m 23p 456s 889s 3f\""),
     add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -108,7 +109,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                                help="Print the version and exit.")] = False) -> None:
+                                                help=_("Print the version and exit."))] = False) -> None:
     """Score and settle finished Mahjong hands under the classical Chinese (Western) rules."""
 
 
@@ -178,8 +179,9 @@ def _stake_in_one(stake: Any, arguments: list[Any]) -> None:
     words = [w for a in arguments for w in (a if isinstance(a, list) else [a])]
     for word in words:
         if isinstance(word, str) and len(word) == 3 and word.isascii() and word.isalpha() and not Path(word).exists():
-            raise typer.BadParameter(f'the stake takes one argument, so quote it: --stake "{stake} {word.upper()}" '
-                                     f"(not --stake {stake} {word})", param_hint="'--stake'")
+            raise typer.BadParameter(_('the stake takes one argument, so quote it: --stake "{stake} {currency}" (not '
+                                       '--stake {stake} {word})').format(stake=stake, currency=word.upper(), word=word),
+                                     param_hint="'--stake'")
 
 
 def _value_parser(x: Setting[Any]) -> Callable[[str], Any] | None:
@@ -195,7 +197,8 @@ def _value_parser(x: Setting[Any]) -> Callable[[str], Any] | None:
             return x.parse(text, Location(f"--{x.word}"))
         except MjError as e:
             said = e.message.removeprefix(f"'{x.word}' ")
-            raise typer.BadParameter(f"the {x.word.replace('-', ' ')} {said}" if said != e.message else said) from None
+            raise typer.BadParameter(_("the {setting} {said}").format(setting=x.word.replace("-", " "), said=said)
+                                     if said != e.message else said) from None
     return parse
 
 
@@ -203,10 +206,10 @@ def source(file: str | None, inline: str | None, stdin_when_piped: bool = False)
     """What FILE, `-` (standard input) or `-e TEXT` (exactly one of them) names, as the API
     takes it: a path (`Path("-")` is standard input), or the text."""
     if inline is not None and file is not None:
-        raise typer.BadParameter("give a FILE or -e TEXT, not both")
+        raise typer.BadParameter(_("give a FILE or -e TEXT, not both"))
     if inline is None and file is None:
         if not stdin_when_piped or sys.stdin.isatty():
-            raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
+            raise typer.BadParameter(_("give a FILE, '-' for standard input, or -e TEXT"))
         return Path("-")                          # `mjscore score < hand.mj`
     return inline if inline is not None else Path(file or "-")
 
@@ -223,7 +226,8 @@ def _check_payoff(settings: dict[str, Any], scheme: str | None) -> None:
     except MjError:
         return                                   # the scheme itself is wrong: the command says so
     if payoff not in known:
-        raise typer.BadParameter(f"no payoff scheme '{payoff}'; choose from {', '.join(known)}",
+        raise typer.BadParameter(_("no payoff scheme '{payoff}'; choose from {known}").format(payoff=payoff,
+                                                                                           known=", ".join(known)),
                                  param_hint="'--payoff'")
 
 
@@ -261,16 +265,16 @@ class Failures:
 def _path(file: str | None) -> Path:
     """A FILE argument as the API takes it: a path, or `-` for standard input."""
     if file is None:
-        raise typer.BadParameter("give a FILE, '-' for standard input, or -e TEXT")
+        raise typer.BadParameter(_("give a FILE, '-' for standard input, or -e TEXT"))
     return Path(file)           # Path("-") is standard input to the API, as `-` is here
 
 
 # The options and arguments that several commands take, each with its type (Typer's Annotated form).
 FileArg = Annotated[str | None, typer.Argument(
     metavar="FILE", show_default=False,
-    help="A hand file (.mj or .yaml); '-' reads standard input ('mjscore example' has some).")]
+    help=_("A hand file (.mj or .yaml); '-' reads standard input ('mjscore example' has some)."))]
 InlineOpt = Annotated[str | None, typer.Option("-e", "--expr", metavar="TEXT", show_default=False,
-                                               help="The table itself, lines separated by ';'.")]
+                                               help=_("The table itself, lines separated by ';'."))]
 
 
 @app.command()
@@ -278,7 +282,7 @@ def show(
     file: FileArg = None,
     inline: InlineOpt = None,
     tiles: Annotated[TileStyle, typer.Option(
-        "--tiles", help="text: the notation; unicode: tile pictures.")] = TileStyle.text,
+        "--tiles", help=_("text: the notation; unicode: tile pictures."))] = TileStyle.text,
 ) -> None:
     """Print tables in canonical compact notation (checks them on the way): every tile written
     one way, in order, each player's runs kept as she grouped them (678s 99s stays so).
@@ -305,9 +309,9 @@ def show(
 
 SchemeOpt = Annotated[str | None, typer.Option(
     "--scheme", "-s", metavar="NAME|FILE",
-    help="A shipped scheme (see 'mjscore schemes': classical, dmjl, bmja, babcock, millington, ...) or a scheme "
-         "file; default: the table's 'scheme' header, else classical.")]
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="table, json, csv or markdown.")]
+    help=_("A shipped scheme (see 'mjscore schemes': classical, dmjl, bmja, babcock, millington, ...) or a scheme "
+         "file; default: the table's 'scheme' header, else classical."))]
+FormatOpt = Annotated[Format, typer.Option("--format", "-f", help=_("table, json, csv or markdown."))]
 
 
 @app.command()
@@ -318,7 +322,7 @@ def score(
     scheme: SchemeOpt = None,
     format: FormatOpt = Format.table,
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Also show the runner-up arrangement and why it scored less.")] = False,
+        "--explain", help=_("Also show the runner-up arrangement and why it scored less."))] = False,
     *,
     settings: dict[str, Any],
 ) -> None:
@@ -365,13 +369,13 @@ def score(
 @app.command()
 @settings_options(SETTINGS)
 def batch(
-    files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Hand files; '-' reads standard input.")],
+    files: Annotated[list[str], typer.Argument(metavar="FILE...", help=_("Hand files; '-' reads standard input."))],
     scheme: SchemeOpt = None,
     format: Annotated[BatchFormat, typer.Option(
-        "--format", "-f", help="json (one line per table) or csv.")] = BatchFormat.json,
+        "--format", "-f", help=_("json (one line per table) or csv."))] = BatchFormat.json,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, metavar="N",
-                                             help="Worker processes (default: the usable cores); the output is the "
-                                                  "same, in input order, whatever N.")] = None,
+                                             help=_("Worker processes (default: the usable cores); the output is the "
+                                                  "same, in input order, whatever N."))] = None,
     *,
     settings: dict[str, Any],
 ) -> None:
@@ -410,7 +414,8 @@ def batch(
             errors += not item.ok
             out.write(item.text or "")
             if progress is not None and n % 500 == 0:
-                progress.write(f"\r  {n:,} tables, {errors:,} with errors")
+                progress.write("\r" + _("  {n} tables, {errors} with errors").format(n=f"{n:,}",
+                                                                                      errors=f"{errors:,}"))
                 progress.flush()
     except (KeyboardInterrupt, Stopped):
         if progress is not None and n >= 500:
@@ -422,7 +427,8 @@ def batch(
         if close is not None:
             close()
     if progress is not None and n >= 500:
-        progress.write(f"\r  {n:,} tables, {errors:,} with errors\n")
+        progress.write("\r" + _("  {n} tables, {errors} with errors").format(n=f"{n:,}", errors=f"{errors:,}")
+                       + "\n")
     if errors:
         raise typer.Exit(1)
 
@@ -432,7 +438,7 @@ def waits(
     file: FileArg = None,
     inline: InlineOpt = None,
     scheme: SchemeOpt = None,
-    format: Annotated[WaitsFormat, typer.Option("--format", "-f", help="table, json or csv.")] = WaitsFormat.table,
+    format: Annotated[WaitsFormat, typer.Option("--format", "-f", help=_("table, json or csv."))] = WaitsFormat.table,
 ) -> None:
     """For each player one tile from going out, the tiles that complete the hand.
 
@@ -465,10 +471,10 @@ def _print_waits(players: list[WaitsPlain], format: WaitsFormat) -> None:
             typer.echo(f"{p['seat']},{' '.join(p['waits'])},{' '.join(p['dead'])}")
     else:
         for p in players:
-            ready = " ".join(p["waits"]) if p["waits"] else "not one tile from going out"
-            dead = f"   (dead: {' '.join(p['dead'])})" if p["dead"] else ""
+            ready = " ".join(p["waits"]) if p["waits"] else _("not one tile from going out")
+            dead = _("   (dead: {tiles})").format(tiles=" ".join(p["dead"])) if p["dead"] else ""
             held = p.get("sacred")
-            sacred = f"   (sacred: {' '.join(held)}: not on another's discard)" if held else ""
+            sacred = _("   (sacred: {tiles}: not on another's discard)").format(tiles=" ".join(held)) if held else ""
             typer.echo(f"{p['seat']}: {ready}{dead}{sacred}")
 
 
@@ -478,7 +484,7 @@ def check(
     inline: InlineOpt = None,
     scheme: SchemeOpt = None,
     format: Annotated[CheckFormat, typer.Option(
-        "--format", "-f", help="table (text lines) or json.")] = CheckFormat.table,
+        "--format", "-f", help=_("table (text lines) or json."))] = CheckFormat.table,
 ) -> None:
     """Compare every '= N' claim with mjscore's score, and explain any difference.
 
@@ -532,7 +538,7 @@ def check(
         out.write(f'], "differences": {differ}, "errors": {failures.count}}}\n')
     elif not claims and not failures.count:
         name = "<-e>" if inline is not None else "<stdin>" if file == "-" else file
-        out.write(terminal_safe(f"{name}: no claims ('= N') to check") + "\n")
+        out.write(terminal_safe(_("{file}: no claims ('= N') to check").format(file=name)) + "\n")
     if differ or failures.count:
         raise typer.Exit(1)
 
@@ -543,12 +549,13 @@ def session(
     file: FileArg = None,
     scheme: SchemeOpt = None,
     format: FormatOpt = Format.table,
-    chart: Annotated[bool, typer.Option("--chart", help="Also draw the running totals as a terminal chart.")] = False,
+    chart: Annotated[bool, typer.Option("--chart",
+                                        help=_("Also draw the running totals as a terminal chart."))] = False,
     hand: Annotated[int | None, typer.Option(
-        "--hand", min=1, metavar="N", help="Show hand N in detail: every player's items and the payments.")] = None,
-    stats: Annotated[bool, typer.Option("--stats", help="Show each player's figures instead: hands won (self-drawn, "
+        "--hand", min=1, metavar="N", help=_("Show hand N in detail: every player's items and the payments."))] = None,
+    stats: Annotated[bool, typer.Option("--stats", help=_("Show each player's figures instead: hands won (self-drawn, "
                                                         "on a discard), dealt, draws, the biggest hand, limit hands, "
-                                                        "penalties, paying for all (as 'season' does).")] = False,
+                                                        "penalties, paying for all (as 'season' does)."))] = False,
     *,
     settings: dict[str, Any],
 ) -> None:
@@ -579,7 +586,8 @@ def session(
         fail(e)
     if hand is not None:
         if hand > len(played.hands):
-            raise typer.BadParameter(f"the evening has {len(played.hands)} hands played", param_hint="'--hand'")
+            raise typer.BadParameter(_("the evening has {n} hands played").format(n=len(played.hands)),
+                                     param_hint="'--hand'")
         one = played.hands[hand - 1].to_dict()
         if format is Format.json:
             typer.echo(to_json(one))
@@ -590,9 +598,11 @@ def session(
             text = render_text(one, "markdown" if format is Format.markdown else "table", output_width())
             head = f"{hand_title(hand, one['dealer'], one['round'], one.get('kajongg_hand'))}\n\n"
             final = played.stake is not None and one["totals"] == played.totals   # the standings' own money then
-            won = won_or_lost_line(one["totals"], played.start, played.stake, output_width(), "Won or lost after it:",
+            won = won_or_lost_line(one["totals"], played.start, played.stake, output_width(),
+                                   _("Won or lost after it:"),
                                    played.summary().get("money") if final else None)
-            tail = f"\nTotals after it: {totals}\n" + "".join(f"{line}\n" for line in won)
+            tail = "\n" + _("Totals after it: {totals}").format(totals=totals) + "\n" + "".join(
+                f"{line}\n" for line in won)
             if format is Format.markdown:
                 head, tail = emphasis_safe(head), emphasis_safe(tail)
             sys.stdout.write(terminal_safe(f"{head}{text}{tail}"))
@@ -622,30 +632,30 @@ def _session_options(file: str | None, format: Format, chart: bool, hand: int | 
     """The evening's file, once `session`'s options are known to go together (checked before the
     file is read)."""
     if file is None:
-        raise typer.BadParameter("give a session FILE, or '-' for standard input")
+        raise typer.BadParameter(_("give a session FILE, or '-' for standard input"))
     _check_chart(chart, format)
     if stats and (hand is not None or chart):
-        raise typer.BadParameter("--stats shows the evening's figures: it goes with neither --hand nor --chart")
+        raise typer.BadParameter(_("--stats shows the evening's figures: it goes with neither --hand nor --chart"))
     return file
 
 
 def _check_chart(chart: bool, format: Format) -> None:
     """`--chart` refused with a format written for programs (`session`, `season`)."""
     if chart and format in (Format.json, Format.csv):
-        raise typer.BadParameter("--chart draws for people: it goes with --format table or markdown, "
-                                 f"not {format.value}")
+        raise typer.BadParameter(_("--chart draws for people: it goes with --format table or markdown, not "
+                                   "{format}").format(format=format.value))
 
 
 @app.command()
 @settings_options(SETTINGS, ROTATION)
 def season(
     files: Annotated[list[str], typer.Argument(metavar="FILE...",
-                                               help="Evening files (.mj, or YAML sessions) and folders of them; '-' "
-                                                    "reads standard input.")],
+                                               help=_("Evening files (.mj, or YAML sessions) and folders of them; '-' "
+                                                    "reads standard input."))],
     scheme: SchemeOpt = None,
     format: FormatOpt = Format.table,
     chart: Annotated[bool, typer.Option(
-        "--chart", help="Also draw each player's season total, evening by evening.")] = False,
+        "--chart", help=_("Also draw each player's season total, evening by evening."))] = False,
     *,
     settings: dict[str, Any],
 ) -> None:
@@ -697,22 +707,22 @@ def _write_chart(draw: Callable[[bool, int | None], str]) -> None:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
         sys.stdout.write("\n" + draw(color, output_width()))
     except ImportError:
-        typer.echo("mjscore: error: --chart needs the plotext package (pip install plotext)", err=True)
+        typer.echo(_("mjscore: error: --chart needs the plotext package (pip install plotext)"), err=True)
         raise typer.Exit(1) from None
 
 
 NamesOpt = Annotated[tuple[str, str, str, str] | None, typer.Option(
     "--players", metavar="E S W N", show_default=False,
-    help="The four players in seat order at the first hand: starts a new evening file.")]
+    help=_("The four players in seat order at the first hand: starts a new evening file."))]
 # A new evening's header, for `add` and `serve`.
 NewSchemeOpt = Annotated[str | None, typer.Option("--scheme", "-s", metavar="NAME|FILE",
-                                                  help="The scheme of a new evening (see 'mjscore schemes').")]
-StartOpt = Annotated[int | None, typer.Option("--start", min=0, help="Each player's points before the first hand "
-                                                                     "(a new evening; default 2000).")]
+                                                  help=_("The scheme of a new evening (see 'mjscore schemes')."))]
+StartOpt = Annotated[int | None, typer.Option("--start", min=0, help=_("Each player's points before the first hand "
+                                                                     "(a new evening; default 2000)."))]
 EveningArg = Annotated[str, typer.Argument(metavar="EVENING",
-                                           help="The evening's file (.mj); made when it does not exist.")]
+                                           help=_("The evening's file (.mj); made when it does not exist."))]
 HandFileArg = Annotated[str | None, typer.Argument(metavar="[FILE]", show_default=False,
-                                                   help="The hand in a file; '-' reads standard input.")]
+                                                   help=_("The hand in a file; '-' reads standard input."))]
 
 
 @app.command()
@@ -724,8 +734,9 @@ def add(
     players: NamesOpt = None,
     scheme: NewSchemeOpt = None,
     start: StartOpt = None,
-    format: Annotated[ChangeFormat, typer.Option("--format", "-f", help="table (text for the table) or json (the "
-                                                                        "hand and the evening).")] = ChangeFormat.table,
+    format: Annotated[ChangeFormat, typer.Option(
+        "--format", "-f",
+        help=_("table (text for the table) or json (the hand and the evening)."))] = ChangeFormat.table,
     *,
     settings: dict[str, Any],
 ) -> None:
@@ -749,7 +760,7 @@ def add(
     from mjscore.cli.render import render_hand, terminal_safe, to_json
 
     if inline is not None and file is not None:
-        raise typer.BadParameter("give a FILE or -e TEXT, not both")
+        raise typer.BadParameter(_("give a FILE or -e TEXT, not both"))
     _check_payoff(settings, scheme)
     book = api.Evening(evening)
     hand: str | Path
@@ -769,20 +780,24 @@ def add(
     except MjError as e:
         fail(e)
     if format is ChangeFormat.json:
-        _report_after_change(to_json(added.to_dict()) + "\n", f"the hand was added to {evening}")
+        _report_after_change(to_json(added.to_dict()) + "\n", _("the hand was added to {evening}").format(
+            evening=evening))
         return
     # The hand added, not the whole evening again (its start: what each player won or lost).
     text = render_hand(cast("AddedPlain", added.to_dict()), output_width())
     if added.created:
-        scheme_note = f"; scheme {added.scheme} (read from the evening's folder)" if added.scheme else ""
-        text = f"Started {evening}: {', '.join(added.evening.players)}{scheme_note}\n{text}"
-    _report_after_change(terminal_safe(text), f"the hand was added to {evening}")
+        scheme_note = _("; scheme {scheme} (read from the evening's folder)").format(
+            scheme=added.scheme) if added.scheme else ""
+        text = _("Started {evening}: {list}{scheme_note}\n{text}").format(
+            evening=evening, list=', '.join(added.evening.players), scheme_note=scheme_note, text=text)
+    _report_after_change(terminal_safe(text), _("the hand was added to {evening}").format(evening=evening))
 
 
 @app.command()
-def undo(evening: Annotated[str, typer.Argument(metavar="EVENING", help="The evening's file (.mj).")],
+def undo(evening: Annotated[str, typer.Argument(metavar="EVENING", help=_("The evening's file (.mj)."))],
          format: Annotated[ChangeFormat, typer.Option(
-             "--format", "-f", help="table (text) or json (the hand taken out and the evening).")] = ChangeFormat.table
+             "--format", "-f", help=_("table (text) or json (the hand taken out and the "
+                                      "evening)."))] = ChangeFormat.table
          ) -> None:
     """Take the last hand back out of an evening's file; show it, and the standings without it.
 
@@ -798,23 +813,25 @@ def undo(evening: Annotated[str, typer.Argument(metavar="EVENING", help="The eve
     except MjError as e:
         fail(e)
     if format is ChangeFormat.json:
-        _report_after_change(to_json(removed.to_dict()) + "\n", f"the last hand was taken out of {evening}")
+        _report_after_change(to_json(removed.to_dict()) + "\n", _("the last hand was taken out of {evening}").format(
+            evening=evening))
         return
     shown = "".join(f"  {line}\n" for line in removed.text.rstrip("\n").split("\n"))
     standings = render_standings(cast("RemovedPlain", removed.to_dict()),
                                  output_width())
-    _report_after_change(terminal_safe(f"Removed this hand:\n{shown}\n{standings}"),
-                         f"the last hand was taken out of {evening}")
+    _report_after_change(terminal_safe(_("Removed this hand:\n{shown}\n{standings}").format(
+        shown=shown, standings=standings)),
+                         _("the last hand was taken out of {evening}").format(evening=evening))
 
 
 @app.command()
-def edit(evening: Annotated[str, typer.Argument(metavar="EVENING", help="The evening's file (.mj).")],
-         number: Annotated[int, typer.Argument(metavar="N", min=1, help="The hand to correct (1 is the first).")],
+def edit(evening: Annotated[str, typer.Argument(metavar="EVENING", help=_("The evening's file (.mj)."))],
+         number: Annotated[int, typer.Argument(metavar="N", min=1, help=_("The hand to correct (1 is the first)."))],
          file: HandFileArg = None,
          inline: InlineOpt = None,
          format: Annotated[ChangeFormat, typer.Option("--format", "-f",
-                                                      help="table (text) or json (the hand as it was and is, what "
-                                                           "changed, the evening).")] = ChangeFormat.table) -> None:
+                                                      help=_("table (text) or json (the hand as it was and is, what "
+                                                           "changed, the evening)."))] = ChangeFormat.table) -> None:
     """Correct any hand of an evening, not only the last: its text replaced, the hands after it
     played again, and the totals that changed shown.  Nothing is written when the hand, or a
     later hand after it, is wrong (the later hand is named).  On a terminal with no hand given,
@@ -829,7 +846,7 @@ def edit(evening: Annotated[str, typer.Argument(metavar="EVENING", help="The eve
     from mjscore.cli.render import render_hand, report_lines, terminal_safe, to_json
 
     if inline is not None and file is not None:
-        raise typer.BadParameter("give a FILE or -e TEXT, not both")
+        raise typer.BadParameter(_("give a FILE or -e TEXT, not both"))
     book = api.Evening(evening)
     try:
         if inline is None and file is None and sys.stdin.isatty():
@@ -846,17 +863,18 @@ def edit(evening: Annotated[str, typer.Argument(metavar="EVENING", help="The eve
             corrected = book.edit(number, hand, name="<-e>" if inline is not None else None)
     except MjError as e:
         fail(e)
-    done = f"hand {number} of {evening} was corrected"
+    done = _("hand {number} of {evening} was corrected").format(number=number, evening=evening)
     if format is ChangeFormat.json:
         _report_after_change(to_json(corrected.to_dict()) + "\n", done)
         return
     d = cast("CorrectedPlain", corrected.to_dict())
     changed = d["changed"]
     moved = ("  ".join(f"{n} {c['before']} -> {c['after']}" for n, c in changed.items()) if changed
-             else "no total changed")
+             else _("no total changed"))
     width = output_width()
-    changed_line = "\n".join(report_lines(f"The evening's totals that changed: {moved}", width))
-    _report_after_change(terminal_safe(f"Corrected hand {number}.\n{render_hand(d, width)}\n{changed_line}\n"), done)
+    changed_line = "\n".join(report_lines(_("The evening's totals that changed: {moved}").format(moved=moved), width))
+    _report_after_change(terminal_safe(_("Corrected hand {number}.\n{render_hand}\n{changed_line}\n").format(
+        number=number, render_hand=render_hand(d, width), changed_line=changed_line)), done)
 
 
 def _report_after_change(text: str, done: str) -> None:
@@ -871,7 +889,8 @@ def _report_after_change(text: str, done: str) -> None:
     except (output.OutputError, OSError) as e:
         output.silence()
         reason = e.reason if isinstance(e, output.OutputError) else (e.strerror or str(e))
-        typer.echo(f"mjscore: warning: {done}, but the output could not be written: {reason}", err=True)
+        typer.echo(_("mjscore: warning: {done}, but the output could not be written: {reason}").format(
+            done=done, reason=reason), err=True)
 
 
 DEFAULT_PORT = 8421
@@ -885,16 +904,16 @@ def serve(
     scheme: NewSchemeOpt = None,
     start: StartOpt = None,
     port: Annotated[int | None, typer.Option("--port", "-p", min=0, max=65535, metavar="N",
-                                             help=f"The port (default {DEFAULT_PORT}, or a free one when it is taken; "
-                                                  "0: a free one).")] = None,
+                                             help=_("The port (default {port}, or a free one when it is taken; "
+                                                    "0: a free one).").format(port=DEFAULT_PORT))] = None,
     lan: Annotated[bool, typer.Option(
-        "--lan", help="Listen on this machine's network address, for the phones on the table's network (default: "
-                      "this machine only, 127.0.0.1).")] = False,
+        "--lan", help=_("Listen on this machine's network address, for the phones on the table's network (default: "
+                      "this machine only, 127.0.0.1)."))] = False,
     token_file: Annotated[Path | None, typer.Option(
         "--token-file", metavar="FILE",
-        help="Keep the page's token in FILE (made if missing, mode 600; a kept one must be your own, unreadable by "
+        help=_("Keep the page's token in FILE (made if missing, mode 600; a kept one must be your own, unreadable by "
              "others, 128 bits or more), so that a restart keeps the phones' address; default: a new one each "
-             "start.")] = None,
+             "start."))] = None,
     *,
     settings: dict[str, Any],
 ) -> None:
@@ -914,8 +933,9 @@ def serve(
         # Before anything is written: the page's server and what it stands on.
         from mjscore.web.serve import TableServer
     except ImportError as e:
-        fail(InputError(f"'mjscore serve' needs the page's server, which cannot be loaded here ({e.name or e}): "
-                        "pip install 'fastapi>=0.132' 'uvicorn>=0.29' (nothing was written)", Location("serve")))
+        fail(InputError(_("'mjscore serve' needs the page's server, which cannot be loaded here ({name}): pip install "
+                          "'fastapi>=0.132' 'uvicorn>=0.29' (nothing was written)").format(name=e.name or e),
+                        Location("serve")))
     _check_payoff(settings, scheme)
     book = api.Evening(evening)
     try:
@@ -926,19 +946,19 @@ def serve(
             # The same command line again, after a restart: the evening it made is served as it stands.
             again = book.exists() and start is None and not scheme and not settings and _same_players(book, players)
             if not again and not book.start(players, start=start, scheme=scheme, **settings):
-                raise typer.BadParameter("the evening's header already stands: --players, --start, --scheme and "
-                                         "the settings are for a new file (the same --players alone serve it again)")
+                raise typer.BadParameter(_("the evening's header already stands: --players, --start, --scheme and "
+                                         "the settings are for a new file (the same --players alone serve it again)"))
         elif not book.exists():
-            raise typer.BadParameter("no such evening file: name the players to start one (--players A B C D)")
+            raise typer.BadParameter(_("no such evening file: name the players to start one (--players A B C D)"))
         elif start is not None or scheme or settings:
-            raise typer.BadParameter("the evening's header already stands: --players, --start, --scheme and the "
-                                     "settings are for a new file")
+            raise typer.BadParameter(_("the evening's header already stands: --players, --start, --scheme and the "
+                                     "settings are for a new file"))
         book.play()                                     # the evening plays, before anyone is told to open it
     except MjError as e:
         fail(e)
     address = f"http://{host}:{sock.getsockname()[1]}/?token={token}"
     server = TableServer(evening, token)        # from here on, Ctrl-C stops it cleanly
-    typer.echo(f"Open {address}  (Ctrl-C stops)")
+    typer.echo(_("Open {address}  (Ctrl-C stops)").format(address=address))
     if sys.stdout.isatty():
         sys.stdout.write(_qr(address))
     sys.stdout.flush()
@@ -975,36 +995,38 @@ def _token(path: Path | None) -> str:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o600)
         except OSError as e:
-            raise InputError(f"cannot make the token file: {e.strerror}", where) from None
+            raise InputError(_("cannot make the token file: {strerror}").format(strerror=e.strerror), where) from None
         with os.fdopen(fd, "w") as f:
             f.write(token + "\n")
         return token
     except OSError as e:
         if os.path.islink(path):
-            raise InputError("the token file is a link: keep the token in a regular file of your own", where) from None
-        raise InputError(f"cannot read the token file: {e.strerror}", where) from None
+            raise InputError(_("the token file is a link: keep the token in a regular file of your own"),
+                             where) from None
+        raise InputError(_("cannot read the token file: {strerror}").format(strerror=e.strerror), where) from None
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        raise InputError("the token file is not a regular file", where)
+        raise InputError(_("the token file is not a regular file"), where)
     with os.fdopen(fd, "rb") as f:
         # Windows has no user ids, and its modes show only the read-only flag (a file reads
         # 666 there): both checks are skipped; who may read the file is its ACL's to say.
         owner = getattr(os, "geteuid", None)
         if owner is not None and st.st_uid != owner():
-            raise InputError("the token file belongs to another user: keep the token in a file of your own", where)
+            raise InputError(_("the token file belongs to another user: keep the token in a file of your own"), where)
         if owner is not None and st.st_mode & 0o077:
-            raise InputError(f"others may read the token file (mode {stat.S_IMODE(st.st_mode):o}): a token is "
-                             "kept in a file of its own that only you may read (mode 600)", where)
+            raise InputError(_("others may read the token file (mode {mode:o}): a token is kept in a file of its "
+                               "own that only you may read (mode 600)").format(mode=stat.S_IMODE(st.st_mode)), where)
         if st.st_size > _TOKEN_FILE_BYTES:
-            raise InputError(f"the token file holds more than a token (over {_TOKEN_FILE_BYTES} bytes)", where)
+            raise InputError(_("the token file holds more than a token (over {most} bytes)").format(
+                most=_TOKEN_FILE_BYTES), where)
         token = f.read(_TOKEN_FILE_BYTES + 1).decode("ascii", "replace").strip()
     # 128 bits at least: 4 a character for a hex token, 6 for letters, digits, - and _.
     alphabet = all(c.isascii() and (c.isalnum() or c in "-_") for c in token)
     bits = len(token) * (4 if all(c in "0123456789abcdefABCDEF" for c in token) else 6)
     if not token or not alphabet or bits < 128:
-        raise InputError("the token file holds no token of 128 bits or more (22 or more letters, digits, - or _; "
-                         "32 or more hex digits)", where)
+        raise InputError(_("the token file holds no token of 128 bits or more (22 or more letters, digits, - or _; "
+                         "32 or more hex digits)"), where)
     return token
 
 
@@ -1040,7 +1062,8 @@ def _bind(host: str, port: int | None) -> socket.socket:
         except OSError as e:
             sock.close()
             if p == wanted[-1]:
-                raise typer.BadParameter(f"cannot listen on {host}:{p}: {e.strerror}", param_hint="'--port'") from None
+                raise typer.BadParameter(_("cannot listen on {host}:{p}: {strerror}").format(
+                    host=host, p=p, strerror=e.strerror), param_hint="'--port'") from None
     raise AssertionError("unreachable")
 
 
@@ -1067,7 +1090,7 @@ def _qr(text: str) -> str:
 
 @app.command("help")
 def help_topic(topic: Annotated[str | None, typer.Argument(
-        metavar="[TOPIC]", help="notation, rules or schemes; none: the list.")] = None) -> None:
+        metavar="[TOPIC]", help=_("notation, rules or schemes; none: the list."))] = None) -> None:
     """Read a document that comes with mjscore: how hands are written, the rules, scheme files.
 
     \b
@@ -1085,7 +1108,7 @@ def help_topic(topic: Annotated[str | None, typer.Argument(
             wide = max(map(len, topics))
             for name, title in topics.items():
                 typer.echo(terminal_safe("\n".join(term_lines(name, title, wide, output_width()))))
-            typer.echo("Read one with 'mjscore help TOPIC'.")
+            typer.echo(_("Read one with 'mjscore help TOPIC'."))
             return
         sys.stdout.write(terminal_safe(markdown_text(api.help_text(topic), output_width())))
     except MjError as e:
@@ -1094,8 +1117,8 @@ def help_topic(topic: Annotated[str | None, typer.Argument(
 
 @app.command()
 def example(name: Annotated[str | None, typer.Argument(metavar="[NAME]",
-                                                      help="A sample's name (NAME.yaml: its YAML form); none: the "
-                                                           "list.")] = None) -> None:
+                                                      help=_("A sample's name (NAME.yaml: its YAML form); none: the "
+                                                           "list."))] = None) -> None:
     """Print a sample table or evening that comes with mjscore, to try the commands on.
 
     \b
@@ -1115,17 +1138,17 @@ def example(name: Annotated[str | None, typer.Argument(metavar="[NAME]",
             for key, what in compact.items():
                 typer.echo(terminal_safe("\n".join(term_lines(key, what, wide, output_width()))))
             if all(f"{k}.yaml" in found for k in compact):
-                typer.echo("Each also in YAML: 'mjscore example NAME.yaml'.")
+                typer.echo(_("Each also in YAML: 'mjscore example NAME.yaml'."))
             return
         sys.stdout.write(api.example(name))
     except MjError as e:
         fail(e)
 
 
-schemes_app = typer.Typer(help="The shipped scoring schemes: list them, show one, compare two.",
+schemes_app = typer.Typer(help=_("The shipped scoring schemes: list them, show one, compare two."),
                           no_args_is_help=False, rich_markup_mode=None)
 app.add_typer(schemes_app, name="schemes")
-ViewFormatOpt = Annotated[ViewFormat, typer.Option("--format", "-f", help="table or markdown.")]
+ViewFormatOpt = Annotated[ViewFormat, typer.Option("--format", "-f", help=_("table or markdown."))]
 
 
 @schemes_app.callback(invoke_without_command=True)
@@ -1150,17 +1173,17 @@ def schemes_list(ctx: typer.Context) -> None:
         fail(e)
     from mjscore.cli.render import term_lines
 
-    wide = max(len(n) for n, _ in rows)
+    wide = max(len(n) for n, _limit in rows)
     for name, s in rows:
         typer.echo(terminal_safe("\n".join(term_lines(name, f"{s.title} (limit {s.limit})", wide, output_width()))))
 
 
 @schemes_app.command("show")
-def schemes_show(name: Annotated[str, typer.Argument(help="A shipped scheme or a scheme file.")],
+def schemes_show(name: Annotated[str, typer.Argument(help=_("A shipped scheme or a scheme file."))],
                  format: ViewFormatOpt = ViewFormat.table,
                  payoffs: Annotated[bool, typer.Option(
-                     "--payoffs", help="Show the payoff tables instead: what each loser pays the winner, in every "
-                                       "situation.")] = False) -> None:
+                     "--payoffs", help=_("Show the payoff tables instead: what each loser pays the winner, in every "
+                                       "situation."))] = False) -> None:
     """Print every value of a scheme as readable tables (--payoffs: its payoff tables).
 
     \b
@@ -1183,8 +1206,8 @@ def schemes_show(name: Annotated[str, typer.Argument(help="A shipped scheme or a
 
 
 @schemes_app.command("diff")
-def schemes_diff(a: Annotated[str, typer.Argument(help="A scheme name or file.")],
-                 b: Annotated[str, typer.Argument(help="Another scheme name or file.")],
+def schemes_diff(a: Annotated[str, typer.Argument(help=_("A scheme name or file."))],
+                 b: Annotated[str, typer.Argument(help=_("Another scheme name or file."))],
                  format: ViewFormatOpt = ViewFormat.table) -> None:
     """Print what differs between two schemes (a shipped one and a house file, say).
 
@@ -1204,7 +1227,7 @@ def schemes_diff(a: Annotated[str, typer.Argument(help="A scheme name or file.")
         fail(e)
 
 
-import_app = typer.Typer(help="Bring in games another program recorded: KDE Kajongg's.",
+import_app = typer.Typer(help=_("Bring in games another program recorded: KDE Kajongg's."),
                          no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(import_app, name="import")
 
@@ -1212,13 +1235,13 @@ app.add_typer(import_app, name="import")
 @import_app.command("kajongg")
 def import_kajongg(
     database: Annotated[str, typer.Argument(metavar="DATABASE", show_default=False,
-                                            help="Kajongg's database file (~/.local/share/kajongg/kajongg3.db, or a "
-                                                 "game server's local3.db); it is read, never changed.")],
+                                            help=_("Kajongg's database file (~/.local/share/kajongg/kajongg3.db, or a "
+                                                 "game server's local3.db); it is read, never changed."))],
     folder: Annotated[str, typer.Option("-o", "--output", metavar="FOLDER",
-                                        help="The folder the evening files go into.")] = ".",
+                                        help=_("The folder the evening files go into."))] = ".",
     game: Annotated[int | None, typer.Option("--game", min=0, metavar="N", show_default=False,
-                                             help="Only Kajongg's game N.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace evening files that are there already.")] = False,
+                                             help=_("Only Kajongg's game N."))] = None,
+    force: Annotated[bool, typer.Option("--force", help=_("Replace evening files that are there already."))] = False,
 ) -> None:
     """Write each game of a Kajongg database as an evening file that 'mjscore session' plays,
     and say whether session of it gives Kajongg's own scores and balances.
@@ -1247,25 +1270,30 @@ def import_kajongg(
 
     for g in got.games:
         c = g.check
-        say(f"wrote {g.path}: Kajongg's game {g.game} ({g.ruleset}{'' if g.finished else ', not finished'}), "
-            f"{c.hands} hands, scheme {g.scheme}")
+        say(_("wrote {path}: Kajongg's game {game} ({ruleset}{more}), {hands} hands, scheme {scheme}").format(
+            path=g.path, game=g.game, ruleset=g.ruleset, more="" if g.finished else _(", not finished"),
+            hands=c.hands, scheme=g.scheme))
         final = ", ".join(f"{n} {t}" for n, t in c.balances.items())
         if c.errors:
-            say(f"  session cannot play {len(c.errors)} of its hands:")
+            say(_("  session cannot play {n} of its hands:").format(n=len(c.errors)))
             for bad in c.errors:
                 say(f"    {bad}")
             continue
-        unread = f"; {len(c.unread)} not read (each named below)" if c.unread else ""
-        say(f"  session agrees with Kajongg on {c.agreeing} of {c.hands} hands{unread}")
+        unread = _("; {n} not read (each named below)").format(n=len(c.unread)) if c.unread else ""
+        say(_("  session agrees with Kajongg on {agreeing} of {hands} hands{unread}").format(
+            agreeing=c.agreeing, hands=c.hands, unread=unread))
         if c.balances_agree:
-            say(f"  the final balances agree:  {final}")
+            say(_("  the final balances agree:  {final}").format(final=final))
         else:
-            say(f"  the final balances differ: Kajongg's  {final}")
-            say(f"                             session's  {', '.join(f'{n} {c.totals[n]}' for n in c.balances)}")
+            say(_("  the final balances differ: Kajongg's  {final}").format(final=final))
+            say(_("                             session's  {list}").format(
+                list=', '.join(f'{n} {c.totals[n]}' for n in c.balances)))
         for d in c.unread:
-            say(f"  hand {d.hand} (Kajongg's hand {d.kajongg_hand}) not read: {d.why}")
+            say(_("  hand {hand} (Kajongg's hand {kajongg_hand}) not read: {why}").format(
+                hand=d.hand, kajongg_hand=d.kajongg_hand, why=d.why))
         for d in c.departures:
-            say(f"  hand {d.hand} (Kajongg's hand {d.kajongg_hand}): {d.why}")
+            say(_("  hand {hand} (Kajongg's hand {kajongg_hand}): {why}").format(
+                hand=d.hand, kajongg_hand=d.kajongg_hand, why=d.why))
     for refused in got.refused:
         say_error(refused)
     if got.refused:
@@ -1340,12 +1368,13 @@ def main() -> None:
         sys.exit(1)
     except output.OutputError as e:
         output.silence()           # nothing more can be written
-        typer.echo(f"mjscore: error: cannot write the output: {e.reason}", err=True)
+        typer.echo(_("mjscore: error: cannot write the output: {reason}").format(reason=e.reason), err=True)
         sys.exit(1)
     except RecursionError:
-        typer.echo("mjscore: error: input nested too deeply", err=True)
+        typer.echo(_("mjscore: error: input nested too deeply"), err=True)
         sys.exit(1)
     except Exception as e:  # a bug of ours: one line for the user, never a traceback
-        typer.echo(f"mjscore: internal error ({type(e).__name__}: {e}); please report it with the input",
+        typer.echo(_("mjscore: internal error ({name}: {e}); please report it with the input").format(
+            name=type(e).__name__, e=e),
                    err=True)
         sys.exit(1)

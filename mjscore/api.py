@@ -757,7 +757,7 @@ class Evening:
                 return _("as {setting}").format(setting=BY_NAME[s.follows].word) if s.follows else _("none")
             return s.text(value)
         rows: list[SettingPlain] = [
-            {"word": s.word, "value": shown(s, getattr(values, s.name)), "given": s.name in given, "help": s.help}
+            {"word": s.word, "value": shown(s, getattr(values, s.name)), "given": s.name in given, "help": _(s.help)}
             for group, values in in_force for s in group]
         changes = _views.diff(load_scheme(scheme.base[1]), scheme) if scheme.base else []
         return {"scheme": scheme.name, "title": scheme.title, "description": scheme.description,

@@ -113,7 +113,7 @@ THROUGH_THE_DOOR = ["mjscore/model/say.py", "mjscore/evening/words.py", "mjscore
                     "mjscore/api.py", "mjscore/web/app.py", "mjscore/web/guard.py", "mjscore/store/atomic.py",
                     "mjscore/store/lock.py", "mjscore/store/packaged.py", "mjscore/rules/shipped.py",
                     "mjscore/hand/validate.py", "mjscore/evening/kajongg.py", "mjscore/model/money.py",
-                    "mjscore/cli/schemeview.py", "mjscore/cli/commands.py"]
+                    "mjscore/cli/schemeview.py", "mjscore/cli/commands.py", "mjscore/model/settings.py"]
 # A phrase there that is no sentence to translate, with why.
 NOT_A_SENTENCE = {("mjscore/cli/render.py", "'mjscore help {}'"): "a command the reader types",
                   ("mjscore/evening/entry.py", "penalty {} {}"): "the notation, as a file writes a penalty",
@@ -125,6 +125,7 @@ NOT_A_SENTENCE = {("mjscore/cli/render.py", "'mjscore help {}'"): "a command the
                   ("mjscore/store/packaged.py", "mjscore help"): "a command, where its error is placed",
                   ("mjscore/store/packaged.py", "mjscore example"): "a command, where its error is placed",
                   ("mjscore/cli/commands.py", "mjscore {}"): "the program's name and version",
+                  ("mjscore/model/settings.py", "a setting"): "where its error is placed, as a file's name",
                   ("mjscore/cli/commands.py", "{} (limit {})"): "a scheme's title and its limit, as data",
                   ("mjscore/evening/kajongg.py", "players {}"): "the notation, as the evening file writes it",
                   ("mjscore/evening/kajongg.py", "scheme {}"): "the notation, as the evening file writes it",
@@ -151,7 +152,7 @@ NOT_YET = {
     "mjscore/evening/journal.py", "mjscore/evening/season.py",
     "mjscore/io/kajongg_db.py", "mjscore/io/notation.py", "mjscore/io/reader.py",
     "mjscore/io/sessionfile.py", "mjscore/io/text.py", "mjscore/io/yamlform.py", "mjscore/io/yamlsafe.py",
-    "mjscore/model/answers.py", "mjscore/model/errors.py", "mjscore/model/settings.py",
+    "mjscore/model/answers.py", "mjscore/model/errors.py",
     "mjscore/model/table.py", "mjscore/model/tiles.py", "mjscore/rules/conditions.py", "mjscore/rules/payoffs.py",
     "mjscore/rules/scheme.py", "mjscore/rules/views.py", "mjscore/scoring/score.py", "mjscore/web/routes.py",
     "mjscore/web/schemas.py", "mjscore/web/serve.py", "mjscore/web/static.py",
@@ -176,7 +177,7 @@ def phrases_outside_the_door(source):
     for node in ast.walk(tree):
         call = node.exc if isinstance(node, ast.Raise) and node.exc is not None else node
         name = getattr(getattr(call, "func", None), "id", None)
-        if isinstance(call, ast.Call) and (name in ("_", "n_", "cast") or (isinstance(node, ast.Raise)
+        if isinstance(call, ast.Call) and (name in ("_", "n_", "N_", "cast") or (isinstance(node, ast.Raise)
                                                                            and name in FOR_PROGRAMMERS)):
             aside |= {id(m) for a in call.args for m in ast.walk(a)}
     parts = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}

@@ -149,7 +149,7 @@ def settings_options(*groups: tuple[Setting[Any], ...]) -> Callable[[Callable[..
         sig = inspect.signature(command, eval_str=True)
         params = [p for p in sig.parameters.values() if p.name != "settings"]
         for x in declared:
-            option = typer.Option(None, *x.flags, help=x.help, metavar=x.metavar, min=x.minimum, max=x.maximum,
+            option = typer.Option(None, *x.flags, help=_(x.help), metavar=x.metavar, min=x.minimum, max=x.maximum,
                                   show_default=False, parser=_value_parser(x))
             params.append(inspect.Parameter(x.name, inspect.Parameter.KEYWORD_ONLY, default=option,
                                             annotation=x.kind | None))

@@ -26,6 +26,12 @@ def _(message: str) -> str:
     return _catalogue.gettext(message)
 
 
+def N_(message: str) -> str:
+    """`message` as it is, marked as a sentence to translate where it is shown (`_(value)`): for
+    what is declared before a language can be chosen (a setting's help, made at import)."""
+    return message
+
+
 def n_(singular: str, plural: str, n: int) -> str:
     """The singular or the plural of a sentence that counts `n`, in the language in use."""
     return _catalogue.ngettext(singular, plural, n)

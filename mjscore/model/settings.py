@@ -35,6 +35,7 @@ from decimal import Decimal
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from mjscore.model.errors import Location, MjError, excerpt
+from mjscore.model.say import N_, _
 from mjscore.model.money import BadStake, Stake
 
 
@@ -90,45 +91,45 @@ class Settings:
 
     paying: Paying = setting(
         Paying.BETWEEN_ALL,
-        "How the table settles: winner-only (only the winner is paid), between-all (losers also settle "
-        "their differences), add-up (no payments: scores are added to totals).")
+        N_("How the table settles: winner-only (only the winner is paid), between-all (losers also settle "
+        "their differences), add-up (no payments: scores are added to totals)."))
     payoff: str = setting(
         "chinese-classical",
-        "How the winner is paid: chinese-classical, chinese-modern, japanese, or a payoff defined in "
-        "the scheme file.", metavar="NAME")
+        N_("How the winner is paid: chinese-classical, chinese-modern, japanese, or a payoff defined in "
+        "the scheme file."), metavar="NAME")
     east_double: bool = setting(
         True,
-        "East pays and receives double: on payments to the winner under chinese-classical, on "
+        N_("East pays and receives double: on payments to the winner under chinese-classical, on "
         "differences between losers under between-all, and East's added score under add-up. "
-        "chinese-modern never doubles for East; japanese has East's double built in.")
+        "chinese-modern never doubles for East; japanese has East's double built in."))
     east_double_losers: bool | None = setting(
         None,
-        "East's double on the differences between losers, apart from the winner's payments "
+        N_("East's double on the differences between losers, apart from the winner's payments "
         "(default: as --east-double; given where East's double is given, or at a place above it, "
-        "it stands on its own: --no-east-double --east-double-losers doubles East between losers only).",
+        "it stands on its own: --no-east-double --east-double-losers doubles East between losers only)."),
         follows="east_double")
     east_penalty_double: bool = setting(
-        False, "Under add-up, a penalty East incurs is taken off twice.")
+        False, N_("Under add-up, a penalty East incurs is taken off twice."))
     round_payments_up: int | None = setting(
-        None, "Round every payment up to a multiple of N (Japanese Modern: 100).",
+        None, N_("Round every payment up to a multiple of N (Japanese Modern: 100)."),
         metavar="N", minimum=1, maximum=MAX_AMOUNT)
     loser_difference_limit: int | None = setting(
-        None, "Cut each difference between two losers to N before East's double.",
+        None, N_("Cut each difference between two losers to N before East's double."),
         metavar="N", minimum=1, maximum=MAX_AMOUNT)
     kitty: int = setting(
-        0, "A kitty: each player puts N in every deal; a winner takes it (see --kitty-hand); 0: none.",
+        0, N_("A kitty: each player puts N in every deal; a winner takes it (see --kitty-hand); 0: none."),
         metavar="N", minimum=0, maximum=MAX_AMOUNT)
     kitty_hand: str | None = setting(
-        None, "Only a winner whose hand earns this rule of the scheme takes the kitty (e.g. no-chow); "
-              "default: any winner.", metavar="RULE")
+        None, N_("Only a winner whose hand earns this rule of the scheme takes the kitty (e.g. no-chow); "
+              "default: any winner."), metavar="RULE")
     extra_hand_bonus: int = setting(
-        0, "The winner is paid N for each of East's extra hands in a row (deals East kept); 0: none.",
+        0, N_("The winner is paid N for each of East's extra hands in a row (deals East kept); 0: none."),
         metavar="N", minimum=0, maximum=MAX_AMOUNT)
     # One stake for the whole evening: the settle-up's money is its points' at that stake.
     stake: Stake | None = setting(
-        None, "What a point is worth in money, with a currency if you like (0.05, or '0.05 EUR'): each "
+        None, N_("What a point is worth in money, with a currency if you like (0.05, or '0.05 EUR'): each "
               "settle-up and each player's won or lost also shows its money, to the cent, a half cent up "
-              "('Bob pays Cid 596 (EUR 29.80)'); default: points only.", metavar="AMOUNT [CURRENCY]", evening=True)
+              "('Bob pays Cid 596 (EUR 29.80)'); default: points only."), metavar="AMOUNT [CURRENCY]", evening=True)
 
     @property
     def east_doubles_between_losers(self) -> bool:
@@ -144,15 +145,15 @@ class Rotation:
     """How the deal moves round an evening (docs/rules.md, "The deal").  Every field is a setting."""
 
     draw_passes_deal: bool = setting(
-        True, "After a draw the deal passes to South (otherwise East deals again).")
+        True, N_("After a draw the deal passes to South (otherwise East deals again)."))
     dealer_streak_limit: int | None = setting(
-        None, "East passes the deal after N wins in a row (default: never).",
+        None, N_("East passes the deal after N wins in a row (default: never)."),
         metavar="N", minimum=1, maximum=1000)
     seat_change: SeatChange = setting(
         SeatChange.NONE,
-        "How the players change seats when a new round begins: none (they keep their seats), or kajongg "
+        N_("How the players change seats when a new round begins: none (they keep their seats), or kajongg "
         "(as Kajongg: once the deal has passed, in the South round South and West exchange seats and East "
-        "and North; in the West round South and East; in the North round West and East).")
+        "and North; in the West round South and East; in the North round West and East)."))
 
     def layered(self, *layers: Mapping[str, Any]) -> "Rotation":
         return layered(self, *layers)
@@ -228,33 +229,37 @@ class Setting(NamedTuple, Generic[V]):
     def describe(self) -> str:
         """What the setting takes, for messages."""
         if self.kind is bool:
-            return "on or off"
+            return _("on or off")
         if self.choices:
-            return f"one of {', '.join(self.choices)}"
+            return _("one of {list}").format(list=', '.join(self.choices))
         if self.kind is int:
             low = self.minimum if self.minimum is not None else 0
             top = self.maximum if self.maximum is not None else MAX_AMOUNT
-            return f"a whole number of {low} or more, at most {top:,}"
+            return _("a whole number of {low} or more, at most {top:,}").format(low=low, top=top)
         if self.kind is Stake:
-            return "an amount a point, with a currency if you like (0.05, or 0.05 EUR)"
-        return "a name"
+            return _("an amount a point, with a currency if you like (0.05, or 0.05 EUR)")
+        return _("a name")
 
     def parse(self, text: str, where: Location) -> V:
         """The value of a header's word (`on`, `winner-only`, `100`); a SettingError says what
         it takes, naming the word."""
         if self.kind is bool:
             if text not in ON_OFF:
-                raise SettingError(f"'{self.word}' takes on or off, not '{excerpt(text)}'", where, text)
+                raise SettingError(_("'{word}' takes on or off, not '{excerpt}'").format(
+                    word=self.word, excerpt=excerpt(text)), where, text)
             return typing.cast(V, ON_OFF[text])
         if self.choices:
             if text not in self.choices:
-                raise SettingError(f"'{self.word}' takes {self.describe()}, not '{excerpt(text)}'", where, text)
+                raise SettingError(_("'{word}' takes {describe}, not '{excerpt}'").format(
+                    word=self.word, describe=self.describe(), excerpt=excerpt(text)), where, text)
             return typing.cast(V, self.kind(text))
         if self.kind is int:
             if not text.isdigit() or not text.isascii():
-                raise SettingError(f"'{self.word}' takes a whole number, not '{excerpt(text)}'", where, text)
+                raise SettingError(_("'{word}' takes a whole number, not '{excerpt}'").format(
+                    word=self.word, excerpt=excerpt(text)), where, text)
             if len(text) > 10:
-                raise SettingError(f"'{self.word}': {excerpt(text)} is too large", where, text)
+                raise SettingError(_("'{word}': {excerpt} is too large").format(
+                    word=self.word, excerpt=excerpt(text)), where, text)
             return self._in_range(int(text), f"'{self.word}'", where, text)
         if self.kind is Stake:
             # Each word where it stands in the text, so that an error points at the wrong one.
@@ -269,7 +274,7 @@ class Setting(NamedTuple, Generic[V]):
         if self.kind is not Stake:
             return self.parse(*words[0])
         try:
-            return typing.cast(V, Stake.from_words([text for text, _ in words]))
+            return typing.cast(V, Stake.from_words([text for text, _where in words]))
         except BadStake as e:
             text, where = words[min(e.word, len(words) - 1)]
             raise SettingError(f"'{self.word}' {e.message}", where, text) from None
@@ -281,30 +286,35 @@ class Setting(NamedTuple, Generic[V]):
             return typing.cast(V, None)
         if self.kind is bool:
             if not isinstance(value, bool):
-                raise SettingError(f"{what}: takes true or false, not {excerpt(value)}", where, what)
+                raise SettingError(_("{what}: takes true or false, not {excerpt}").format(
+                    what=what, excerpt=excerpt(value)), where, what)
             return typing.cast(V, value)
         if self.choices:
             if isinstance(value, self.kind):
                 return typing.cast(V, value)
             if not isinstance(value, str) or value not in self.choices:
-                raise SettingError(f"{what}: takes one of: {', '.join(self.choices)}", where, what)
+                raise SettingError(_("{what}: takes one of: {list}").format(
+                    what=what, list=', '.join(self.choices)), where, what)
             return typing.cast(V, self.kind(value))
         if self.kind is int:
             if not isinstance(value, int) or isinstance(value, bool):
-                raise SettingError(f"{what}: takes {self.describe()}, not {excerpt(value)}", where, what)
+                raise SettingError(_("{what}: takes {describe}, not {excerpt}").format(
+                    what=what, describe=self.describe(), excerpt=excerpt(value)), where, what)
             return self._in_range(value, f"{what}:", where, what)
         if self.kind is Stake:
             return typing.cast(V, _stake(value, what, where))
         if not isinstance(value, str) or not value:
-            raise SettingError(f"{what}: takes text, not {excerpt(value)}", where, what)
+            raise SettingError(_("{what}: takes text, not {excerpt}").format(
+                what=what, excerpt=excerpt(value)), where, what)
         return typing.cast(V, value)
 
     def _in_range(self, n: int, what: str, where: Location, token: str) -> V:
         low = self.minimum if self.minimum is not None else 0
         top = self.maximum if self.maximum is not None else MAX_AMOUNT
         if not low <= n <= top:
-            hint = " (leave it out for none)" if self.optional else ""
-            raise SettingError(f"{what} takes {self.describe()}{hint}, not {n:,}", where, token)
+            hint = _(" (leave it out for none)") if self.optional else ""
+            raise SettingError(_("{what} takes {describe}{hint}, not {n:,}").format(
+                what=what, describe=self.describe(), hint=hint, n=n), where, token)
         return typing.cast(V, n)
 
     def text(self, value: object) -> str:
@@ -322,7 +332,8 @@ def _stake(value: object, what: str, where: Location) -> Stake:
     if isinstance(value, Stake):
         return value
     if isinstance(value, bool) or not isinstance(value, (str, int, float, Decimal)):
-        raise SettingError(f"{what}: takes an amount a point (0.05, or '0.05 EUR'), not {excerpt(value)}", where, what)
+        raise SettingError(_("{what}: takes an amount a point (0.05, or '0.05 EUR'), not {excerpt}").format(
+            what=what, excerpt=excerpt(value)), where, what)
     try:
         return Stake.read(repr(value) if isinstance(value, float) else f"{value:f}" if isinstance(value, Decimal)
                           else str(value))
@@ -371,7 +382,8 @@ def given(values: Mapping[str, Any], *, what: str = "a setting", section: tuple[
     known = {s.name: s for s in (section if section is not None else SETTINGS + ROTATION)}
     for name in values:
         if name not in known:
-            raise SettingError(f"no setting '{excerpt(name)}'; known: {', '.join(known)}", Location(what), name)
+            raise SettingError(_("no setting '{excerpt}'; known: {list}").format(
+                excerpt=excerpt(name), list=', '.join(known)), Location(what), name)
     return {s.name: s.check(values[s.name], s.name) for s in known.values() if values.get(s.name) is not None}
 
 

@@ -197,8 +197,7 @@ def evening_words(evening: Mapping[str, Any]) -> dict[str, list[str]]:
     currency = (evening.get("stake") or {}).get("currency")
     start = evening["start"]
     out = {"standings": [won_or_lost(p["total"], start, p.get("money"), currency) for p in evening["standings"]],
-           "settle_up": [pays(t["from"], t["to"], amount(t["amount"], t.get("money"), currency))
-                         for t in evening.get("settle_up") or ()]}
+           "settle_up": transfer_sentences(evening)}
     if isinstance(evening.get("hands"), list):
         out["hands"] = [outcome(h) for h in evening["hands"]]
     return out
@@ -230,7 +229,15 @@ def settle_up_lines(evening: Mapping[str, Any]) -> list[str]:
     if not transfers:
         return [_("Settle-up: nobody owes anything.")]
     return [n_("Settle-up ({n} transfer):", "Settle-up ({n} transfers):", len(transfers)).format(n=len(transfers)),
-            *("  " + line for line in evening_words({**evening, "standings": []})["settle_up"])]
+            *("  " + line for line in transfer_sentences(evening))]
+
+
+def transfer_sentences(evening: Mapping[str, Any]) -> list[str]:
+    """Each transfer of the evening's settle-up, with its money under a stake: "Bob pays Ann 596
+    (EUR 29.80)"."""
+    currency = (evening.get("stake") or {}).get("currency")
+    return [pays(t["from"], t["to"], amount(t["amount"], t.get("money"), currency))
+            for t in evening.get("settle_up") or ()]
 
 
 def totals_stop(errors: int, before: int | None, briefly: bool = False) -> str:

@@ -34,16 +34,15 @@ from mjscore.evening.entry import hand_parts as hand_parts  # for the shells: a 
 from mjscore.hand.validate import validate_table
 from mjscore.io.notation import print_table
 from mjscore.io.reader import (
-    SessionText,
+    Given,
+    Lines,
     file_is_session,
-    is_session,
+    normalise,
     parse_any,
-    stream_lines,
-    stream_tables,
-    text_tables,
+    read_text,
+    tables_of,
 )
 from mjscore.store import packaged as _packaged
-from mjscore.io.text import normalise, read_text
 from mjscore.model.errors import InputError, Location, MjError
 from mjscore.model.say import _
 from mjscore.model.settings import BY_NAME, ROTATION, SETTINGS, Setting
@@ -207,11 +206,11 @@ def tables(source: Source | Iterable[str], *, name: str | None = None) -> Iterat
     [(1, True), (3, False)]
     """
     if isinstance(source, os.PathLike):
-        rows = stream_tables(os.fspath(source))
+        rows = tables_of(source)
     elif isinstance(source, str):
-        rows = text_tables(source, name or "<input>")
+        rows = tables_of(Given(source, name or "<input>"))
     else:
-        rows = stream_lines(source, name or "<lines>")
+        rows = tables_of(Lines(source, name or "<lines>"))
     for file, line, item in rows:
         yield Entry(file, line, None, item) if isinstance(item, MjError) else Entry(file, line, item)
 
@@ -395,12 +394,11 @@ def check_many(source: Source | Iterable[str], *, name: str | None = None,
     given = _given(settings, SETTINGS)
     rows: Iterable[tuple[str, int, Any]]
     if isinstance(source, os.PathLike):
-        rows = stream_tables(os.fspath(source), sessions=True)
+        rows = tables_of(source, sessions=True)
     elif isinstance(source, str):
-        shown = name or "<input>"
-        rows = [(shown, 1, SessionText(source, shown))] if is_session(source, shown) else text_tables(source, shown)
+        rows = tables_of(Given(source, name or "<input>"), sessions=True)
     else:
-        rows = stream_lines(source, name or "<lines>")
+        rows = tables_of(Lines(source, name or "<lines>"))
     for file, line, item in check_rows(rows, _scheme_name(scheme), given):
         yield Entry(file, line, None, item) if isinstance(item, MjError) else Entry(file, line, item)
 

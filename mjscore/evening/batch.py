@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple, cast
 
 from mjscore.evening.session import EveningState, hands_of
-from mjscore.io.reader import SessionText, TableText, stream_tables
+from mjscore.io.reader import SessionText, TableText, tables_of
 from mjscore.io.sessionfile import read_session
 from mjscore.model import plain
 from mjscore.model.errors import Location, MjError, SessionError
@@ -149,13 +149,12 @@ def score_files(files: Iterable[str], scheme: str | None = None, given: Mapping[
     only writes.
     """
     if jobs <= 1:
-        rows = _expanded((row for path in files for row in stream_tables(path, sessions=sessions)), scheme, given,
-                         explain)
+        rows = _expanded((row for path in files for row in tables_of(path, sessions=sessions)), scheme, given, explain)
         items = score_stream(rows, scheme, given, explain)
         return items if encode is None else (encoded(item, encode) for item in items)
     # A session is played through here, in order (its seating runs from hand to hand); its hands
     # go to the workers already played, to be written out in their place.
-    rows = _expanded((row for path in files for row in stream_tables(path, parse=False, sessions=sessions)), scheme,
+    rows = _expanded((row for path in files for row in tables_of(path, parse=False, sessions=sessions)), scheme,
                      given, explain)
     return _score_in_workers(_numbered(rows), (scheme, dict(given), explain), jobs, encode)
 

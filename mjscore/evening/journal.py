@@ -21,8 +21,10 @@ from mjscore.evening.resume import play_file
 from mjscore.evening.session import SessionResult, play
 from mjscore.evening.words import finished_refusal
 from mjscore.io.notation import print_table
+from mjscore.io.reader import decode, normalise, yaml_by_name
 from mjscore.io.sessionfile import HandSource, Session, player_names, read_session
-from mjscore.io.text import MAX_INPUT_BYTES, decode, looks_like_yaml, normalise, read_bytes
+# The evening file's bytes, read under its lock and written back like them (its line ends kept): no table is read.
+from mjscore.io.text import MAX_INPUT_BYTES, read_bytes
 from mjscore.store.atomic import check_writable, replace, target_of
 from mjscore.store.lock import locked
 from mjscore.model.errors import InputError, Location, MjError, SessionError
@@ -376,7 +378,7 @@ def _as_the_evening_reads_it(scheme: str | None, path: str) -> str | None:
 
 def _read_raw(target: str, path: str) -> bytes | None:
     """The evening file's bytes, or None when it does not exist yet."""
-    if looks_like_yaml("", path):
+    if yaml_by_name(path):
         raise SessionError("'add' and 'undo' keep an evening in the compact notation (.mj); a YAML session "
                            "is edited by hand", Location(path))
     if not os.path.lexists(target):

@@ -23,9 +23,8 @@ from typing import Any
 
 from mjscore.evening.resume import play_file
 from mjscore.evening.session import SessionResult, play
-from mjscore.io.reader import file_is_session
+from mjscore.io.reader import file_is_session, read_text
 from mjscore.io.sessionfile import read_session
-from mjscore.io.text import open_regular, read_text
 from mjscore.model.errors import InputError, Location, MjError
 from mjscore.model.table import name_key
 from mjscore.pipeline import EMPTY
@@ -278,21 +277,12 @@ def evening_files(paths: Iterable[str]) -> Iterator[str]:
                 child = os.path.join(path, n)
                 if not n.lower().endswith(EVENING_ENDINGS) or os.path.isdir(child):
                     continue
-                # One that cannot be read (a pipe, a dangling link, no permission) is played all
-                # the same, which says why: a season never drops an evening without a word.
-                if file_is_session(child) or not _readable(child):
+                # One that cannot be read (a pipe, a dangling link, no permission: None) is played
+                # all the same, which says why: a season never drops an evening without a word.
+                if file_is_session(child) is not False:
                     yield child
         else:
             yield path
-
-
-def _readable(path: str) -> bool:
-    """Whether a file opens as a regular file (what reading it needs)."""
-    try:
-        open_regular(path).close()
-    except (MjError, OSError):
-        return False
-    return True
 
 
 def _name_not_text(path: str) -> MjError | None:

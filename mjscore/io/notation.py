@@ -3,6 +3,8 @@
 Grammar (see docs/notation.md): a table is a run of lines; `#`
 starts a comment, `;` stands for a line break, a line `---` separates tables.  A line is a
 header (`round W`, `scheme NAME`, `draw`, `dealer-wins N`, a settlement option...) or a player line `SEAT: item...`.
+
+It parses the text or the lines it is handed; reading them (files, standard input, the form) is io.reader's.
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, overload
 
-from mjscore.io.text import MAX_LINE, too_long
+from mjscore.io.text import MAX_LINE, text_lines, too_long
 from mjscore.model.errors import GroupError, Location, MjError, NotationError, excerpt
 from mjscore.model.settings import ROTATION, SETTINGS, Setting, SettingError, header_lines, ordered
 from mjscore.model.table import (
@@ -212,7 +214,8 @@ class Line(NamedTuple):
 
 
 def split_tables(text: str, file: str = "<input>", first_line: int = 1) -> Iterator[tuple[int, str]]:
-    """Yield (first line number, text) of each `---`-separated table."""
+    """Yield (first line number, text) of each `---`-separated table.  (A session's: read whole and
+    kept as written, for its next reading to read only what was appended; tables go `tables_in`.)"""
     start = first_line
     buf: list[str] = []
     for n, raw in enumerate(text.split("\n"), start=first_line):
@@ -257,11 +260,100 @@ def _loc(file: str, line: int, col: int, column_of: ColumnOf | None) -> Location
     return Location(file, line, col)
 
 
+class TableText(NamedTuple):
+    """One table of a compact file, not yet parsed: a worker process parses it (`batch --jobs`)."""
+
+    text: str
+    file: str
+    first: int                        # the line it starts on
+
+    def parse(self) -> Table:
+        return parse_table(self.text, self.file, self.first)
+
+
+MAX_TABLE_CHARS = 100_000       # a table longer than this (a few hundred lines) is no table
+
+
+@overload
+def tables_in(numbered_lines: Iterable[tuple[int, str | MjError]], file: str, parse: Literal[True] = True,
+              every_chunk: bool = False) -> Iterator[tuple[int, Table | MjError]]: ...
+@overload
+def tables_in(numbered_lines: Iterable[tuple[int, str | MjError]], file: str, parse: bool,
+              every_chunk: bool = False) -> Iterator[tuple[int, Table | TableText | MjError]]: ...
+def tables_in(numbered_lines: Iterable[tuple[int, str | MjError]], file: str, parse: bool = True,
+              every_chunk: bool = False) -> Iterator[tuple[int, Table | TableText | MjError]]:
+    """(line, Table | MjError) for each `---`-separated table of numbered lines (as io.text's
+    `lines_of` and `text_lines` give them), parsed as each `---` arrives, so memory does not grow
+    with the number of tables.  With `parse` False a table comes as its TableText (at the line it
+    starts on), for another process to parse.  A table longer than MAX_TABLE_CHARS is an error
+    row as soon as it is, and its lines up to the next `---` are passed over, not kept: a stream
+    with no `---` costs no more than one table.  Tables of comments alone are passed over, but
+    with `every_chunk` (`parse_tables`), where each is a table that lists no players."""
+    chunk: list[str] = []
+    size = 0
+    first = 1
+    problem: MjError | None = None
+
+    def emit() -> tuple[int, Table | TableText | MjError] | None:
+        if problem is not None:
+            return first, problem
+        text = "\n".join(chunk)
+        if not parse:
+            return (first, TableText(text, file, first)) if holds_anything(chunk) else None
+        try:
+            # Its lines read once: whether it holds anything but comments, and then the table.
+            lines = list(logical_lines(text, file, first))
+            if not lines and not every_chunk and not holds_anything(chunk):
+                return None                             # comments alone (`;` alone is an empty table)
+            table = parse_table(text, file, first, lines=lines)
+            return table.where.line, table
+        except MjError as e:
+            return first, e
+
+    for number, line in numbered_lines:
+        if isinstance(line, MjError):
+            problem = problem or line
+        elif line.strip() == "---":
+            if problem is not _TOO_LONG:
+                out = emit()
+                if out is not None:
+                    yield out
+            chunk, size, first, problem = [], 0, number + 1, None
+        elif problem is _TOO_LONG:
+            continue                                    # passed over until the next `---`
+        else:
+            chunk.append(line)
+            size += len(line) + 1
+            if size > MAX_TABLE_CHARS:
+                yield first, NotationError(f"this table is longer than {MAX_TABLE_CHARS:,} characters with no '---' "
+                                           "to end it; its lines are passed over up to the next '---'",
+                                           Location(file, first, 1))
+                chunk, problem = [], _TOO_LONG
+    if problem is not _TOO_LONG:
+        out = emit()
+        if out is not None:
+            yield out
+
+
+def holds_anything(lines: Iterable[str]) -> bool:
+    """Whether a table's lines hold anything but comments and blank lines."""
+    return any(ln.split("#", 1)[0].strip() for ln in lines)
+
+
+_TOO_LONG = NotationError("too long")         # the mark of a table whose lines are being passed over
+
+
 # -- the parser ---------------------------------------------------------------------------------
 
 def parse_tables(text: str, file: str = "<input>") -> list[Table]:
-    """Every `---`-separated table of a compact-notation text."""
-    return [parse_table(chunk, file, first) for first, chunk in split_tables(text, file)]
+    """Every `---`-separated table of a compact-notation text, each of them a table (one of
+    comments alone is an error too); the first error is raised."""
+    tables: list[Table] = []
+    for _, item in tables_in(text_lines(text.split("\n"), file), file, every_chunk=True):
+        if isinstance(item, MjError):
+            raise item
+        tables.append(item)
+    return tables
 
 
 def name_seat(names: Mapping[str, str], word: str) -> str | None:

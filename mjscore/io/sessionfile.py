@@ -16,13 +16,14 @@ from mjscore.io.notation import (
     HEADERS,
     MAX_SCORE,
     SESSION_SETTINGS,
+    holds_anything,
     logical_lines,
     parse_number,
     parse_setting,
     parse_table,
     split_tables,
 )
-from mjscore.io.text import looks_like_yaml
+from mjscore.io.reader import looks_like_yaml
 from mjscore.io.yamlform import SESSION_KEYS, NodeReader
 from mjscore.io.yamlsafe import load_nodes
 from mjscore.model.errors import Location, NotationError, SessionError, YamlFormError, excerpt
@@ -174,7 +175,7 @@ _CUT_LINES = 200                # how far back the last `---` is looked for
 def _hand_sources(chunks: list[tuple[int, str]], name: str) -> list[HandSource]:
     """The hands of `---`-separated chunks, those that hold anything but comments."""
     return [HandSource(first, partial(_compact_hand, chunk, name, first), chunk) for first, chunk in chunks
-            if any(ln.split("#", 1)[0].strip() for ln in chunk.split("\n"))]
+            if holds_anything(chunk.split("\n"))]
 
 
 def _compact_session(chunks: list[tuple[int, str]], name: str) -> Session:

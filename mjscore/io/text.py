@@ -9,13 +9,15 @@ through here, so the same bytes give the same lines everywhere:
 - a NUL byte or a byte that is not UTF-8 is an error naming its line and column;
 - only regular files are read (never a folder, a device or a pipe, which could block or never
   end), and never more than a size limit, counted while reading.
+
+The bytes and the lines only: which form a text is in and what it holds is io.reader's to tell.
 """
 
 from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 import re
 import stat
@@ -25,7 +27,6 @@ from mjscore.model.errors import InputError, Location, MjError, NotationError
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 MAX_LINE = 10_000          # characters; a longer line is refused, not parsed
-_YAML_START = re.compile(r"^(players|hands|round|scheme|draw|dealer[-_]wins)\s*:(\s|$)|^- |^%YAML", re.M)
 _BAD = re.compile(r"[\x00\udc80-\udcff]")
 
 
@@ -94,6 +95,12 @@ def _checked(line: str, number: int, name: str) -> str:
                      Location(name, number, bad.start() + 1))
 
 
+def peek(head: bytes) -> str:
+    """The first bytes of a file as text enough to tell its form from, never read as its text:
+    a bad byte stands as U+FFFD (reading it properly will say where), line ends made `\\n`."""
+    return head.decode("utf-8-sig", "replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def decode(data: bytes, name: str) -> str:
     """The text of some bytes, its line ends made `\\n`; an error names the first bad byte."""
     return normalise(data.decode("utf-8-sig", "surrogateescape"), name)
@@ -141,14 +148,16 @@ def lines_of(stream: BinaryIO, name: str) -> Iterator[tuple[int, str | MjError]]
         text.detach()           # the caller owns the stream (standard input stays open)
 
 
+def text_lines(lines: Iterable[str], name: str) -> Iterator[tuple[int, str | MjError]]:
+    """(number, line) for each of some text lines (a text split at its line ends, or lines given
+    one at a time), or (number, error) for a line that is too long, as `lines_of` gives them."""
+    for number, line in enumerate(lines, start=1):
+        line = line.rstrip("\r\n")
+        if len(line) > MAX_LINE:
+            yield number, NotationError(too_long(), Location(name, number, 1))
+        else:
+            yield number, line
+
+
 def too_long() -> str:
     return f"line is more than {MAX_LINE:,} characters long; at most {MAX_LINE:,} are read"
-
-
-def looks_like_yaml(text: str, name: str) -> bool:
-    lower = name.lower()
-    if lower.endswith((".yaml", ".yml")):
-        return True
-    if lower.endswith(".mj"):
-        return False
-    return bool(_YAML_START.search(text))

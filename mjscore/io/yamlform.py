@@ -139,36 +139,26 @@ class NodeReader:
         return tokens_of(text, self.file, 1, self.column_of(node))
 
     # -- tables -----------------------------------------------------------------------------
-    def documents(self, docs: list[Node]) -> list[Table]:
+    def table_nodes(self, doc: Node) -> list[Node]:
+        """The nodes of a document's tables: a list's items, the hands of a session (the session's
+        own keys are checked here; running a session is the session module's business), or the
+        document itself."""
         import yaml
 
-        tables: list[Table] = []
-        for doc in docs:
-            if doc is None:
-                continue
-            if isinstance(doc, yaml.SequenceNode):
-                self.count(doc)
-                tables.extend(self.table(item) for item in doc.value)
-            elif isinstance(doc, yaml.MappingNode) and any(
-                    isinstance(k, yaml.ScalarNode) and k.value == "hands" for k, _ in doc.value):
-                tables.extend(self.session_hands(doc))
-            else:
-                tables.append(self.table(doc))
-        if not tables:
-            raise YamlFormError("the YAML holds no table", Location(self.file, 1, 1))
-        return tables
-
-    def session_hands(self, node: Node) -> list[Table]:
-        """The hands of a session file, each a table (the session's own keys are checked here;
-        running a session is the session module's business)."""
-        import yaml
-
-        fields = self.mapping(node, "a session", SESSION_KEYS)
+        if isinstance(doc, yaml.SequenceNode):
+            self.count(doc)
+            items: list[Node] = doc.value
+            return items
+        if not (isinstance(doc, yaml.MappingNode) and any(
+                isinstance(k, yaml.ScalarNode) and k.value == "hands" for k, _ in doc.value)):
+            return [doc]
+        fields = self.mapping(doc, "a session", SESSION_KEYS)
         hands = fields["hands"][1]
         self.count(hands)
         if not isinstance(hands, yaml.SequenceNode):
             raise YamlFormError("'hands' must be a list of tables", self.where(hands))
-        return [self.table(item) for item in hands.value]
+        items = hands.value
+        return items
 
     def table(self, node: Node) -> Table:
         import yaml
@@ -334,15 +324,21 @@ class NodeReader:
 
 
 def parse_yaml_tables(text: str, file: str = "<input>") -> list[Table]:
-    """Every table of a YAML text (one table, a list of tables, several documents, a session)."""
-    reader = NodeReader(text, file)
-    return reader.documents(load_nodes(text, file))
+    """Every table of a YAML text (one table, a list of tables, several documents, a session),
+    each of them a table; the first error is raised."""
+    tables: list[Table] = []
+    for _, item in iter_yaml_tables(text, file):
+        if isinstance(item, MjError):
+            raise item
+        tables.append(item)
+    if not tables:
+        raise YamlFormError("the YAML holds no table", Location(file, 1, 1))
+    return tables
 
 
 def iter_yaml_tables(text: str, file: str) -> Iterator[tuple[int, Table | MjError]]:
-    """(line, Table) or (line, MjError) for each table of a YAML text, in order."""
-    import yaml
-
+    """(line, Table) or (line, MjError) for each table of a YAML text, in order: a bad table
+    does not stop the others."""
     reader = NodeReader(text, file)
     try:
         docs = load_nodes(text, file)
@@ -352,15 +348,12 @@ def iter_yaml_tables(text: str, file: str) -> Iterator[tuple[int, Table | MjErro
     for doc in docs:
         if doc is None:
             continue
-        if isinstance(doc, yaml.SequenceNode):
-            items = doc.value
-        elif isinstance(doc, yaml.MappingNode) and any(
-                isinstance(k, yaml.ScalarNode) and k.value == "hands" for k, _ in doc.value):
-            items = [v for k, v in doc.value if k.value == "hands"]
-            items = items[0].value if isinstance(items[0], yaml.SequenceNode) else [items[0]]
-        else:
-            items = [doc]
-        for node in items:
+        try:
+            nodes = reader.table_nodes(doc)
+        except MjError as e:                        # a list or a session that is none
+            yield e.location.line or doc.start_mark.line + 1, e
+            continue
+        for node in nodes:
             try:
                 yield node.start_mark.line + 1, reader.table(node)
             except MjError as e:

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from mjscore.store import scheme_cache
 from mjscore.store.cache_folder import fingerprint
+# The payoff tables' file is YAML data, not tables: read as bytes (its fingerprint is theirs), then as one document.
 from mjscore.io.text import decode, read_bytes
 from mjscore.io.yamlsafe import load_document
 from mjscore.model.errors import Location, MjError, SchemeError, excerpt

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, NoReturn, TypeGuard
 
 from mjscore.hand.arrange import SHAPES
+# A scheme file is YAML data, not tables: read as bytes (its fingerprint is theirs), then as one document.
 from mjscore.io.text import decode, read_bytes
 from mjscore.io.yamlsafe import load_document
 from mjscore.model.errors import Location, MjError, SchemeError, excerpt

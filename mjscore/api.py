@@ -90,6 +90,7 @@ if TYPE_CHECKING:      # what type checkers see; at run time, see above
     from mjscore.evening.words import left_out_said as left_out_said, season_heading as season_heading
     from mjscore.evening.words import headings as headings, season_words as season_words
     from mjscore.evening.words import prompt_words as prompt_words, scheme_words as scheme_words
+    from mjscore.evening.page_words import page_words as page_words  # for the page: its own words, made once
     from mjscore.io.sessionfile import SessionHeader
 
 # The names passed on from modules a one-hand score does not load, each loaded when first asked
@@ -100,6 +101,7 @@ _ELSEWHERE = {
     "HandTakenError": "mjscore.evening.journal", "NotTheLastHandError": "mjscore.evening.journal",
     "SeasonResult": "mjscore.evening.season", "ImportedGame": "mjscore.evening.kajongg",
     "hand_title": "mjscore.evening.words", "money_so_far": "mjscore.evening.session",
+    "page_words": "mjscore.evening.page_words",
     **dict.fromkeys(("NextHand", "HandMovedError", "NotYourSeatError", "NotSettled"), "mjscore.evening.next_hand"),
     **dict.fromkeys(("paid", "payment_sentences", "penalty_sentences", "said", "special_sentence", "amount",
                      "evening_words", "outcome", "figures", "how_won", "won_or_lost", "finished", "nobody_pays",

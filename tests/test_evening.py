@@ -43,7 +43,8 @@ def test_add_starts_an_evening_and_answers_by_name(tmp_path):
     played = json.loads(runner.invoke(app, ["session", str(ev), "--format", "json"]).stdout)
     assert played["next"] == {"dealer": "Bob", "round": "E", "hand": 3, "extra_hands": 0, "kitty_deals": 0,
                               "seats": {"E": "Bob", "S": "Cid", "W": "Dee", "N": "Ann"}, "seats_change": False,
-                              "dealer_wins": 0, "text": "Next: Hand 3: Bob deals, East round", "moves": None,
+                              "dealer_wins": 0, "title": "Hand 3: Bob deals, East round",
+                              "text": "Next: Hand 3: Bob deals, East round", "moves": None,
                               "kept": None}
     assert [h["winner"] for h in played["hands"]] == ["E", "S"]
 

@@ -113,7 +113,9 @@ THROUGH_THE_DOOR = ["mjscore/model/say.py", "mjscore/evening/words.py", "mjscore
                     "mjscore/api.py", "mjscore/web/app.py", "mjscore/web/guard.py", "mjscore/store/atomic.py",
                     "mjscore/store/lock.py", "mjscore/store/packaged.py", "mjscore/rules/shipped.py",
                     "mjscore/hand/validate.py", "mjscore/evening/kajongg.py", "mjscore/model/money.py",
-                    "mjscore/cli/schemeview.py", "mjscore/cli/commands.py", "mjscore/model/settings.py"]
+                    "mjscore/cli/schemeview.py", "mjscore/cli/commands.py", "mjscore/model/settings.py",
+                    "mjscore/evening/page_words.py", "mjscore/web/routes.py", "mjscore/web/schemas.py",
+                    "mjscore/model/answers.py"]
 # A phrase there that is no sentence to translate, with why.
 NOT_A_SENTENCE = {("mjscore/cli/render.py", "'mjscore help {}'"): "a command the reader types",
                   ("mjscore/evening/entry.py", "penalty {} {}"): "the notation, as a file writes a penalty",
@@ -122,6 +124,10 @@ NOT_A_SENTENCE = {("mjscore/cli/render.py", "'mjscore help {}'"): "a command the
                   ("mjscore/web/app.py", "The table page's JSON: the same objects the command line prints."):
                       "the API's description in /openapi.json, for developers",
                   ("mjscore/web/guard.py", "{}={}; Path=/; HttpOnly; SameSite=Lax"): "a cookie header",
+                  ("mjscore/web/routes.py", "mjscore {}"): "the program's name and version",
+                  ("mjscore/web/routes.py", "text/html; charset=utf-8"): "a media type",
+                  ("mjscore/web/routes.py", "text/javascript; charset=utf-8"): "a media type",
+                  ("mjscore/web/routes.py", "text/css; charset=utf-8"): "a media type",
                   ("mjscore/store/packaged.py", "mjscore help"): "a command, where its error is placed",
                   ("mjscore/store/packaged.py", "mjscore example"): "a command, where its error is placed",
                   ("mjscore/cli/commands.py", "mjscore {}"): "the program's name and version",
@@ -152,10 +158,10 @@ NOT_YET = {
     "mjscore/evening/journal.py", "mjscore/evening/season.py",
     "mjscore/io/kajongg_db.py", "mjscore/io/notation.py", "mjscore/io/reader.py",
     "mjscore/io/sessionfile.py", "mjscore/io/text.py", "mjscore/io/yamlform.py", "mjscore/io/yamlsafe.py",
-    "mjscore/model/answers.py", "mjscore/model/errors.py",
+    "mjscore/model/errors.py",
     "mjscore/model/table.py", "mjscore/model/tiles.py", "mjscore/rules/conditions.py", "mjscore/rules/payoffs.py",
-    "mjscore/rules/scheme.py", "mjscore/rules/views.py", "mjscore/scoring/score.py", "mjscore/web/routes.py",
-    "mjscore/web/schemas.py", "mjscore/web/serve.py", "mjscore/web/static.py",
+    "mjscore/rules/scheme.py", "mjscore/rules/views.py", "mjscore/scoring/score.py",
+    "mjscore/web/serve.py", "mjscore/web/static.py",
 }
 
 
@@ -165,12 +171,35 @@ def _docstrings(tree):
             and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
 
 
+def _for_developers(tree):
+    """The JSON API's descriptions in /openapi.json, in English for developers as Python's own
+    documentation is (a person at the table never reads them): a string standing as a statement
+    (an answer field's docstring, which pydantic makes its description), a `__doc__` set, a `description=` or
+    `summary=`, a `{"description": ...}`, and the routes' ERRORS (what each status means)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            found.add(id(node.value))
+        elif isinstance(node, ast.keyword) and node.arg in ("description", "summary"):
+            found |= {id(m) for m in ast.walk(node.value)}
+        elif isinstance(node, ast.Dict):
+            found |= {id(m) for k, v in zip(node.keys, node.values, strict=True)
+                      if isinstance(k, ast.Constant) and k.value == "description" for m in ast.walk(v)}
+        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "__doc__"
+                                                  for t in node.targets):
+            found |= {id(m) for m in ast.walk(node.value)}
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and "ERRORS" in [
+                getattr(t, "id", None) for t in (node.targets if isinstance(node, ast.Assign) else [node.target])]:
+            found |= {id(m) for m in ast.walk(node.value)} if node.value is not None else set()
+    return found
+
+
 def phrases_outside_the_door(source):
     """Each phrase a module writes that does not go through `_()`/`n_()`: a plain literal as it
     is, an f-string as its text with `{}` for each value put in (its parts are not taken alone);
     docstrings, `cast`'s types and the messages of a program's own mistakes aside."""
     tree = ast.parse(source)
-    aside = set(_docstrings(tree))
+    aside = set(_docstrings(tree)) | _for_developers(tree)
     for node in ast.walk(tree):                 # what a program's `repr` says: to a programmer
         if isinstance(node, ast.FunctionDef) and node.name == "__repr__":
             aside |= {id(m) for m in ast.walk(node)}
@@ -228,13 +257,9 @@ def test_the_scan_sees_a_phrase_outside_the_door():
 GAME_WORDS = re.compile(r"\b(pays|paid|receives|wins|owes|deals|swap chairs|keeps the deal|self-drawn|discard|"
                         r"[Pp]enalty|[Nn]obody|Settle-up|Next:|limit hand|won or lost|the wall ran out)\b")
 
-# The shells' places that may hold such a sentence, each with why: the API's descriptions for
-# developers (OpenAPI), the commands' --help and reports (not yet through the door), a scheme's
-# rules as `schemes show` lists them.
-ALLOWED = {
-    "mjscore/web/schemas.py": "the request fields' descriptions in /openapi.json, for developers",
-    "mjscore/web/routes.py": "the routes' summaries in /openapi.json, for developers",
-}
+# The shells' places that may hold such a sentence, each with why (none now: the API's
+# descriptions for developers are set aside by the scan itself).
+ALLOWED: dict[str, str] = {}
 
 
 def shell_sentences():
@@ -251,29 +276,92 @@ def test_the_shells_make_no_sentence_of_the_game():
     assert shell_sentences() == set()
 
 
-# The page's script: its string literals (quoted and template), comments aside.
-PAGE_STILL_TO_MOVE = {
-    "`Remove the penalty: ${what.textContent}`",
-    '"the penalty could not be removed: try again"',
-    '"won or lost"',
-    '"Nobody owes anything."',
-    '"on a discard"',
-    '"paid for all"',
-    '"A penalty is a whole number from 1 up."',
-    '"A player does not pay a penalty to themselves."',
-    '"The penalty was not entered (no answer): press Add again."',
+# The page's script: its string literals (quoted and template), comments aside.  Every word it
+# shows is the library's (mjscore.evening.page_words, written into page.html), so what is left
+# are the notation it writes, its class names and its strict mode.
+PAGE_NOT_A_SENTENCE = {
+    '"use strict"': "the script's mode",
+    "`score ${S.score}`": "the notation, as the player's line writes a score",
+    '`win${tile} ${S.from === "self" ? "self" : "from " + S.from}`': "the notation, as the line writes a win",
+    '"check bad"': "class names", '"check ok"': "class names", '"row wrap"': "class names",
+    "`tile ${cls}`": "class names", "`group ${it.group}`": "class names",
+    "`figures cols-${heads.length}`": "class names",
+    "`${em}px ${getComputedStyle(document.body).fontFamily}`": "a canvas's font",
 }
 JS_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`|\'(?:[^\'\\\n]|\\.)*\'')
 
 
-def page_sentences():
-    code = "\n".join(line for line in (ROOT / "mjscore/web/page.js").read_text().splitlines()
-                     if not line.lstrip().startswith("//"))
-    code = re.sub(r"\s//[^\n\"'`]*$", "", code, flags=re.M)            # a comment after the code
-    return {s for s in JS_STRING.findall(code) if GAME_WORDS.search(s) and " " in s}
+def page_code():
+    """The page's script without its comments (a `//` outside a string to the end of its line)."""
+    code = (ROOT / "mjscore/web/page.js").read_text()
+    return re.sub(r'("(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`|\'(?:[^\'\\\n]|\\.)*\')|//[^\n]*',
+                  lambda m: m.group(1) or "", code)
 
 
-def test_the_page_makes_no_sentence_of_the_game():
-    found = page_sentences()
-    assert found <= PAGE_STILL_TO_MOVE, sorted(found - PAGE_STILL_TO_MOVE)
-    assert found >= PAGE_STILL_TO_MOVE, sorted(PAGE_STILL_TO_MOVE - found)
+def _places(literal, by=""):
+    """A template literal with each `${...}` (however nested) put as `by`."""
+    out, depth, at = [], 0, 0
+    while at < len(literal):
+        if depth == 0 and literal.startswith("${", at):
+            depth, at = 1, at + 2
+            out.append(by)
+            continue
+        if depth:
+            depth += {"{": 1, "}": -1}.get(literal[at], 0)
+        else:
+            out.append(literal[at])
+        at += 1
+    return "".join(out)
+
+
+def page_phrases():
+    """The page script's literals that hold a phrase (a value put in counts as a word, but a
+    phrase has a word of its own)."""
+    return {s for s in JS_STRING.findall(page_code())
+            if PHRASE.search(_places(s, "x")) and re.search(r"[A-Za-z]{2}", _places(s))}
+
+
+def test_the_page_makes_no_phrase_of_its_own():
+    assert page_phrases() - PAGE_NOT_A_SENTENCE.keys() == set()
+    assert PAGE_NOT_A_SENTENCE.keys() - page_phrases() == set()        # one gone comes off the list
+
+
+def test_the_scan_sees_a_phrase_in_the_page():
+    assert {'"Nobody owes anything."', "`Hand ${n} corrected.`"} <= {
+        s for s in JS_STRING.findall('x("Nobody owes anything."); y(`Hand ${n} corrected.`); z("check ok")')
+        if PHRASE.search(re.sub(r"\$\{[^}]*\}", "x", s))}
+
+
+def test_every_word_the_page_asks_for_is_the_librarys_and_none_is_left_over():
+    """The keys page.js passes to T() and page.html names (data-w, data-w-label, data-w-title) are
+    exactly page_words()'s, besides those the script makes from a name (a seat, a flag, a shape)."""
+    words = api.page_words()
+    script = (ROOT / "mjscore/web/page.js").read_text()
+    html = (ROOT / "mjscore/web/page.html").read_text()
+    asked = set(re.findall(r"\bT\(\"([\w-]+)\"", script))
+    asked |= set(re.findall(r'data-w(?:-label|-title)?="([\w-]+)"', html))
+    made = ({"E", "S", "W", "N", "lang", "exposed", "declared", "claimed", "circle", "square", "triangle", "diamond"}
+            | {f"flag_{f}" for f in ("loose", "last", "robbed", "heaven", "earth", "original-call", "twofold")})
+    assert asked - words.keys() == set()
+    assert words.keys() - asked - made == set()
+    for key, word in words.items():
+        forms = word.values() if isinstance(word, dict) else [word]
+        assert all(isinstance(f, str) and f for f in forms), key
+
+
+def test_the_page_is_served_with_its_words_and_a_translation_turns_them(german, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from mjscore.web.app import create_app
+
+    # A word that would end the script element it is written into, were it written as it is.
+    monkeypatch.setitem(German.WORDS, "Just watching", "</script><b>Nur zusehen</b>")
+    token = "t" * 32
+    client = TestClient(create_app(str(EVENINGS[0]), token), base_url="http://127.0.0.1")
+    page = client.get("/", headers={"Authorization": f"Bearer {token}"})
+    assert page.status_code == 200
+    found = re.findall(r'<script id="words" type="application/json">(.*?)</script>', page.text, re.S)
+    assert len(found) == 1 and "{{WORDS}}" not in page.text and "<b>" not in page.text
+    served = json.loads(found[0])
+    assert served == api.page_words()
+    assert (served["E"], served["N"], served["just_watching"]) == ("Ost", "Nord", "</script><b>Nur zusehen</b>")

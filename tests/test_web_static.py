@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import mjscore
+from mjscore.web.app import _with_words as with_words
 from mjscore.web.app import create_app
 from mjscore.web.static import MIN_COMPRESSED, CompressedJSON, lean
 
@@ -31,8 +32,8 @@ FIRST_LOAD = 25_000             # bytes, both ways, headers included (issue 38, 
 
 
 def shipped(name):
-    """The package file as the page sends it (its comments and indentation left out)."""
-    return lean(name, resources.files("mjscore.web").joinpath(name).read_bytes())
+    """The package file as the page sends it (its words written in, its comments and indentation left out)."""
+    return lean(name, with_words(resources.files("mjscore.web").joinpath(name).read_bytes()))
 
 
 def test_the_script_has_no_string_that_spans_lines_so_leaving_out_whole_lines_changes_no_string():
@@ -41,16 +42,30 @@ def test_the_script_has_no_string_that_spans_lines_so_leaving_out_whole_lines_ch
     assert not spanning, f"page.js: a template string spans lines at {spanning}: web.static.lean would change it"
 
 
-def test_the_script_and_style_lose_only_comments_and_blanks():
-    """Each line sent is a line of the file, in order, its indentation left out: only comment lines
-    (the script's), comments (the style's) and blank lines are gone."""
-    for name in ("page.js", "page.css"):
+def test_the_script_the_style_and_the_page_lose_only_comments_and_blanks():
+    """Each line sent is a line of the file, in order, its indentation left out: only comments
+    (the script's lines and ends of lines, the style's, the page's) and blank lines are gone, and
+    no comment is taken from inside a string of the script."""
+    strings = re.compile(r'"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`|\'(?:[^\'\\\n]|\\.)*\'')
+    for name in ("page.js", "page.css", "page.html"):
         shipped_text = resources.files("mjscore.web").joinpath(name).read_text()
-        whole = re.sub(r"/\*.*?\*/", "", shipped_text, flags=re.S) if name == "page.css" else shipped_text
+        whole = shipped_text
+        if name == "page.css":
+            whole = re.sub(r"/\*.*?\*/", "", shipped_text, flags=re.S)
+        elif name == "page.html":
+            whole = re.sub(r"<!--.*?-->", "", shipped_text, flags=re.S)
         kept = [line.strip() for line in whole.split("\n") if line.strip() and not line.strip().startswith("//")]
-        sent = lean(name, shipped_text.encode())
-        assert sent.decode().split("\n")[:-1] == kept, name
-        assert len(sent) < 0.9 * len(shipped_text.encode()), name
+        sent = lean(name, shipped_text.encode()).decode().split("\n")[:-1]
+        if name == "page.js":
+            assert len(sent) == len(kept) and all(k.startswith(s) for s, k in zip(sent, kept, strict=True))
+            cut = [k[len(s):] for s, k in zip(sent, kept, strict=True) if k != s]
+            assert cut and all(re.fullmatch(r"\s+//.*", c) for c in cut), cut
+            # No comment was taken from inside a string: what is left of each line cut holds
+            # whole strings only (no quote left open).
+            assert all(not re.search("[\"'`]", strings.sub("", s)) for s, k in zip(sent, kept, strict=True) if k != s)
+        else:
+            assert sent == kept, name
+        assert len("\n".join(sent)) < 0.9 * len(shipped_text), name
 
 
 @pytest.fixture

@@ -209,7 +209,8 @@ class NextDeal(NamedTuple):
                 "extra_hands": self.extra_hands, "kitty_deals": self.kitty_deals,
                 "seats": {s.letter: n for s, n in zip(SEATS, self.seats, strict=True)},
                 "seats_change": self.seats_change,
-                "dealer_wins": self.dealer_wins, "text": self.sentence(), "moves": self.moves(),
+                "dealer_wins": self.dealer_wins, "title": hand_title(self.hand, self.dealer, self.round.letter),
+                "text": self.sentence(), "moves": self.moves(),
                 "kept": self.kept()}
 
     def swaps(self) -> list[tuple[str, str]]:

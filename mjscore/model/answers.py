@@ -217,6 +217,8 @@ class NextPlain(TypedDict):
     seats: dict[Seat, str]
     seats_change: bool
     dealer_wins: int
+    title: str
+    """The hand it is, named as a hand's title names it: `Hand 2: Ann deals, East round`."""
     text: str
     moves: str | None
     kept: str | None

@@ -35,3 +35,8 @@ def N_(message: str) -> str:
 def n_(singular: str, plural: str, n: int) -> str:
     """The singular or the plural of a sentence that counts `n`, in the language in use."""
     return _catalogue.ngettext(singular, plural, n)
+
+
+def language() -> str:
+    """The language in use, as its catalogue names it (gettext's `Language` header), `en` without one."""
+    return _catalogue.info().get("language") or "en"

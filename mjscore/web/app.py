@@ -27,6 +27,7 @@ is made: its state, its guard, its error handlers, its routers.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Coroutine
 from importlib import resources
@@ -78,10 +79,19 @@ def create_app(evening_path: str, token: str) -> FastAPI:
     app.state.folder = os.path.dirname(os.path.abspath(evening_path))
     app.state.token = token
     here = resources.files("mjscore.web")
-    app.state.files = {name: PageFile.of(here.joinpath(name).read_bytes(), name) for name in PAGE_FILES}
+    app.state.files = {name: PageFile.of(_with_words(here.joinpath(name).read_bytes()), name) for name in PAGE_FILES}
     app.include_router(page)
     app.include_router(api_routes)
     return app
+
+
+def _with_words(data: bytes) -> bytes:
+    """A page file with the page's words written in where it asks for them (page.html's
+    `{{WORDS}}`): JSON in a script element of its own, every `<` escaped so that no word can end it."""
+    if b"{{WORDS}}" not in data:
+        return data
+    words = json.dumps(api.page_words(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return data.replace(b"{{WORDS}}", words.encode())
 
 
 # -- every error as the app's error body (web.schemas.ErrorBody) -------------------------------

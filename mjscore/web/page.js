@@ -2,18 +2,28 @@
 // it changes, adds the hand to the evening's file when it is settled, and every phone shows the
 // result above the next hand's entry.  Plain script, no library, nothing from any other host.
 // Text always goes in as text (textContent), never as markup; every sentence about a hand
-// (who pays whom, penalties, the next deal) is the library's, shown as it comes.
+// (who pays whom, penalties, the next deal) is the library's, shown as it comes, and every other
+// word of the page is the library's too (mjscore.evening.page_words), written into page.html.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const WORDS = JSON.parse($("words").textContent);
+const PLURAL = new Intl.PluralRules(WORDS.lang);
+function T(key, places) {
+  // A word of the page by its key, its named places filled ("{hand}"); a word that counts takes
+  // the form the language gives `places.n` ("1 point", "2 points").
+  let w = WORDS[key];
+  if (w === undefined) return key;
+  if (typeof w === "object") w = w[PLURAL.select(places.n)] || w.other;
+  return places ? w.replace(/\{(\w+)\}/g, (all, name) => (name in places ? String(places[name]) : all)) : w;
+}
 const SEATS = ["E", "S", "W", "N"];
-const SEAT_WORDS = { E: "East", S: "South", W: "West", N: "North" };
-const FLAGS = [["loose", "loose tile"], ["last", "last tile"], ["robbed", "robbed a kong"], ["heaven", "heaven"],
-               ["earth", "earth"], ["original-call", "original call"], ["twofold", "twofold"]];
-const SUIT = { m: ["char", "characters"], p: ["dots", "dots"], s: ["bam", "bamboo"] };
-const HONOUR = { E: ["E", "wind", "east wind"], S: ["S", "wind", "south wind"], W: ["W", "wind", "west wind"],
-                 N: ["N", "wind", "north wind"], C: ["R", "dragon", "red dragon"], F: ["G", "dragon", "green dragon"],
-                 P: ["Wh", "dragon", "white dragon"] };
+const SEAT_WORDS = { E: T("E"), S: T("S"), W: T("W"), N: T("N") };
+const FLAGS = ["loose", "last", "robbed", "heaven", "earth", "original-call", "twofold"].map((f) => [f, T(`flag_${f}`)]);
+const SUIT = { m: [T("char"), T("characters")], p: [T("dots"), T("dots")], s: [T("bam"), T("bamboo")] };
+const HONOUR = { E: ["E", T("wind"), T("east_wind")], S: ["S", T("wind"), T("south_wind")], W: ["W", T("wind"), T("west_wind")],
+                 N: ["N", T("wind"), T("north_wind")], C: ["R", T("dragon"), T("red_dragon")],
+                 F: ["G", T("dragon"), T("green_dragon")], P: ["Wh", T("dragon"), T("white_dragon")] };
 const ORDER = "ESWNCFP";
 const SHAPES = ["circle", "square", "triangle", "diamond"];    // a marker each: colour is not needed to tell them apart
 
@@ -112,8 +122,7 @@ function showOffline() {
   box.hidden = NET.fails < 3;
   if (box.hidden) return;
   const left = Math.ceil((NET.next - Date.now()) / 1000);
-  box.textContent = NET.busy || left <= 0 ? "The table's computer cannot be reached: trying again now…"
-    : `The table's computer cannot be reached: trying again in ${left} s (Wi-Fi on? the same network as the table?)`;
+  box.textContent = NET.busy || left <= 0 ? T("cannot_reach_now") : T("cannot_reach_in", { seconds: left });
 }
 
 async function changed() {
@@ -123,7 +132,8 @@ async function changed() {
   fileError.hidden = !st.error;
   if (st.error) {
     const e = st.error;
-    fileError.textContent = `The evening's file cannot be played (${e.file || "the file"}${e.line ? ", line " + e.line : ""}): ${e.message}. Nothing can be settled until it is mended.`;
+    const where = e.line ? T("file_line", { file: e.file || T("the_file"), line: e.line }) : e.file || T("the_file");
+    fileError.textContent = T("file_broken", { where, message: e.message });
     S.seat = null;              // no next hand, so no seat in it, until the file is mended
     render();
     return;
@@ -231,8 +241,8 @@ function render() {
   $("pick").hidden = true;
   $("tabs").hidden = false;
   $("who").hidden = false;
-  put($("who"), S.me === "-" ? "watching" : `${S.me}${S.seat ? " · " + SEAT_WORDS[S.seat] : ""}`);
-  $("who").setAttribute("aria-label", `${$("who").textContent}: not you? Choose again`);
+  put($("who"), S.me === "-" ? T("watching") : `${S.me}${S.seat ? " · " + SEAT_WORDS[S.seat] : ""}`);
+  $("who").setAttribute("aria-label", T("not_you", { who: $("who").textContent }));
   // The tabs as WAI-ARIA's pattern has them: only the selected tab is a Tab stop (the arrow keys
   // move between them, wire()), and Tab goes on into its panel.
   for (const b of document.querySelectorAll("[data-tab]")) {
@@ -243,14 +253,14 @@ function render() {
   $("moves").hidden = !(n && n.moves);
   put($("moves"), n && n.moves ? n.moves : "");
   $("mine").hidden = !S.seat;
-  put($("mine-title"), S.seat ? `Your hand — you are ${SEAT_WORDS[S.seat]}` : "");
+  put($("mine-title"), S.seat ? T("you_are", { seat: SEAT_WORDS[S.seat] }) : "");
   renderMine();
   renderTable();
 }
 
 function handTitle(n) {
-  // The next deal as the library names it ("Next: Hand 2: Ann deals, East round"), without "Next: ".
-  return (n.text || "").replace(/^Next: /, "").replace(/ \(.*\)$/, "");
+  // The next deal as the library names it ("Hand 2: Ann deals, East round").
+  return n.title || "";
 }
 
 function showPick() {
@@ -301,13 +311,13 @@ function renderMine() {
   const box = $("won-how");
   if (UI.drawn.won !== whose.join("\n")) {
     UI.drawn.won = whose.join("\n");
-    box.replaceChildren(...whose.map((from) => button(from === "self" ? "Self-drawn" : `from ${from}`, () => {
+    box.replaceChildren(...whose.map((from) => button(from === "self" ? T("self_drawn") : T("from_player", { player: from }), () => {
       S.from = S.from === from ? null : from; S.nothing = false; lineChanged(); })));
   }
   [...box.children].forEach((b, i) => pressed(b, S.from === whose[i]));
   $("by-score").hidden = S.mode !== "score";
   $("count-tiles").hidden = S.mode !== "score";
-  put($("score"), S.nothing ? "nothing" : S.score || "–");
+  put($("score"), S.nothing ? T("nothing") : S.score || "–");
   const nothing = $("keypad").querySelector("[data-key=nothing]");
   if (nothing) {
     // Out of reach for a winner, but kept in its place: 0 and ⌫ never move under a thumb.
@@ -444,7 +454,7 @@ async function sendLine(text) {
   if (S.from && text && S.mode === "tiles" && !S.win) {
     // A winner's tiles go to be checked once they say which tile went out.
     check.className = "check";
-    check.textContent = "Tap the tile you went out on, then “Winning tile”.";
+    check.textContent = T("tap_winning");
     S.sent = "";
     return;
   }
@@ -466,7 +476,7 @@ async function sendLine(text) {
     // The hand moved on while this was typed (settled or taken back): not kept there. Shown,
     // and sent again for the next hand once the phone knows it (and its seat in it).
     check.className = "check bad";
-    check.textContent = data && data.error ? data.error.message : `hand ${hand} is no longer the next hand`;
+    check.textContent = data && data.error ? data.error.message : T("no_longer_next", { hand });
     S.sent = "";
     // My seat moved (a correction re-seated the hand): the server says where I sit now.
     if (data && data.error && data.error.seat && SEATS.includes(data.error.seat)) S.seat = data.error.seat;
@@ -495,7 +505,7 @@ function showCheck(data) {
     check.className = "check ok";
     const limit = S.status.limit, typed = S.mode === "score" ? Number(S.score) : 0;
     // The library caps a counted score at the limit: a score above it is most likely a slip.
-    check.textContent = `✓ ${figures(data.player)}${limit && typed > limit ? ` (${typed} is more than the limit, ${limit}: a slip?)` : ""}`;
+    check.textContent = `✓ ${figures(data.player)}${limit && typed > limit ? ` (${T("a_slip", { typed, limit })})` : ""}`;
   } else {
     check.className = "check bad";
     check.textContent = `✗ ${data.error.message}`;
@@ -523,12 +533,13 @@ function markErrors() {
 function figures(p) {
   // A player's score in words, as the command line gives it: "24 points, 1 double: 48".
   if (!p) return "";
-  if (p.counted) return `${p.score} counted`;
-  if (p.limit) return `${p.limit}: ${p.score}`;
-  if (!p.points && !p.doubles && !p.score) return "nothing";
-  const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  if (!p.doubles && p.points === p.score) return count(p.points, "point");
-  return p.doubles ? `${count(p.points, "point")}, ${count(p.doubles, "double")}: ${p.score}` : `${count(p.points, "point")}: ${p.score}`;
+  if (p.counted) return T("counted", { score: p.score });
+  if (p.limit) return T("limit_figures", { limit: p.limit, score: p.score });
+  if (!p.points && !p.doubles && !p.score) return T("nothing");
+  const points = T("points", { n: p.points });
+  if (!p.doubles && p.points === p.score) return points;
+  return p.doubles ? T("points_doubles_score", { points, doubles: T("doubles", { n: p.doubles }), score: p.score })
+    : T("points_score", { points, score: p.score });
 }
 
 function draftText(d) {
@@ -539,7 +550,7 @@ function draftText(d) {
     const rest = (d.line || "").replace(/^score\s+\d+\s*/, "");
     return `${figures(p)}${rest ? ", " + rest : ""}`;
   }
-  if ((d.line || "").trim() === "...") return "nothing";
+  if ((d.line || "").trim() === "...") return T("nothing");
   return p ? `${d.line || d.text} — ${figures(p)}` : d.line || d.text;
 }
 
@@ -553,10 +564,10 @@ function tile(code, onTap) {
   el.dataset.tile = code;
   let rank, under, name, cls;
   if (/^[1-9][mps]$/.test(code)) { rank = code[0]; under = SUIT[code[1]][0]; name = SUIT[code[1]][1]; cls = code[1]; }
-  else if (/^[1-4][fy]$/.test(code)) { rank = code[0]; under = code[1] === "f" ? "flower" : "season"; name = under; cls = code[1]; }
+  else if (/^[1-4][fy]$/.test(code)) { rank = code[0]; under = code[1] === "f" ? T("flower") : T("season"); name = under; cls = code[1]; }
   else { [rank, under, name] = HONOUR[code]; cls = `z ${code}`; }
   el.className = `tile ${cls}`;
-  el.setAttribute("aria-label", name === under ? `${rank} ${under}` : `${rank} ${under}, ${name}`);
+  el.setAttribute("aria-label", name === under ? T("tile_name", { rank, face: under }) : T("tile_named", { rank, face: under, name }));
   const r = document.createElement("span"); r.className = "r"; r.textContent = rank;
   const u = document.createElement("span"); u.className = "u"; u.textContent = under;
   el.append(r, " ", u);            // the space makes its text "1 char", as its name begins
@@ -585,7 +596,7 @@ function renderTiles() {
       const g = document.createElement("span");
       g.className = `group ${it.group}`;
       g.setAttribute("role", "group");
-      g.setAttribute("aria-label", `${it.group} set`);
+      g.setAttribute("aria-label", T("a_set", { kind: T(it.group) }));
       g.append(...it.codes.map((c) => tile(c, () => select(n))));
       return g;
     }));
@@ -601,9 +612,9 @@ function renderTiles() {
     for (const t of it.group ? el.children : [el]) pressed(t, on);
     if (!it.group) {
       const won = S.win === it;
-      const name = el.getAttribute("aria-label").replace(/, the winning tile$/, "");
+      const name = el.dataset.name || (el.dataset.name = el.getAttribute("aria-label"));
       el.classList.toggle("won", won);
-      el.setAttribute("aria-label", won ? `${name}, the winning tile` : name);
+      el.setAttribute("aria-label", won ? T("the_winning_tile", { tile: name }) : name);
     }
   });
   const flags = $("flags");
@@ -665,8 +676,8 @@ function renderTable() {
   SEATS.forEach((seat, k) => {
     const d = st.drafts[seat], li = list.children[k];
     li.className = d ? (d.ok ? "ok" : "bad") : "";
-    put(li.firstChild, `${st.next.seats[seat]} (${seat})`);
-    put(li.lastChild, !d ? "not in yet" : draftText(d));
+    put(li.firstChild, T("seat_of", { name: st.next.seats[seat], seat }));
+    put(li.lastChild, !d ? T("not_in_yet") : draftText(d));
   });
   // The penalties' Remove buttons are made again only when the penalties change.
   const penalties = JSON.stringify(st.penalties || []);
@@ -676,9 +687,9 @@ function renderTable() {
       const li = document.createElement("li");
       const what = document.createElement("span");
       what.textContent = p.said;                        // the library's words
-      const drop = button("Remove", () => removePenalty(i));
+      const drop = button(T("remove"), () => removePenalty(i));
       drop.className = "quiet";
-      drop.setAttribute("aria-label", `Remove the penalty: ${what.textContent}`);
+      drop.setAttribute("aria-label", T("remove_penalty", { penalty: what.textContent }));
       li.append(what, drop);
       return li;
     }));
@@ -687,14 +698,14 @@ function renderTable() {
   // Someone just watching sees the table; the players settle it.
   for (const id of ["submit", "draw", "penalty", "undo"]) $(id).hidden = S.me === "-";
   $("others-nothing").parentElement.hidden = S.me === "-";
-  put($("undo"), st.hands ? `Undo hand ${st.hands}` : "Undo last hand");
+  put($("undo"), st.hands ? T("undo_hand", { hand: st.hands }) : T("undo_last"));
   $("undo").disabled = !st.hands;
 }
 
 async function removePenalty(i) {
   const kept = S.status.penalties.filter((_, k) => k !== i);
   const { status, data } = await call("PUT", "/api/penalties", { hand: S.status.hand, penalties: kept, by: me() });
-  $("pen-error").textContent = status === 200 ? "" : (data && data.error ? data.error.message : "the penalty could not be removed: try again");
+  $("pen-error").textContent = status === 200 ? "" : (data && data.error ? data.error.message : T("penalty_not_removed"));
   S.version = ""; await poll();
 }
 
@@ -715,9 +726,9 @@ async function submit(draw) {
   const body = { hand, by: me(), draw: !!draw, others_nothing: !draw && $("others-nothing").checked };
   const { status, data } = await call("POST", "/api/hands", body);
   if (status === 201) { S.version = ""; await poll(); return; }
-  if (status === 409) { err.textContent = data && data.error ? data.error.message : `hand ${hand} is settled already`; S.version = ""; await poll(); return; }
-  if (status === 0 || status >= 500) { err.textContent = `Hand ${hand} was not settled (no answer from the table's computer): press again.`; return; }
-  const e = data && data.error ? data.error : { message: "the hand could not be settled" };
+  if (status === 409) { err.textContent = data && data.error ? data.error.message : T("settled_already", { hand }); S.version = ""; await poll(); return; }
+  if (status === 0 || status >= 500) { err.textContent = T("not_settled", { hand }); return; }
+  const e = data && data.error ? data.error : { message: T("cannot_settle") };
   err.textContent = `${e.seat && S.status.next ? S.status.next.seats[e.seat] + ": " : ""}${e.message}`;
 }
 
@@ -731,20 +742,20 @@ function handResult(data, title) {
   const names = data.names;
   const parts = [];
   const h = document.createElement(title ? "h2" : "h3");
-  h.textContent = `${data.title} — ${data.outcome}`;
+  h.textContent = T("title_outcome", { title: data.title, outcome: data.outcome });
   if (title !== false) parts.push(h);
   const s = data.settlement, said = data.said || { payments: [], penalties: [], specials: [] };
   if (s) {
     const pays = said.payments.length ? said.payments : said.nobody || [];     // the library's words, as the CLI's
     for (const line of pays) parts.push(para("pays", line));
-    if (said.penalties.length && said.payments.length) parts.push(para("small", "The payments above include:"));
+    if (said.penalties.length && said.payments.length) parts.push(para("small", T("payments_include")));
     for (const line of said.penalties) parts.push(para("penalty-line", line));
     for (const line of said.specials) parts.push(para("small", line));
     const score = Object.fromEntries(data.players.map((p) => [p.seat, p.score]));
-    parts.push(figuresTable(["player", "score", "net", "total"], SEATS.map((seat) => [`${names[seat]} (${seat})`, score[seat] ?? "–",
+    parts.push(figuresTable([T("player"), T("score"), T("net"), T("total")], SEATS.map((seat) => [T("seat_of", { name: names[seat], seat }), score[seat] ?? "–",
       signed(s.net[seat] || 0), data.totals[names[seat]]]), [1, 2, 3]));
   } else {
-    parts.push(hint(`No payments: ${data.settlement_error}`));
+    parts.push(hint(T("no_payments", { why: data.settlement_error })));
   }
   // Each score's breakdown, folded away under one line: the winner's first, then the others in
   // turn from the winner, as the table scores them.
@@ -753,12 +764,13 @@ function handResult(data, title) {
   const det = document.createElement("details");
   det.className = "breakdown";
   const sum = document.createElement("summary");
-  sum.textContent = "How each score was made";
+  sum.textContent = T("how_made");
   det.append(sum);
   for (const p of inTurn) {
     const who = document.createElement("p");
     who.className = "whose";
-    who.textContent = `${names[p.seat]} (${p.seat})${p.winner ? " — winner" : ""}: ${figures(p)}`;
+    const whose = { who: T("seat_of", { name: names[p.seat], seat: p.seat }), figures: figures(p) };
+    who.textContent = p.winner ? T("winner", whose) : T("loser", whose);
     const ul = document.createElement("ul"); ul.className = "items";
     if (p.completed && data.win) {
       // A set written concealed, shown exposed: the discard completed it.
@@ -768,8 +780,8 @@ function handResult(data, title) {
     }
     for (const i of p.items) {
       const li = document.createElement("li");
-      const v = i.limit ? `${i.limit === 1 ? "limit" : i.limit + " limit"}` : i.doubles ? `${i.doubles} double${i.doubles > 1 ? "s" : ""}` : `${i.points}`;
-      li.textContent = `${i.text}${i.applies_to ? " " + i.applies_to : ""}: ${v}`;
+      const value = i.limit ? (i.limit === 1 ? T("limit_once") : T("limit_times", { n: i.limit })) : i.doubles ? T("doubles", { n: i.doubles }) : `${i.points}`;
+      li.textContent = i.applies_to ? T("item_for", { text: i.text, whose: i.applies_to, value }) : T("item", { text: i.text, value });
       ul.append(li);
     }
     det.append(who, ul);
@@ -813,14 +825,14 @@ function showResult(data) {
   if (nx) rest.push(hint(nx.text));
   if (breakdown) {
     // Open under the one tap: the breakdown is what a player opens the rest for.
-    const h = document.createElement("h3"); h.textContent = "How each score was made";
+    const h = document.createElement("h3"); h.textContent = T("how_made");
     rest.push(h, ...[...breakdown.children].filter((el) => el.tagName !== "SUMMARY"));
   }
   const more = document.createElement("details");
   more.className = "more";
   const sum = document.createElement("summary");
-  sum.textContent = table && breakdown ? "Nets, totals and breakdowns" : table ? "Nets and totals"
-    : breakdown ? "How each score was made" : "The next deal";
+  sum.textContent = table && breakdown ? T("nets_totals_breakdowns") : table ? T("nets_totals")
+    : breakdown ? T("how_made") : T("the_next_deal");
   more.append(sum, ...rest);
   // Drawn again for the same hand (a hand corrected, a total changed), the rest stays as the
   // player left it; a new hand's result starts folded.
@@ -868,16 +880,16 @@ async function evening() {
 async function showHands() {
   const data = await evening();
   if (!data) return false;
-  $("hands-title").textContent = `The evening's hands: ${data.hands.length}`;
+  $("hands-title").textContent = T("hands_count", { n: data.hands.length });
   const list = $("hands");
-  if (!data.hands.length) { list.replaceChildren(hint("No hand has been played yet.")); return; }
+  if (!data.hands.length) { list.replaceChildren(hint(T("no_hand_yet"))); return; }
   list.replaceChildren(...data.hands.map((h, k) => [h, data.said.hands[k]]).reverse().map(([h, outcome]) => {
     const li = document.createElement("li");
     const det = document.createElement("details");
     det.dataset.hand = h.hand;
     const sum = document.createElement("summary");
     const what = document.createElement("span");
-    const head = document.createElement("span"); head.textContent = `Hand ${h.hand} · ${h.dealer} dealt · ${outcome}`;
+    const head = document.createElement("span"); head.textContent = T("hand_line", { hand: h.hand, dealer: h.dealer, outcome });
     const nets = document.createElement("span"); nets.className = "nets";
     const net = (h.settlement && h.settlement.net) || {};
     // The players in one order all evening (the header's), so each finds their own net in one place.
@@ -897,8 +909,8 @@ async function showHands() {
 
 async function openHand(n, body) {
   const { status, data } = await call("GET", `/api/hands/${n}`);
-  if (status !== 200) { body.replaceChildren(hint(`Hand ${n} could not be read: try again.`)); return; }
-  const fix = button(`Correct hand ${n}`, () => correctForm(n, body, fix));
+  if (status !== 200) { body.replaceChildren(hint(T("hand_unread", { hand: n }))); return; }
+  const fix = button(T("correct_hand", { hand: n }), () => correctForm(n, body, fix));
   // A correction just saved is confirmed here, above the hand as it is now, until the player
   // moves on (another view, or another hand's correction).
   const done = S.confirmed && S.confirmed.hand === n ? [para("check ok", S.confirmed.text)] : [];
@@ -923,7 +935,7 @@ async function correctForm(n, body, opener) {
   const form = document.createElement("form");
   form.className = "correct";
   const label = document.createElement("label");
-  label.textContent = `Hand ${n} as the evening's file holds it (seats as at that hand: ${SEATS.map((s) => `${s} ${data.seats[s]}`).join(", ")})`;
+  label.textContent = T("hand_as_held", { hand: n, seats: SEATS.map((s) => `${s} ${data.seats[s]}`).join(", ") });
   const area = document.createElement("textarea");
   area.rows = Math.min(10, data.text.split("\n").length + 1);
   area.value = data.text;
@@ -932,8 +944,8 @@ async function correctForm(n, body, opener) {
   label.style.display = "block";
   const said = para("check", "");
   said.setAttribute("role", "status");
-  const save = document.createElement("button"); save.type = "submit"; save.className = "go"; save.textContent = "Save the correction";
-  const cancel = button("Cancel", () => { form.remove(); opener.hidden = false; });
+  const save = document.createElement("button"); save.type = "submit"; save.className = "go"; save.textContent = T("save_correction");
+  const cancel = button(T("cancel"), () => { form.remove(); opener.hidden = false; });
   const row = document.createElement("div"); row.className = "row wrap"; row.append(save, cancel);
   form.append(label, area, row, said);
   form.addEventListener("submit", async (ev) => {
@@ -945,18 +957,18 @@ async function correctForm(n, body, opener) {
     save.disabled = false;
     if (r.status === 200) {
       const moved = Object.entries(r.data.changed).map(([who, c]) => `${who} ${c.before} → ${c.after}`);
-      S.confirmed = { hand: n, text: `Hand ${n} corrected${moved.length ? ": " + moved.join(", ") : "; no total changed"}.` };
+      S.confirmed = { hand: n, text: moved.length ? T("corrected_moved", { hand: n, moved: moved.join(", ") }) : T("corrected_same", { hand: n }) };
       S.evening = null; poll(); await showHands();
       return;
     }
     said.className = "check bad";
-    said.textContent = r.data && r.data.error ? r.data.error.message : `Hand ${n} was not corrected (no answer): save again.`;
+    said.textContent = r.data && r.data.error ? r.data.error.message : T("not_corrected", { hand: n });
     if (r.status === 409) {
       const now = await call("GET", `/api/hands/${n}/text`);
       if (now.status === 200 && now.data.version !== version) {
         if (now.data.text.trim() === typed.trim()) {
           // It is as typed: this correction's own first try, whose answer was lost.
-          S.confirmed = { hand: n, text: `Hand ${n} corrected.` };
+          S.confirmed = { hand: n, text: T("corrected", { hand: n }) };
           S.evening = null; poll(); await showHands();
           return;
         }
@@ -976,17 +988,17 @@ async function showStandings() {
   const data = await evening();
   if (!data) return false;
   const parts = [];
-  const h = document.createElement("h2"); h.textContent = `Standings after ${data.hands.length} hand${data.hands.length === 1 ? "" : "s"}`;
+  const h = document.createElement("h2"); h.textContent = T("standings_after", { n: data.hands.length });
   parts.push(h);
   if (data.hands.length) parts.push(chart(data));
   const stake = data.stake || null;
-  parts.push(figuresTable(["player", "total", "won or lost"],
+  parts.push(figuresTable([T("player"), T("total"), T("won_or_lost")],
     data.standings.map((s, i) => [`${i + 1}. ${s.name}`, s.total, data.said.standings[i]]), [1, 2]));
-  const settle = document.createElement("h2"); settle.textContent = "Settle-up";
+  const settle = document.createElement("h2"); settle.textContent = T("settle_up");
   parts.push(settle);
-  if (stake) parts.push(para("small", `A point is ${stake.currency ? stake.currency + " " : ""}${stake.per_point}.`));
+  if (stake) parts.push(para("small", T("a_point_is", { money: `${stake.currency ? stake.currency + " " : ""}${stake.per_point}` })));
   if (data.settle_up === null) parts.push(hint(data.settle_up_note));
-  else if (!data.settle_up.length) parts.push(hint("Nobody owes anything."));
+  else if (!data.settle_up.length) parts.push(hint(T("nobody_owes")));
   else for (const line of data.said.settle_up) { const p = para("pays", ""); money(p, line); parts.push(p); }
   if (data.next) parts.push(hint(data.next.text));
   parts.push(...await figuresOfEach());
@@ -997,18 +1009,18 @@ async function figuresOfEach() {
   // Each player's figures of the evening (GET /api/stats: what `mjscore session --stats` prints).
   const { status, data } = await call("GET", "/api/stats");
   if (status !== 200 || !data.players.length) return [];
-  const h = document.createElement("h2"); h.textContent = "Each player's figures";
+  const h = document.createElement("h2"); h.textContent = T("figures_of_each");
   const ps = data.players;
   const head = (text) => { const x = document.createElement("h3"); x.textContent = text; return x; };
-  const biggest = (b) => !b ? ["–", "no hand won"] : [b.score, `hand ${b.hand}${b.limit ? ", " + b.limit : ""}`];
-  const limits = ps.flatMap((p) => Object.entries(p.limit_hands).map(([name, n]) => `${p.name}: ${name}${n > 1 ? " × " + n : ""}`));
+  const biggest = (b) => !b ? ["–", T("no_hand_won")] : [b.score, b.limit ? T("hand_n_limit", { hand: b.hand, limit: b.limit }) : T("hand_n", { hand: b.hand })];
+  const limits = ps.flatMap((p) => Object.entries(p.limit_hands).map(([name, n]) => `${p.name}: ${n > 1 ? T("times", { name, n }) : name}`));
   return [h,
-    head("Won"), figuresTable(["player", "hands", "self-drawn", "on a discard"],
+    head(T("won")), figuresTable([T("player"), T("hands"), T("self_drawn_col"), T("on_a_discard")],
       ps.map((p) => [p.name, p.hands_won, p.won_self_drawn, p.won_on_discard]), [1, 2, 3]),
-    head("Played"), figuresTable(["player", "hands", "dealt", "draws"], ps.map((p) => [p.name, p.hands, p.dealt, p.draws]), [1, 2, 3]),
-    head("Biggest hand"), figuresTable(["player", "score", "which"], ps.map((p) => [p.name, ...biggest(p.biggest_hand)]), [1]),
-    para("small", limits.length ? `Limit hands: ${limits.join("; ")}.` : "Limit hands: none."),
-    head("Penalties, and paying for all"), figuresTable(["player", "paid", "received", "paid for all"],
+    head(T("played")), figuresTable([T("player"), T("hands"), T("dealt"), T("draws")], ps.map((p) => [p.name, p.hands, p.dealt, p.draws]), [1, 2, 3]),
+    head(T("biggest_hand")), figuresTable([T("player"), T("score"), T("which")], ps.map((p) => [p.name, ...biggest(p.biggest_hand)]), [1]),
+    para("small", limits.length ? T("limit_hands", { hands: limits.join("; ") }) : T("no_limit_hands")),
+    head(T("penalties_and_all")), figuresTable([T("player"), T("paid"), T("received"), T("paid_for_all")],
       ps.map((p) => [p.name, p.penalties_paid, p.penalties_received, p.paid_for_all]), [1, 2, 3])];
 }
 
@@ -1051,9 +1063,9 @@ function chart(data) {
   const y = (v) => top + ((hi - v) * (H - top - bottom)) / (hi - lo);
   const box = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img" });
   box.style.fontSize = `${em}px`;       // the size it was measured at, should the text size change after
-  const words = players.map((name, k) => `${name} (${SHAPES[k]}) ${series[k][n]}`).join(", ");
-  box.setAttribute("aria-label", `Running totals after each hand: ${words}`);
-  const title = svg("title", {}); title.textContent = `Running totals: ${words}`;
+  const words = players.map((name, k) => `${name} (${T(SHAPES[k])}) ${series[k][n]}`).join(", ");
+  box.setAttribute("aria-label", T("running_totals_after", { totals: words }));
+  const title = svg("title", {}); title.textContent = T("running_totals", { totals: words });
   box.append(title);
   for (const v of marks) {
     box.append(svg("line", { x1: left, x2: W - right, y1: y(v), y2: y(v), class: "grid" }));
@@ -1108,16 +1120,16 @@ async function showRules() {
   const { status, data } = await call("GET", "/api/rules");
   if (status !== 200) return false;
   const parts = [];
-  const h = document.createElement("h2"); h.textContent = `Scheme: ${data.title} (${data.scheme})`;
+  const h = document.createElement("h2"); h.textContent = T("scheme_title", { title: data.title, scheme: data.scheme });
   parts.push(h, para("small", data.description));
   if (data.base) {
-    const b = document.createElement("h3"); b.textContent = `What ${data.file || data.scheme} changes from ${data.base}`;
+    const b = document.createElement("h3"); b.textContent = T("changes_from", { scheme: data.file || data.scheme, base: data.base });
     parts.push(b);
-    if (!data.changes.length) parts.push(hint("Nothing: it scores as its base does."));
-    else parts.push(figuresTable(["what", data.base, "here"], data.changes.map((c) => [c.what, c.base, c.here]), []));
+    if (!data.changes.length) parts.push(hint(T("no_changes")));
+    else parts.push(figuresTable([T("what"), data.base, T("here")], data.changes.map((c) => [c.what, c.base, c.here]), []));
   }
-  const t = document.createElement("h3"); t.textContent = "The evening's settings";
-  parts.push(t, para("small", `Each player starts with ${data.start}. Marked ★: set by the evening's header; the others are the scheme's.`));
+  const t = document.createElement("h3"); t.textContent = T("settings");
+  parts.push(t, para("small", T("starts_with", { start: data.start })));
   const dl = document.createElement("dl"); dl.className = "settings";
   for (const s of data.settings) {
     const dt = document.createElement("dt"); dt.textContent = s.word; dt.title = s.help;
@@ -1186,10 +1198,10 @@ function wire() {
   });
   const pad = $("keypad");
   for (const k of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "nothing", "0", "back"]) {
-    const b = button(k === "nothing" ? "Nothing" : k === "back" ? "⌫" : k, () => key(k));
+    const b = button(k === "nothing" ? T("nothing_key") : k === "back" ? "⌫" : k, () => key(k));
     b.dataset.key = k;
     if (k === "nothing") { b.className = "word"; b.setAttribute("aria-pressed", "false"); }
-    if (k === "back") b.setAttribute("aria-label", "Delete a digit");
+    if (k === "back") b.setAttribute("aria-label", T("delete_digit"));
     pad.append(b);
   }
   document.addEventListener("keydown", (ev) => {
@@ -1210,25 +1222,24 @@ function wire() {
     // A draw is written as held: the lines entered are dropped first, when the player says so.
     const hand = S.status.hand, held = SEATS.filter((s) => S.status.drafts[s]);
     const whose = held.map((s) => S.status.next.seats[s]).join(", ");
-    if (!confirm(held.length ? `Record a draw for hand ${hand}? The lines entered (${whose}) are dropped; the penalties stay.`
-                             : `Record a draw for hand ${hand}?`)) return;
+    if (!confirm(held.length ? T("draw_lines", { hand, whose }) : T("draw_sure", { hand }))) return;
     if (held.length) {
       const { status, data } = await call("DELETE", `/api/drafts?hand=${hand}`);
-      if (status !== 200) { $("submit-error").textContent = data && data.error ? data.error.message : "The draw was not recorded (no answer): press again."; return; }
+      if (status !== 200) { $("submit-error").textContent = data && data.error ? data.error.message : T("draw_lost"); return; }
     }
     submit(true); });
   $("undo").addEventListener("click", async () => {
     const last = S.status.hands;
-    if (!last || !confirm(`Take hand ${last} back out of the evening?`)) return;
+    if (!last || !confirm(T("undo_sure", { hand: last }))) return;
     const { status, data } = await call("DELETE", `/api/hands/last?hand=${last}&by=${encodeURIComponent(me() || "")}`);
-    $("submit-error").textContent = status === 200 ? "" : data && data.error ? data.error.message : `Hand ${last} was not taken back (no answer): try again.`;
+    $("submit-error").textContent = status === 200 ? "" : data && data.error ? data.error.message : T("undo_lost", { hand: last });
     S.version = ""; await poll(); });
   $("penalty").addEventListener("click", () => {
     // The form starts empty each time: no amount is kept from the last penalty.
     const form = $("penalty-form");
     const names = SEATS.map((s) => S.status.next.seats[s]);
     $("pen-payer").replaceChildren(...names.map((n) => new Option(n, n)));
-    $("pen-payee").replaceChildren(new Option("each other player", ""), ...names.map((n) => new Option(n, n)));
+    $("pen-payee").replaceChildren(new Option(T("each_other"), ""), ...names.map((n) => new Option(n, n)));
     $("pen-amount").value = "";
     $("pen-error").textContent = "";
     form.hidden = !form.hidden;
@@ -1237,14 +1248,14 @@ function wire() {
     ev.preventDefault();
     $("pen-error").textContent = "";
     const typed = $("pen-amount").value.trim();
-    if (!/^[1-9][0-9]{0,8}$/.test(typed)) { $("pen-error").textContent = "A penalty is a whole number from 1 up."; return; }
+    if (!/^[1-9][0-9]{0,8}$/.test(typed)) { $("pen-error").textContent = T("penalty_whole"); return; }
     const amount = Number(typed);
     const limit = S.status.limit;
-    if (limit && amount > limit && !confirm(`${amount} is more than the limit (${limit}). Enter it all the same?`)) return;
+    if (limit && amount > limit && !confirm(T("penalty_over", { amount, limit }))) return;
     const payer = $("pen-payer").value, payee = $("pen-payee").value || null;
-    if (payer === payee) { $("pen-error").textContent = "A player does not pay a penalty to themselves."; return; }
+    if (payer === payee) { $("pen-error").textContent = T("penalty_self"); return; }
     const { status, data } = await call("POST", "/api/penalties", { hand: S.status.hand, from: payer, amount, to: payee, by: me() });
-    if (status !== 200) { $("pen-error").textContent = data && data.error ? data.error.message : "The penalty was not entered (no answer): press Add again."; return; }
+    if (status !== 200) { $("pen-error").textContent = data && data.error ? data.error.message : T("penalty_lost"); return; }
     $("pen-amount").value = "";
     $("pen-error").textContent = "";
     $("penalty-form").hidden = true;
@@ -1254,6 +1265,16 @@ function wire() {
   buildPalette();
 }
 
+function words() {
+  // The page's frame in the page's words: an element names its word (data-w), its label's
+  // (data-w-label) and its title's (data-w-title).
+  document.documentElement.lang = WORDS.lang;
+  for (const el of document.querySelectorAll("[data-w]")) el.textContent = T(el.dataset.w);
+  for (const el of document.querySelectorAll("[data-w-label]")) el.setAttribute("aria-label", T(el.dataset.wLabel));
+  for (const el of document.querySelectorAll("[data-w-title]")) el.title = T(el.dataset.wTitle);
+}
+
+words();
 wire();
 // The phone's own network gone: its waiting request will not be answered, so it fails now (the
 // banner says so at once); back, it asks at once.

@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException
 import mjscore.api as api
 from mjscore.model import answers as shapes
 from mjscore.model.errors import MjError
+from mjscore.model.say import N_, _, n_
 from mjscore.model.settings import SETTINGS
 from mjscore.model.tiles import WIND_BY_LETTER
 from mjscore.version import __version__
@@ -32,7 +33,7 @@ from mjscore.web import static
 from mjscore.web.waiting import Remembered
 
 # A request's text never names a file: the same words whatever the path is (a file, a folder, nothing).
-NO_FILES = "a request names only a shipped scheme (see 'mjscore schemes'): no file is read for it"
+NO_FILES = N_("a request names only a shipped scheme (see 'mjscore schemes'): no file is read for it")
 SETTING_NAMES = frozenset(x.name for x in SETTINGS)       # what `POST /api/score` takes as settings
 NUMBER = Query(ge=1, le=10 ** 6, description="The number of the hand it is for (409 when that hand is no longer "
                                              "the one this call is for).")
@@ -221,7 +222,8 @@ def played_hands(table: api.NextHand[api.Evening], number: int) -> Any:
     """The evening's hands as played, hand `number` among them; 404 when there is none."""
     hands = table.evening.play().hands
     if not 1 <= number <= len(hands):
-        raise HTTPException(404, f"the evening has {len(hands)} hands played")
+        raise HTTPException(404, n_("the evening has {n} hand played", "the evening has {n} hands played",
+                                    len(hands)).format(n=len(hands)))
     return hands
 
 
@@ -261,7 +263,7 @@ def shipped_only(text: str) -> None:
     except MjError:
         return                          # what is wrong with it is said by the call it was for
     if any(t.scheme is not None and t.scheme not in api.shipped_schemes() for t in tables):
-        raise HTTPException(422, NO_FILES)
+        raise HTTPException(422, _(NO_FILES))
 
 
 @api_routes.post("/hands", status_code=201, response_model=None,
@@ -273,7 +275,7 @@ def add(hand: s.HandIn, table: Table) -> Response:
         shipped_only(hand.text)
         return PlainJSON(table.add(hand.text, hand=hand.hand, by=hand.by).to_dict(), status_code=201)
     if hand.hand is None:
-        raise HTTPException(422, "name the hand to settle ('hand': N), or give its text")
+        raise HTTPException(422, _("name the hand to settle ('hand': N), or give its text"))
     settled = table.settle(hand.hand, others_nothing=hand.others_nothing, draw=hand.draw, by=hand.by)
     return PlainJSON(settled.to_dict(), status_code=201)
 
@@ -297,11 +299,12 @@ def undo(table: Table, hand: Annotated[int, NUMBER], by: str | None = None) -> R
                  summary="Score a table, nothing written: what `mjscore score - --format json` prints")
 def score(body: s.ScoreIn) -> Response:
     if body.scheme is not None and body.scheme not in api.shipped_schemes():
-        raise HTTPException(422, NO_FILES)
+        raise HTTPException(422, _(NO_FILES))
     shipped_only(body.text)
     unknown = sorted(set(body.settings) - SETTING_NAMES)
     if unknown:
-        raise HTTPException(422, f"'{unknown[0][:32]}' is no setting ({', '.join(sorted(SETTING_NAMES))})")
+        raise HTTPException(422, _("'{word}' is no setting ({settings})").format(
+            word=unknown[0][:32], settings=", ".join(sorted(SETTING_NAMES))))
     return PlainJSON(api.score(body.text, scheme=body.scheme, **body.settings).to_dict())
 
 
@@ -309,7 +312,7 @@ def score(body: s.ScoreIn) -> Response:
 
 def known_seat(seat: str) -> str:
     if seat not in WIND_BY_LETTER:
-        raise HTTPException(404, "a seat is E, S, W or N")
+        raise HTTPException(404, _("a seat is E, S, W or N"))
     return seat
 
 

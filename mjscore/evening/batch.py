@@ -17,6 +17,7 @@ from mjscore.model import plain
 from mjscore.model.errors import Location, MjError, SessionError
 from mjscore.model.table import Table
 from mjscore.pipeline import EMPTY, TableResult, evaluate
+from mjscore.model.say import _
 
 
 class BatchItem(NamedTuple):
@@ -83,8 +84,9 @@ def session_rows(text: str, file: str, scheme: str | None = None, given: Mapping
             stopped = stopped or number
             yield file, line, outcome
         elif outcome is None:
-            yield file, line, SessionError(f"hand {number} is not counted: the evening stops at hand {stopped}, "
-                                           "after which who sat where cannot be known", Location(file, line))
+            yield file, line, SessionError(_("hand {number} is not counted: the evening stops at hand {stopped}, "
+                                             "after which who sat where cannot be known").format(number=number,
+                                                 stopped=stopped), Location(file, line))
         else:
             yield file, line, Played(cast("dict[str, Any]", outcome.to_dict()))
     # The session's end: its object without the hands (each was yielded above), never built.
@@ -240,9 +242,10 @@ def _answer(result: Any, pool: Any, started: list[Any], timeout: type[Exception]
             dead = [p.exitcode for p in started if p.exitcode is not None]
             reader = getattr(pool, "_result_handler", None)
             if dead:
-                raise WorkerLost(f"a worker process ended without answering (exit code {dead[0]})") from None
+                raise WorkerLost(_("a worker process ended without answering (exit code {value})").format(
+                    value=dead[0])) from None
             if reader is not None and not reader.is_alive():
-                raise WorkerLost("the workers' answers could not be read") from None
+                raise WorkerLost(_("the workers' answers could not be read")) from None
 
 
 STOP_WAIT = 2.0           # seconds the pool's own shutdown may take before its workers are killed

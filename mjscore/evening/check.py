@@ -25,6 +25,7 @@ from mjscore.model.table import Table
 from mjscore.pipeline import EMPTY, TableResult, evaluate
 from mjscore.rules.scheme import RoundingMode, Scheme
 from mjscore.scoring.score import hand_score, limit_value
+from mjscore.model.say import _
 
 
 def _capped(points: int, doubles: int, scheme: Scheme) -> int:
@@ -38,7 +39,7 @@ def _plural(n: int, word: str) -> str:
 
 def _value(item: dict[str, Any]) -> str:
     if "limit" in item:
-        return "limit hand"
+        return _("limit hand")
     if "doubles" in item:
         return _plural(item["doubles"], "double")
     return _plural(item["points"], "point")
@@ -61,11 +62,12 @@ def breakdown(player: dict[str, Any]) -> list[str]:
     lines = [f"{v:>{wide}}  {i['text']}{' ' + i['applies_to'] if i.get('applies_to') else ''}"
              for v, i in zip(values, items, strict=True)]
     if player.get("limit"):
-        lines.append(f"= {player['limit']}, a limit hand: {player['score']}")
+        lines.append(_("= {limit}, a limit hand: {score}").format(limit=player['limit'], score=player['score']))
     elif player["doubles"]:
-        lines.append(f"= {player['points']} points x 2^{player['doubles']} = {player['score']}")
+        lines.append(_("= {points} points x 2^{doubles} = {score}").format(
+            points=player['points'], doubles=player['doubles'], score=player['score']))
     else:
-        lines.append(f"= {player['points']} points = {player['score']}")
+        lines.append(_("= {points} points = {score}").format(points=player['points'], score=player['score']))
     return lines
 
 
@@ -76,20 +78,21 @@ def _left_out(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
     for item in items:
         p, d = points - item.get("points", 0), doubles - item.get("doubles", 0)
         if _capped(p, d, scheme) == claim:
-            reasons.append(f"the claim leaves out {_item_text(item)}")
+            reasons.append(_("the claim leaves out {item_text}").format(item_text=_item_text(item)))
     if not reasons:
         for n, a in enumerate(items):
             for b in items[n + 1:]:
                 p = points - a.get("points", 0) - b.get("points", 0)
                 d = doubles - a.get("doubles", 0) - b.get("doubles", 0)
                 if _capped(p, d, scheme) == claim:
-                    reasons.append(f"the claim leaves out both {_item_text(a)} and {_item_text(b)}, together")
+                    reasons.append(_("the claim leaves out both {item_text} and {item_text2}, together").format(
+                        item_text=_item_text(a), item_text2=_item_text(b)))
     for item in items:
         if "limit" in item:
             continue
         p, d = points + item.get("points", 0), doubles + item.get("doubles", 0)
         if _capped(p, d, scheme) == claim:
-            reasons.append(f"the claim counts {_item_text(item)} twice")
+            reasons.append(_("the claim counts {item_text} twice").format(item_text=_item_text(item)))
     return reasons
 
 
@@ -122,15 +125,16 @@ def _difference_text(claim: int, points: int, doubles: int, p: int, d: int, item
         parts.append(_plural(k, word))
         names = [i["text"] + (f" {i['applies_to']}" if i.get("applies_to") else "") for i in items if i.get(key) == k]
         if names:
-            worth.append(f"{_plural(k, word)} is what {' or '.join(names)} is worth")
+            worth.append(_("{plural} is what {list} is worth").format(plural=_plural(k, word), list=' or '.join(names)))
         else:
-            worth.append(f"no item is worth {_plural(k, word)}")
+            worth.append(_("no item is worth {plural}").format(plural=_plural(k, word)))
     more = "more" if (p > points or d > doubles) and not (p < points or d < doubles) else \
         "fewer" if not (p > points or d > doubles) else None
-    than = f"{' and '.join(parts)} {more} than the hand has" if more else \
+    than = _("{list} {more} than the hand has").format(list=' and '.join(parts), more=more) if more else \
         " and ".join(f"{_plural(abs(x - y), w)} {'more' if x > y else 'fewer'}"
-                     for x, y, w in ((p, points, "point"), (d, doubles, "double")) if x != y) + " than the hand has"
-    return f"{claim} is what {_figures(p, d)} give, {than}; {', and '.join(worth)}"
+                     for x, y, w in ((p, points, "point"), (d, doubles, "double")) if x != y) + _(" than the hand has")
+    return _("{claim} is what {figures} give, {than}; {list}").format(
+        claim=claim, figures=_figures(p, d), than=than, list=', and '.join(worth))
 
 
 def explain(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
@@ -138,29 +142,30 @@ def explain(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
     alone would (alternatives), or the one sentence saying that none would and why."""
     score, points, doubles = player["score"], player["points"], player["doubles"]
     if player.get("limit"):
-        return [f"the hand is a limit hand, {player['limit']}, worth {score}"]
+        return [_("the hand is a limit hand, {value}, worth {score}").format(value=player['limit'], score=score)]
     reasons = _left_out(claim, player, scheme)
     for item in player.get("not_counted", []):
         if "limit" in item and limit_value(item["limit"], scheme) == claim:
-            reasons.append(f"the claim counts {_item_text(item)} at {claim}, but the points total "
-                           f"{points * 2 ** doubles} is worth more")
+            reasons.append(_("the claim counts {item_text} at {claim}, but the points total {value} is worth "
+                             "more").format(item_text=_item_text(item), claim=claim, value=points * 2 ** doubles))
     if not scheme.roof_off and points * 2 ** doubles > scheme.limit and claim == points * 2 ** doubles:
-        reasons.append(f"the claim goes over the limit: {points} points x 2^{doubles} = {claim}, "
-                       f"capped at {scheme.limit}")
+        reasons.append(_("the claim goes over the limit: {points} points x 2^{doubles} = {claim}, capped at "
+                         "{limit}").format(points=points, doubles=doubles, claim=claim, limit=scheme.limit))
     ru = player.get("runner_up")
     if ru and ru["score"] == claim:
         lacks = ", ".join(_item_text(i) for i in ru.get("missing", [])) or "nothing"
-        reasons.append(f"the claim matches the poorer arrangement {' '.join(ru['arrangement'])}; "
-                       f"the best one also has {lacks}")
+        reasons.append(_("the claim matches the poorer arrangement {list}; the best one also has {lacks}").format(
+            list=' '.join(ru['arrangement']), lacks=lacks))
     if reasons:
         return reasons
     near = _nearest_figures(claim, points, doubles, scheme)
     if near is None and not scheme.roof_off and claim > scheme.limit:
-        return [f"nothing accounts for it: under '{scheme.name}' no hand scores more than the limit, {scheme.limit}"]
+        return [_("nothing accounts for it: under '{name}' no hand scores more than the limit, {limit}").format(
+            name=scheme.name, limit=scheme.limit)]
     if near is None:
-        return [f"nothing accounts for it: no count of points and doubles comes to {claim} under "
-                f"'{scheme.name}', and no item left out or counted twice does"]
-    return ["no item left out or counted twice accounts for it: " +
+        return [_("nothing accounts for it: no count of points and doubles comes to {claim} under '{name}', and no "
+                  "item left out or counted twice does").format(claim=claim, name=scheme.name)]
+    return [_("no item left out or counted twice accounts for it: ") +
             _difference_text(claim, points, doubles, *near, player["items"])]
 
 
@@ -177,20 +182,21 @@ def check_result(result: dict[str, Any], claims: Mapping[str, int], scheme: Sche
         who = (names or {}).get(p["seat"]) or p.get("name") or p["seat"]
         at = where[p["seat"]]
         if p.get("counted"):
-            lines.append(f"{at}: {who} claims {claim} beside a score counted at the table (score {p['score']}): "
-                         "there are no tiles to compare with")
+            lines.append(_("{at}: {who} claims {claim} beside a score counted at the table (score {value}): there are "
+                           "no tiles to compare with").format(at=at, who=who, claim=claim, value=p['score']))
             continue
         if claim == p["score"]:
-            lines.append(f"{at}: {who} claims {claim}: agreed")
+            lines.append(_("{at}: {who} claims {claim}: agreed").format(at=at, who=who, claim=claim))
             continue
         differ += 1
-        lines.append(f"{at}: {who} claims {claim}, mjscore counts {p['score']} ({figures(p)})")
-        lines.append("    mjscore's breakdown:")
+        lines.append(_("{at}: {who} claims {claim}, mjscore counts {value} ({figures})").format(
+            at=at, who=who, claim=claim, value=p['score'], figures=figures(p)))
+        lines.append(_("    mjscore's breakdown:"))
         lines.extend(f"      {line}" for line in breakdown(p))
         reasons = explain(claim, p, scheme)
         if len(reasons) > 1:
             # Each of these alone accounts for the difference: they are alternatives, not a list of slips.
-            lines.append("    any one of these would account for the difference:")
+            lines.append(_("    any one of these would account for the difference:"))
             lines.extend(f"      {r}" for r in reasons)
         else:
             lines.extend(f"    {r}" for r in reasons)
@@ -250,7 +256,8 @@ def check_session(text: str, name: str, scheme: str | None = None, given: Mappin
             continue
         else:
             names = dict(outcome.names_by_letter())
-            yield name, line, check_table(outcome.result.table, outcome.result, f" hand {number}", names)
+            yield name, line, check_table(outcome.result.table, outcome.result, _(" hand {number}").format(
+                number=number), names)
     if stopped is not None and stopped < len(session.hands):
-        yield name, 0, CheckReport([f"{name}: the claims of the hands after hand {stopped} are not checked: "
-                                    "who sat where after a bad hand cannot be known"], 0)
+        yield name, 0, CheckReport([_("{name}: the claims of the hands after hand {stopped} are not checked: who sat "
+                                      "where after a bad hand cannot be known").format(name=name, stopped=stopped)], 0)

@@ -31,6 +31,7 @@ from mjscore.model.errors import InputError, Location, MjError, SessionError
 from mjscore.model.settings import EVENING, SETTINGS, header_lines
 from mjscore.pipeline import EMPTY, named_in
 from mjscore.rules.scheme import is_shipped_name, load_scheme
+from mjscore.model.say import _, n_
 
 _TABLE_SETTINGS = frozenset(s.name for s in SETTINGS)
 
@@ -128,9 +129,9 @@ def one_hand(text: str, name: str) -> str:
     lines = hand_lines(text)
     body = [ln for ln in lines.split("\n") if ln.split("#", 1)[0].strip()]
     if not body:
-        raise InputError("holds no hand: write each player's line ('E: ...'), or 'draw'", Location(name))
+        raise InputError(_("holds no hand: write each player's line ('E: ...'), or 'draw'"), Location(name))
     if any(ln.strip() == "---" for ln in body):
-        raise InputError("'---' separates hands: add one hand at a time", Location(name), "---")
+        raise InputError(_("'---' separates hands: add one hand at a time"), Location(name), "---")
     return lines
 
 
@@ -161,20 +162,21 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
             new = kept + "---\n" + header_lines(options) + lines
             session = read_session(new, path)       # read once (its header is the file's, its hands read as played)
             if players is not None and _given_names(players) != session.header.names:
-                raise SessionError(f"the evening already names its players ({' '.join(session.header.names)}); "
-                                   "leave out --players", Location(path))
+                raise SessionError(_("the evening already names its players ({list}); leave out --players").format(
+                    list=' '.join(session.header.names)), Location(path))
             if session.header.finished:
                 raise SessionError(finished_refusal(), Location(path))
             if start is not None or scheme:
-                raise SessionError("the evening's header already stands: --start and --scheme are for a new file "
-                                   "(edit the header to change them)", Location(path))
+                raise SessionError(_("the evening's header already stands: --start and --scheme are for a new file "
+                                   "(edit the header to change them)"), Location(path))
             evening_only = [k for k in options if k not in _TABLE_SETTINGS or k in EVENING]
             if evening_only:
-                raise SessionError(f"the evening's header already stands: --{evening_only[0].replace('_', '-')} "
-                                   "is for a new file (edit the header to change it)", Location(path))
+                raise SessionError(_("the evening's header already stands: --{replace} is for a new file (edit the "
+                                     "header to change it)").format(replace=evening_only[0].replace('_', '-')),
+                                         Location(path))
         else:
             if players is None:
-                raise InputError("no such evening file: name the players to start one (--players A B C D)",
+                raise InputError(_("no such evening file: name the players to start one (--players A B C D)"),
                                  Location(path))
             names = _given_names(players)
             scheme = _as_the_evening_reads_it(scheme, path)
@@ -192,10 +194,11 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
         if number is not None and len(evening.hands) != number:
             had = len(evening.hands) - 1
             if number > had:
-                raise SessionError(f"the evening has {_count_hands(had)}; this would be hand "
-                                   f"{had + 1}, not hand {number}: nothing was written", Location(path))
-            raise HandTakenError(f"hand {number} is in the evening already (it has {had} hands before this one): "
-                                 "nothing was written", Location(path))
+                raise SessionError(_("the evening has {count_hands}; this would be hand {value}, not hand {number}: "
+                                     "nothing was written").format(count_hands=_count_hands(had), value=had + 1,
+                                         number=number), Location(path))
+            raise HandTakenError(_("hand {number} is in the evening already (it has {had} hands before this one): "
+                                   "nothing was written").format(number=number, had=had), Location(path))
         replace(target, new, like=raw, display=path)
     return Added(evening, raw is None, scheme if raw is None else None)
 
@@ -229,8 +232,8 @@ def nth_hand(session: Session, number: int, path: str) -> HandSource:
     """Hand `number` of an evening as its file holds it, for a correction; SessionError when
     there is none."""
     if not 1 <= number <= len(session.hands):
-        raise SessionError(f"the evening has {_count_hands(len(session.hands))}: there is no hand {number} to "
-                           "correct", Location(path))
+        raise SessionError(_("the evening has {count_hands}: there is no hand {number} to correct").format(
+            count_hands=_count_hands(len(session.hands)), number=number), Location(path))
     return session.hands[number - 1]
 
 
@@ -243,7 +246,7 @@ def _changing(path: str) -> Iterator[tuple[str, bytes, str]]:
     with locked(target, path):
         raw = _read_raw(target, path)
         if raw is None:
-            raise InputError("no such evening file", Location(path))
+            raise InputError(_("no such evening file"), Location(path))
         check_writable(target, path)
         yield target, raw, decode(raw, path)
 
@@ -266,7 +269,7 @@ def remove_last_hand(path: str, *, number: int | None = None) -> Removed:
             if cut is not None or whole:
                 break
         if cut is None:
-            raise SessionError("the evening has no hand to take back", Location(path))
+            raise SessionError(_("the evening has no hand to take back"), Location(path))
         above = [] if whole else [pieces[0]]
         is_first_hand = (0 if whole else pieces[0].count("\n") + 1) + cut == _first_separator(body)
         kept = "\n".join(above + lines[:cut]) + "\n"
@@ -276,8 +279,10 @@ def remove_last_hand(path: str, *, number: int | None = None) -> Removed:
         evening = play_file(read_session(kept, path), target, keep_going=True, every_hand=False)
         if number is not None and len(evening.hands) + 1 != number:
             last = len(evening.hands) + 1
-            why = "is not in the evening (taken back already?)" if number > last else "is not the evening's last hand"
-            raise NotTheLastHandError(f"hand {number} {why}: the last is hand {last}, and nothing was taken back",
+            why = _("is not in the evening (taken back "
+                    "already?)") if number > last else _("is not the evening's last hand")
+            raise NotTheLastHandError(_("hand {number} {why}: the last is hand {last}, and nothing was taken "
+                                        "back").format(number=number, why=why, last=last),
                                       Location(path))
         replace(target, kept, like=raw, display=path)
     return Removed(removed, evening)
@@ -296,8 +301,8 @@ def replace_hand(path: str, number: int, hand: str, *, hand_name: str = "<hand>"
         session = read_session(text, path)
         source = nth_hand(session, number, path)
         if version is not None and hand_version(source.text or "") != version:
-            raise HandChangedError(f"hand {number} was changed after this correction of it began: nothing was "
-                                   "written", Location(path))
+            raise HandChangedError(_("hand {number} was changed after this correction of it began: nothing was "
+                                     "written").format(number=number), Location(path))
         before = play_file(session, target, every_hand=False).totals
         file_lines = text.split("\n")
         first = source.line - 1                                   # its first line, from 0
@@ -315,8 +320,9 @@ def replace_hand(path: str, number: int, hand: str, *, hand_name: str = "<hand>"
                 raise
             later = next((k + 1 for k, h in enumerate(changed.hands) if h.line > e.location.line),
                          len(changed.hands) + 1) - 1
-            raise SessionError(f"hand {later} would not be possible after the correction of hand {number}: "
-                               f"{e.message} (nothing was written)", e.location, e.token) from None
+            raise SessionError(_("hand {later} would not be possible after the correction of hand {number}: {message} "
+                                 "(nothing was written)").format(later=later, number=number, message=e.message),
+                                     e.location, e.token) from None
         replace(target, new, like=raw, display=path)
     return Corrected(number, old, lines, dict(before), evening)
 
@@ -334,7 +340,7 @@ def print_session(text: str, name: str, style: str = "text") -> str:
 
 
 def _count_hands(n: int) -> str:
-    return "no hand yet" if not n else "1 hand" if n == 1 else f"{n} hands"
+    return _("no hand yet") if not n else n_("{n} hand", "{n} hands", n).format(n=n)
 
 
 def _without_trailing_separators(text: str) -> str:
@@ -379,10 +385,10 @@ def _as_the_evening_reads_it(scheme: str | None, path: str) -> str | None:
 def _read_raw(target: str, path: str) -> bytes | None:
     """The evening file's bytes, or None when it does not exist yet."""
     if yaml_by_name(path):
-        raise SessionError("'add' and 'undo' keep an evening in the compact notation (.mj); a YAML session "
-                           "is edited by hand", Location(path))
+        raise SessionError(_("'add' and 'undo' keep an evening in the compact notation (.mj); a YAML session "
+                           "is edited by hand"), Location(path))
     if not os.path.lexists(target):
         if os.path.islink(path):
-            raise InputError("is a link to a file that does not exist", Location(path))
+            raise InputError(_("is a link to a file that does not exist"), Location(path))
         return None
-    return read_bytes(target, MAX_INPUT_BYTES, path, what="evening file")
+    return read_bytes(target, MAX_INPUT_BYTES, path, what=_("evening file"))

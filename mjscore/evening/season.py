@@ -28,6 +28,7 @@ from mjscore.io.sessionfile import read_session
 from mjscore.model.errors import InputError, Location, MjError
 from mjscore.model.table import name_key
 from mjscore.pipeline import EMPTY
+from mjscore.model.say import _
 
 # The files of a folder that may be evenings (a folder's other files, and its files of these
 # endings that are no session, such as a house scheme, are passed over).
@@ -292,8 +293,8 @@ def _name_not_text(path: str) -> MjError | None:
     bad = next((c for c in path if "\udc80" <= c <= "\udcff"), None)
     if bad is None:
         return None
-    return InputError(f"its name is not UTF-8 text (byte 0x{ord(bad) - 0xDC00:02x}): rename the file to count "
-                      "the evening", Location(path))
+    return InputError(_("its name is not UTF-8 text (byte 0x{value:02x}): rename the file to count the evening").format(
+        value=ord(bad) - 0xDC00), Location(path))
 
 
 def play_evening(path: str, scheme: str | None = None, given: Mapping[str, Any] = EMPTY) -> SessionResult:

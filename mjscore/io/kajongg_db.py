@@ -50,6 +50,7 @@ from urllib.parse import quote
 from mjscore.io.text import open_regular
 from mjscore.model.errors import InputError, Location, excerpt
 from mjscore.model.tiles import Tile, Wind, flower, season, tile
+from mjscore.model.say import _
 
 MAX_DATABASE_BYTES = 64 * 1024 * 1024
 MAX_ROWS = 200_000                 # score rows read at most (about 2,000 games)
@@ -134,7 +135,7 @@ def read_database(path: str, game: int | None = None) -> KajonggDatabase:
 
 
 def _not_kajongg(path: str, why: str) -> InputError:
-    return InputError(f"not a Kajongg database: {why}", Location(path))
+    return InputError(_("not a Kajongg database: {why}").format(why=why), Location(path))
 
 
 def _unreadable(path: str, e: sqlite3.Error | UnicodeDecodeError, doing: str = "read") -> InputError:
@@ -142,8 +143,9 @@ def _unreadable(path: str, e: sqlite3.Error | UnicodeDecodeError, doing: str = "
     that quotes a byte that is not (a table so named in a broken schema) comes as a
     UnicodeDecodeError in place of SQLite's own, and Kajongg writes UTF-8 only."""
     if isinstance(e, UnicodeDecodeError):
-        return _not_kajongg(path, f"SQLite cannot {doing} it (its error quotes a byte that is not UTF-8 text)")
-    return _not_kajongg(path, f"SQLite cannot {doing} it ({e})")
+        return _not_kajongg(path, _("SQLite cannot {doing} it (its error quotes a byte that is not UTF-8 text)").format(
+            doing=doing))
+    return _not_kajongg(path, _("SQLite cannot {doing} it ({e})").format(doing=doing, e=e))
 
 
 def _connect(path: str) -> sqlite3.Connection:
@@ -151,23 +153,24 @@ def _connect(path: str) -> sqlite3.Connection:
     try:
         before = os.lstat(path)
     except FileNotFoundError:
-        raise InputError("no such file", where) from None
+        raise InputError(_("no such file"), where) from None
     except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", where) from None
+        raise InputError(_("cannot read: {strerror}").format(strerror=e.strerror or e), where) from None
     if stat.S_ISLNK(before.st_mode):
-        raise InputError("is a link: give the database file itself, not a link to it", where)
+        raise InputError(_("is a link: give the database file itself, not a link to it"), where)
     with open_regular(path, what="database") as f:        # a regular file, or one clear error
         st = os.fstat(f.fileno())
         if st.st_size > MAX_DATABASE_BYTES:
-            raise InputError(f"is larger than {MAX_DATABASE_BYTES:,} bytes, the most that is read", where)
+            raise InputError(_("is larger than {MAX_DATABASE_BYTES:,} bytes, the most that is read").format(
+                MAX_DATABASE_BYTES=MAX_DATABASE_BYTES), where)
         try:
             head = f.read(len(_SQLITE_MAGIC))
         except OSError as e:
-            raise InputError(f"cannot read: {e.strerror or e}", where) from None
+            raise InputError(_("cannot read: {strerror}").format(strerror=e.strerror or e), where) from None
     if (st.st_dev, st.st_ino) != (before.st_dev, before.st_ino):
-        raise InputError("the file changed while it was opened", where)
+        raise InputError(_("the file changed while it was opened"), where)
     if head != _SQLITE_MAGIC:
-        raise _not_kajongg(path, "it is not an SQLite database file")
+        raise _not_kajongg(path, _("it is not an SQLite database file"))
     uri = f"file:{quote(os.path.abspath(path))}?mode=ro"
     try:
         con = sqlite3.connect(uri, uri=True)
@@ -177,10 +180,10 @@ def _connect(path: str) -> sqlite3.Connection:
     except (sqlite3.Error, UnicodeDecodeError) as e:
         raise _unreadable(path, e, "open") from None
     except OSError as e:
-        raise _not_kajongg(path, f"SQLite cannot open it ({e})") from None
+        raise _not_kajongg(path, _("SQLite cannot open it ({e})").format(e=e)) from None
     if stat.S_ISLNK(after.st_mode) or (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
         con.close()
-        raise InputError("the file changed while it was opened", where)
+        raise InputError(_("the file changed while it was opened"), where)
     try:
         _check_schema(con, path)
     except (sqlite3.Error, UnicodeDecodeError) as e:
@@ -196,12 +199,13 @@ def _check_schema(con: sqlite3.Connection, path: str) -> None:
     tables = {str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     for table, columns in _COLUMNS.items():
         if table not in tables:
-            raise _not_kajongg(path, f"it has no table '{table}' (Kajongg keeps its games in the tables "
-                                     "game, score, player and ruleset)")
+            raise _not_kajongg(path, _("it has no table '{table}' (Kajongg keeps its games in the tables game, score, "
+                                       "player and ruleset)").format(table=table))
         have = {str(r[1]) for r in con.execute(f"PRAGMA table_info('{table}')")}
         missing = [c for c in columns if c not in have]
         if missing:
-            raise _not_kajongg(path, f"its table '{table}' has no column '{missing[0]}'")
+            raise _not_kajongg(path, _("its table '{table}' has no column '{value}'").format(
+                table=table, value=missing[0]))
 
 
 # -- reading and checking the rows -------------------------------------------------------------
@@ -211,7 +215,8 @@ def _games(con: sqlite3.Connection, path: str, only: int | None) -> Iterator[Kaj
     rulesets = _rulesets(con, path)
     (count,) = con.execute("SELECT count(*) FROM score").fetchone()
     if count > MAX_ROWS:
-        raise InputError(f"holds {count:,} score rows, more than the {MAX_ROWS:,} that are read", Location(path))
+        raise InputError(_("holds {count:,} score rows, more than the {MAX_ROWS:,} that are read").format(
+            count=count, MAX_ROWS=MAX_ROWS), Location(path))
     if only is not None:
         query = con.execute("SELECT id, seed, starttime, endtime, ruleset, p0, p1, p2, p3 FROM game WHERE id = ?",
                             (only,))
@@ -221,7 +226,8 @@ def _games(con: sqlite3.Connection, path: str, only: int | None) -> Iterator[Kaj
     if only is not None and not rows:
         ids = [r[0] for r in con.execute("SELECT id FROM game ORDER BY id LIMIT 21").fetchall()]
         held = ", ".join(str(i) for i in ids[:20]) + (", ..." if len(ids) > 20 else "")
-        raise InputError(f"holds no game {only}" + (f"; its games are {held}" if ids else "; it holds no game"),
+        raise InputError(_("holds no game {only}").format(
+            only=only) + (_("; its games are {held}").format(held=held) if ids else _("; it holds no game")),
                          Location(path))
     for row in rows:
         game = _game(con, path, row, names, rulesets)
@@ -232,7 +238,7 @@ def _games(con: sqlite3.Connection, path: str, only: int | None) -> Iterator[Kaj
 def _players(con: sqlite3.Connection, path: str) -> dict[int, str]:
     out = {}
     for pid, name in con.execute("SELECT id, name FROM player").fetchall():
-        at = f"player {excerpt(pid)}"
+        at = _("player {excerpt}").format(excerpt=excerpt(pid))
         out[_whole(pid, path, at, "id", 0, _LARGE)] = _text(name, path, at, "name", 1, 200)
     return out
 
@@ -240,15 +246,15 @@ def _players(con: sqlite3.Connection, path: str) -> dict[int, str]:
 def _rulesets(con: sqlite3.Connection, path: str) -> dict[int, str]:
     out = {}
     for rid, name in con.execute("SELECT id, name FROM ruleset").fetchall():
-        at = f"ruleset {excerpt(rid)}"
+        at = _("ruleset {excerpt}").format(excerpt=excerpt(rid))
         out[_whole(rid, path, at, "id", -_LARGE, _LARGE)] = _text(name, path, at, "name", 0, 200)
     return out
 
 
 def _game(con: sqlite3.Connection, path: str, row: tuple[Any, ...], names: dict[int, str],
           rulesets: dict[int, str]) -> KajonggGame | None:
-    gid = _whole(row[0], path, "a game", "id", 0, _LARGE)
-    at = f"game {gid}"
+    gid = _whole(row[0], path, _("a game"), "id", 0, _LARGE)
+    at = _("game {gid}").format(gid=gid)
     seed = row[1]
     seed_text = "0" if seed is None else _text(str(seed) if type(seed) is int else seed, path, at, "seed", 0, 40)
     start = _text(row[2], path, at, "starttime", 0, 40) if row[2] is not None else ""
@@ -256,21 +262,23 @@ def _game(con: sqlite3.Connection, path: str, row: tuple[Any, ...], names: dict[
     # Kajongg reads a game's missing ruleset as its first (src/game.py, _loadGameRecord).
     rid = 1 if row[4] is None else _whole(row[4], path, at, "ruleset", -_LARGE, _LARGE) or 1
     if rid not in rulesets:
-        raise InputError(f"{at}: its ruleset {rid} is not in the table ruleset", Location(path))
+        raise InputError(_("{at}: its ruleset {rid} is not in the table ruleset").format(
+            at=at, rid=rid), Location(path))
     players = []
     for k, column in enumerate(("p0", "p1", "p2", "p3")):
         pid = _whole(row[5 + k], path, at, column, 0, _LARGE)
         if pid not in names:
-            raise InputError(f"{at}: its player {column} = {pid} is not in the table player", Location(path))
+            raise InputError(_("{at}: its player {column} = {pid} is not in the table player").format(
+                at=at, column=column, pid=pid), Location(path))
         players.append((pid, names[pid]))
-    if len({p for p, _ in players}) != 4:
-        raise InputError(f"{at}: p0..p3 do not name four different players", Location(path))
+    if len({p for p, __ in players}) != 4:
+        raise InputError(_("{at}: p0..p3 do not name four different players").format(at=at), Location(path))
     rows = con.execute("SELECT hand, data, manualrules, rotated, notrotated, player, won, penalty, prevailing, "
                        "wind, points, payments, balance FROM score WHERE game = ? ORDER BY hand, rowid",
                        (gid,)).fetchall()
     if not rows:
         return None
-    hands = _hands(rows, path, at, {p for p, _ in players})
+    hands = _hands(rows, path, at, {p for p, __ in players})
     return KajonggGame(gid, seed_text, start, end, rulesets[rid], tuple(players), hands)
 
 
@@ -281,10 +289,11 @@ def _hands(rows: list[tuple[Any, ...]], path: str, at: str, players: set[int]) -
         by_hand.setdefault(number, []).append(r)
     if sorted(by_hand) != list(range(len(by_hand))):
         missing = next(n for n in range(len(by_hand) + 1) if n not in by_hand)
-        raise InputError(f"{at}: hand {missing} has no score rows, but later hands have", Location(path))
+        raise InputError(_("{at}: hand {missing} has no score rows, but later hands have").format(
+            at=at, missing=missing), Location(path))
     out = []
     for number in sorted(by_hand):
-        where = f"{at}, hand {number}"
+        where = _("{at}, hand {number}").format(at=at, number=number)
         scored: list[KajonggRow] = []
         penalties: list[KajonggRow] = []
         prevailing = rotated = notrotated = None
@@ -297,12 +306,13 @@ def _hands(rows: list[tuple[Any, ...]], path: str, at: str, players: set[int]) -
                 if prevailing is None:
                     prevailing, rotated, notrotated = here
                 elif here != (prevailing, rotated, notrotated):
-                    raise InputError(f"{where}: the players' rows disagree on the round", Location(path))
+                    raise InputError(_("{where}: the players' rows disagree on the round").format(
+                        where=where), Location(path))
         if len(scored) != 4 or {r.player for r in scored} != players or {r.wind for r in scored} != set(Wind):
-            raise InputError(f"{where}: not one row for each of the game's four players, each at a seat of "
-                             "their own", Location(path))
+            raise InputError(_("{where}: not one row for each of the game's four players, each at a seat of their "
+                               "own").format(where=where), Location(path))
         if sum(r.won for r in scored) > 1:
-            raise InputError(f"{where}: more than one winner", Location(path))
+            raise InputError(_("{where}: more than one winner").format(where=where), Location(path))
         assert prevailing is not None and rotated is not None and notrotated is not None
         scored.sort(key=lambda x: x.wind.number)
         out.append(KajonggHand(number, prevailing, rotated, notrotated, tuple(scored), tuple(penalties)))
@@ -312,7 +322,8 @@ def _hands(rows: list[tuple[Any, ...]], path: str, at: str, players: set[int]) -
 def _row(r: tuple[Any, ...], path: str, where: str, players: set[int]) -> KajonggRow:
     pid = _whole(r[5], path, where, "player", 0, _LARGE)
     if pid not in players:
-        raise InputError(f"{where}: a row of player {pid}, who is not one of the game's four", Location(path))
+        raise InputError(_("{where}: a row of player {pid}, who is not one of the game's four").format(
+            where=where, pid=pid), Location(path))
     rules = () if r[2] is None else tuple(
         x for x in _text(r[2], path, where, "manualrules", 0, MAX_TEXT).split("||") if x)
     return KajonggRow(
@@ -330,17 +341,21 @@ def _row(r: tuple[Any, ...], path: str, where: str, players: set[int]) -> Kajong
 
 def _whole(value: object, path: str, at: str, column: str, low: int, high: int) -> int:
     if type(value) is not int:
-        raise InputError(f"{at}: {column} is {excerpt(value)}, not a whole number", Location(path))
+        raise InputError(_("{at}: {column} is {excerpt}, not a whole number").format(
+            at=at, column=column, excerpt=excerpt(value)), Location(path))
     if not low <= value <= high:
-        raise InputError(f"{at}: {column} is {value}, outside {low}..{high}", Location(path))
+        raise InputError(_("{at}: {column} is {value}, outside {low}..{high}").format(
+            at=at, column=column, value=value, low=low, high=high), Location(path))
     return value
 
 
 def _text(value: object, path: str, at: str, column: str, shortest: int, longest: int) -> str:
     if type(value) is not str:
-        raise InputError(f"{at}: {column} is {excerpt(value)}, not text", Location(path))
+        raise InputError(_("{at}: {column} is {excerpt}, not text").format(
+            at=at, column=column, excerpt=excerpt(value)), Location(path))
     if not shortest <= len(value) <= longest:
-        raise InputError(f"{at}: {column} is {len(value)} characters long, not {shortest} to {longest}",
+        raise InputError(_("{at}: {column} is {n} characters long, not {shortest} to {longest}").format(
+            at=at, column=column, n=len(value), shortest=shortest, longest=longest),
                          Location(path))
     return value
 
@@ -349,7 +364,8 @@ def _wind(value: object, path: str, at: str, column: str) -> Wind:
     if type(value) is bytes:
         value = value.decode("ascii", "replace")
     if type(value) is not str or value not in ("E", "S", "W", "N"):
-        raise InputError(f"{at}: {column} is {excerpt(value)}, not a wind (E, S, W or N)", Location(path))
+        raise InputError(_("{at}: {column} is {excerpt}, not a wind (E, S, W or N)").format(
+            at=at, column=column, excerpt=excerpt(value)), Location(path))
     return Wind(value)
 
 
@@ -419,12 +435,12 @@ def kajongg_tile(text: str) -> tuple[Tile, bool]:
         if group in "fy" and value in _BONUS_NUMBER:
             n = _BONUS_NUMBER[value]
             return (flower(n) if group == "f" else season(n)), True
-    raise ValueError(f"'{excerpt(text, 30)}' is not a tile")
+    raise ValueError(_("'{excerpt}' is not a tile").format(excerpt=excerpt(text, 30)))
 
 
 def _tiles(word: str) -> list[tuple[Tile, bool]]:
     if len(word) % 2:
-        raise ValueError(f"'{excerpt(word, 30)}' is not whole tiles (two characters a tile)")
+        raise ValueError(_("'{excerpt}' is not whole tiles (two characters a tile)").format(excerpt=excerpt(word, 30)))
     return [kajongg_tile(word[i:i + 2]) for i in range(0, len(word), 2)]
 
 
@@ -433,15 +449,15 @@ def _meld(word: str) -> KMeld:
     Thirteen Unique Wonders' thirteen, src/rulecode.py `ThirteenOrphans.rearrange`), a pair, a
     pung, a kong (`aaaa`, `aaaA`, `aAAa`, `AAAA`), a chow, or a knitted set (`_knitted`)."""
     tiles = _tiles(word)
-    case = "".join("a" if low else "A" for _, low in tiles)
-    values = [t for t, _ in tiles]
+    case = "".join("a" if low else "A" for __, low in tiles)
+    values = [t for t, __ in tiles]
     same = len(set(values)) == 1
     if not 1 <= len(tiles) <= 4 or any(t.is_bonus for t in values) \
             or case not in ("a", "A", "aa", "AA", "aaa", "AAA", "aaaa", "aaaA", "aAAa", "AAAA") \
             or (len(tiles) == 4 and not same) \
             or (len(tiles) in (2, 3) and not same and not _knitted(values) and not _chow(values)):
-        raise ValueError(f"'{excerpt(word, 30)}' is not a set Kajongg writes (a single tile, pair, pung, kong, "
-                         "chow or knitted set)")
+        raise ValueError(_("'{excerpt}' is not a set Kajongg writes (a single tile, pair, pung, kong, chow or knitted "
+                           "set)").format(excerpt=excerpt(word, 30)))
     return KMeld(tuple(values), case)
 
 
@@ -476,33 +492,36 @@ def parse_hand_string(text: str) -> KHand:
         kind = word[0]
         if kind == "R":
             if seen_r:
-                raise ValueError(f"'{excerpt(word, 30)}': a second R word (Kajongg writes the loose tiles as one)")
+                raise ValueError(_("'{excerpt}': a second R word (Kajongg writes the loose tiles as one)").format(
+                    excerpt=excerpt(word, 30)))
             seen_r = True
             for t, low in _tiles(word[1:]):
                 if low or t.is_bonus:
-                    raise ValueError(f"'{excerpt(word, 30)}': the loose tiles are concealed tiles (upper "
-                                     "case), no flower or season")
+                    raise ValueError(_("'{excerpt}': the loose tiles are concealed tiles (upper case), no flower or "
+                                       "season").format(excerpt=excerpt(word, 30)))
                 loose.append(t)
         elif kind == "m":
             if seen_m or len(word) < 2 or word[1] not in Source.ALL or any(c not in "at" for c in word[2:]) \
                     or len(set(word[2:])) != len(word[2:]):
-                raise ValueError(f"'{excerpt(word, 30)}' does not say where the last tile came from as Kajongg does "
-                                 "(one m word: m, a source letter, then a or t)")
+                raise ValueError(_("'{excerpt}' does not say where the last tile came from as Kajongg does (one m "
+                                   "word: m, a source letter, then a or t)").format(excerpt=excerpt(word, 30)))
             seen_m = True
             source, announcements = word[1], word[2:]
         elif kind == "L":
             if seen_l or len(word) < 3:
-                raise ValueError(f"'{excerpt(word, 30)}' is not the last tile as Kajongg writes it (one L word: L, the "
-                                 "tile, the set it completed)")
+                raise ValueError(_("'{excerpt}' is not the last tile as Kajongg writes it (one L word: L, the tile, "
+                                   "the set it completed)").format(excerpt=excerpt(word, 30)))
             seen_l = True
             last, last_exposed = kajongg_tile(word[1:3])      # a loser's may be a flower or season
             if last.is_bonus and len(word) > 3:
-                raise ValueError(f"'{excerpt(word, 30)}': a flower or season completes no set")
+                raise ValueError(_("'{excerpt}': a flower or season completes no set").format(
+                    excerpt=excerpt(word, 30)))
             last_meld = _meld(word[3:]) if len(word) > 3 else None
             if last_meld is not None and last not in last_meld.tiles:
-                raise ValueError(f"'{excerpt(word, 30)}': the last tile is not in the set it completed")
+                raise ValueError(_("'{excerpt}': the last tile is not in the set it completed").format(
+                    excerpt=excerpt(word, 30)))
         elif kind in "fy" and len(word) == 2:
-            t, _ = kajongg_tile(word)
+            t, __ = kajongg_tile(word)
             bonus.append(t)
         else:
             melds.append(_meld(word))

@@ -46,6 +46,7 @@ from mjscore.model.tiles import (
     Tile,
     Wind,
 )
+from mjscore.model.say import N_, _
 
 MAX_SCORE = 10**9
 # Where a position inside a value stands in its file: (line, column) in the text -> (line,
@@ -325,8 +326,9 @@ def tables_in(numbered_lines: Iterable[tuple[int, str | MjError]], file: str, pa
             chunk.append(line)
             size += len(line) + 1
             if size > MAX_TABLE_CHARS:
-                yield first, NotationError(f"this table is longer than {MAX_TABLE_CHARS:,} characters with no '---' "
-                                           "to end it; its lines are passed over up to the next '---'",
+                yield first, NotationError(_("this table is longer than {most} characters with no '---' to end it; "
+                                             "its lines are passed over up to the next '---'").format(
+                                                 most=f"{MAX_TABLE_CHARS:,}"),
                                            Location(file, first, 1))
                 chunk, problem = [], _TOO_LONG
     if problem is not _TOO_LONG:
@@ -340,7 +342,7 @@ def holds_anything(lines: Iterable[str]) -> bool:
     return any(ln.split("#", 1)[0].strip() for ln in lines)
 
 
-_TOO_LONG = NotationError("too long")         # the mark of a table whose lines are being passed over
+_TOO_LONG = NotationError(N_("too long"))         # the mark of a table whose lines are being passed over
 
 
 # -- the parser ---------------------------------------------------------------------------------
@@ -349,7 +351,7 @@ def parse_tables(text: str, file: str = "<input>") -> list[Table]:
     """Every `---`-separated table of a compact-notation text, each of them a table (one of
     comments alone is an error too); the first error is raised."""
     tables: list[Table] = []
-    for _, item in tables_in(text_lines(text.split("\n"), file), file, every_chunk=True):
+    for __, item in tables_in(text_lines(text.split("\n"), file), file, every_chunk=True):
         if isinstance(item, MjError):
             raise item
         tables.append(item)
@@ -394,11 +396,13 @@ def resolve_names(tokens: tuple[Token, ...], names: dict[str, str]) -> tuple[Tok
         if seat is None:
             if out[i].text == "penalty" and tok.text.isdigit():
                 continue                         # the parser says what 'penalty' takes
-            raise NotationError(f"no player '{excerpt(tok.text)}' at this table: {', '.join(names)}", tok.where,
+            raise NotationError(_("no player '{excerpt}' at this table: {list}").format(
+                excerpt=excerpt(tok.text), list=', '.join(names)), tok.where,
                                 tok.text)
         if out[i].text == "from" and seat == own:
             who = next((n for n, s in names.items() if s == seat), seat)
-            raise NotationError(f"{who} cannot win on her own discard: 'from' names another player", tok.where,
+            raise NotationError(_("{who} cannot win on her own discard: 'from' names another player").format(
+                who=who), tok.where,
                                 tok.text)
         out[i + 1] = tok._replace(text=seat)
     return tuple(out)
@@ -439,9 +443,9 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
             # A player's line, most lines of every table: asked first (no header ends in ':').
             hand = _parse_player(_SEAT_WORDS[word], line)
             if hand.seat in players:
-                twice = next((f"{n} is" for n, s in (names or {}).items() if s == hand.seat.value),
-                             f"seat {hand.seat.value} is")
-                raise NotationError(f"{twice} listed twice", line.where, word)
+                twice = next((_("{n} is").format(n=n) for n, s in (names or {}).items() if s == hand.seat.value),
+                             _("seat {value} is").format(value=hand.seat.value))
+                raise NotationError(_("{twice} listed twice").format(twice=twice), line.where, word)
             players[hand.seat] = hand
             continue
         if word == "penalty":
@@ -466,15 +470,15 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
             elif word == "round":
                 round_wind = _round_wind(head, args)
             elif word == "scheme":
-                _expect_args(head, args, 1, "a scheme name or a scheme file's path")
+                _expect_args(head, args, 1, _("a scheme name or a scheme file's path"))
                 scheme = args[0].text
             else:
-                _expect_args(head, args, 1, "a whole number")
+                _expect_args(head, args, 1, _("a whole number"))
                 counters[COUNTERS.get(word) or RECORD_NUMBERS[word]] = parse_number(args[0], f"'{word}'")
             continue
         raise _not_a_line(word, line)
     if not players and not draw and not allow_empty:
-        raise NotationError("the table lists no players", where or Location(file, first_line, 1))
+        raise NotationError(_("the table lists no players"), where or Location(file, first_line, 1))
     seated = tuple(players[w] for w in SEATS if w in players)
     # Most tables have no headers but `round`: nothing more to gather then.
     stated = frozenset(k for k in _STATED if k in seen_headers) if seen_headers else frozenset()
@@ -491,16 +495,16 @@ def _note_header(word: str, line: Line, seen_headers: dict[str, Line]) -> None:
     """A header line of the table noted, or refused when the table gave it already: one table
     says its round, scheme or setting once (a session checks what it stated)."""
     if word in seen_headers:
-        raise NotationError(f"'{word}' is given twice in one table", line.where, word)
+        raise NotationError(_("'{word}' is given twice in one table").format(word=word), line.where, word)
     seen_headers[word] = line
 
 
 def _round_wind(head: Token, args: Sequence[Token]) -> Wind:
     """The wind of a `round` line not written as the usual two words (`parse_table` takes those
     at once): a wind missing, one too many, or no wind."""
-    _expect_args(head, args, 1, "a wind: E, S, W or N")
+    _expect_args(head, args, 1, _("a wind: E, S, W or N"))
     if args[0].text not in WIND_BY_LETTER:
-        raise NotationError(f"'round' takes a wind (E, S, W or N), not '{args[0].text}'",
+        raise NotationError(_("'round' takes a wind (E, S, W or N), not '{text}'").format(text=args[0].text),
                             args[0].where, args[0].text)
     return WIND_BY_LETTER[args[0].text]
 
@@ -509,29 +513,32 @@ def _not_a_line(word: str, line: Line) -> NotationError:
     """What is wrong with a line that starts with neither a seat nor a header: a seat with its
     colon apart (`E :`) is named as such, anything else lists what a line may start with."""
     if word in WIND_BY_LETTER and len(line.words) > 1 and line.words[1].startswith(":"):
-        return NotationError(f"write the seat and its colon together: '{word}:'", line.where, word)
+        return NotationError(_("write the seat and its colon together: '{word}:'").format(word=word), line.where, word)
     return NotationError(_unknown_line(word), line.where, word)
 
 
 def _parse_penalty(head: Token, args: Sequence[Token]) -> SeatPenalty:
     """`penalty SEAT N` (to each other player) or `penalty SEAT N to SEAT`."""
-    usage = "'penalty' takes SEAT AMOUNT, or SEAT AMOUNT to SEAT"
+    usage = _("'penalty' takes SEAT AMOUNT, or SEAT AMOUNT to SEAT")
     if len(args) not in (2, 4):
         at = args[0] if args else head
         raise NotationError(usage, at.where, at.text)
     if args[0].text not in WIND_BY_LETTER:
-        raise NotationError(f"{usage}; '{args[0].text}' is not a seat", args[0].where, args[0].text)
+        raise NotationError(_("{usage}; '{text}' is not a seat").format(
+            usage=usage, text=args[0].text), args[0].where, args[0].text)
     payer = WIND_BY_LETTER[args[0].text]
     amount = parse_number(args[1], "'penalty'")
     payee = None
     if len(args) == 4:
         if args[2].text != "to":
-            raise NotationError(f"{usage}; expected 'to', not '{args[2].text}'", args[2].where, args[2].text)
+            raise NotationError(_("{usage}; expected 'to', not '{text}'").format(
+                usage=usage, text=args[2].text), args[2].where, args[2].text)
         if args[3].text not in WIND_BY_LETTER:
-            raise NotationError(f"{usage}; '{args[3].text}' is not a seat", args[3].where, args[3].text)
+            raise NotationError(_("{usage}; '{text}' is not a seat").format(
+                usage=usage, text=args[3].text), args[3].where, args[3].text)
         payee = WIND_BY_LETTER[args[3].text]
         if payee is payer:
-            raise NotationError("a player cannot pay a penalty to himself", args[3].where, args[3].text)
+            raise NotationError(_("a player cannot pay a penalty to himself"), args[3].where, args[3].text)
     return SeatPenalty(payer, amount, payee)
 
 
@@ -542,8 +549,8 @@ def parse_setting(head: Token, args: Sequence[Token], settings: Mapping[str, Set
     declared = settings[word]
     if not args or len(args) > declared.words:
         at = args[declared.words] if len(args) > declared.words else head
-        takes = "one value" if declared.words == 1 else declared.describe()
-        raise NotationError(f"'{word}' takes {takes}", at.where, at.text)
+        takes = _("one value") if declared.words == 1 else declared.describe()
+        raise NotationError(_("'{word}' takes {takes}").format(word=word, takes=takes), at.where, at.text)
     try:
         return declared.parse_words([(v.text, v.where) for v in args])
     except SettingError as e:
@@ -553,31 +560,36 @@ def parse_setting(head: Token, args: Sequence[Token], settings: Mapping[str, Set
 def _unknown_line(word: str) -> str:
     hint = ""
     if word.rstrip(":") in ("e", "s", "w", "n"):
-        hint = f" (seats are upper case: '{word.rstrip(':').upper()}:')"
+        hint = _(" (seats are upper case: '{upper}:')").format(upper=word.rstrip(':').upper())
     elif word.endswith(":"):
-        hint = " (a seat is E, S, W or N)"
-    return (f"'{word}' does not start a player line (E: S: W: N:) or a header "
-            f"({', '.join(HEADERS)}){hint}")
+        hint = _(" (a seat is E, S, W or N)")
+    return (_("'{word}' does not start a player line (E: S: W: N:) or a header ({list}){hint}").format(
+        word=word, list=', '.join(HEADERS), hint=hint))
 
 
 def _expect_args(head: Token, args: Sequence[Token], n: int, what: str = "") -> None:
     if len(args) != n:
         if n == 0:
-            raise NotationError(f"'{head.text}' takes nothing after it", args[0].where, args[0].text)
+            raise NotationError(_("'{text}' takes nothing after it").format(
+                text=head.text), args[0].where, args[0].text)
         if not args:
-            raise NotationError(f"'{head.text}' needs {what}", head.where, head.text)
-        raise NotationError(f"'{head.text}' takes one value, {what}; '{args[n].text}' is one too many",
+            raise NotationError(_("'{text}' needs {what}").format(text=head.text, what=what), head.where, head.text)
+        raise NotationError(_("'{text}' takes one value, {what}; '{text2}' is one too many").format(
+            text=head.text, what=what, text2=args[n].text),
                             args[n].where, args[n].text)
 
 
 def parse_number(tok: Token, what: str) -> int:
     if not tok.text.isdigit() or not tok.text.isascii():
-        raise NotationError(f"{what} takes a whole number, not '{excerpt(tok.text)}'", tok.where, tok.text)
+        raise NotationError(_("{what} takes a whole number, not '{excerpt}'").format(
+            what=what, excerpt=excerpt(tok.text)), tok.where, tok.text)
     value = int(tok.text[:12])
     if len(tok.text) > 10 or value > MAX_SCORE:
         # A number of thousands of digits is shown by its first and how many: one line.
-        shown = tok.text if len(tok.text) <= 24 else f"{tok.text[:5]}…({len(tok.text):,} digits)"
-        raise NotationError(f"{what}: {shown} is too large", tok.where, excerpt(tok.text))
+        shown = tok.text if len(tok.text) <= 24 else _("{value}…({n:,} digits)").format(
+            value=tok.text[:5], n=len(tok.text))
+        raise NotationError(_("{what}: {shown} is too large").format(
+            what=what, shown=shown), tok.where, excerpt(tok.text))
     return value
 
 
@@ -671,25 +683,25 @@ def _read_keyword(w: _Keywords, seat: Wind, line: Line, k: int, i: int) -> int:
     `i` on), kept in `w`; the number of the word after them."""
     t = line.words[k]
     if t in (")", "]", ">", "}"):
-        raise NotationError(f"'{t}' closes a group that was never opened", line.place(k), t)
+        raise NotationError(_("'{t}' closes a group that was never opened").format(t=t), line.place(k), t)
     if t == "...":
         if w.incomplete:
-            raise NotationError("'...' is given twice", line.place(k), t)
+            raise NotationError(_("'...' is given twice"), line.place(k), t)
         w.incomplete = True
         return i
     if t == "=":
         if w.claim is not None:
-            raise NotationError("a claim '= N' is given twice", line.place(k), t)
-        w.claim = parse_number(_next(line, i, "the claimed score after '='"), "'='")
+            raise NotationError(_("a claim '= N' is given twice"), line.place(k), t)
+        w.claim = parse_number(_next(line, i, _("the claimed score after '='")), "'='")
         return i + 1
     if t == "score":
         if w.score is not None:
-            raise NotationError("'score' is given twice", line.place(k), t)
-        w.score = parse_number(_next(line, i, "the score after 'score'"), "'score'")
+            raise NotationError(_("'score' is given twice"), line.place(k), t)
+        w.score = parse_number(_next(line, i, _("the score after 'score'")), "'score'")
         return i + 1
     if t == "win":
         if w.win is not None:
-            raise NotationError("a player has one win clause", line.place(k), t)
+            raise NotationError(_("a player has one win clause"), line.place(k), t)
         w.win, i = _parse_win(seat, line, i)
         return i
     if t == "discarded":
@@ -699,21 +711,22 @@ def _read_keyword(w: _Keywords, seat: Wind, line: Line, k: int, i: int) -> int:
             w.discards.extend(parts[0])
             i += 1
         if i == start:
-            raise NotationError("'discarded' takes the tiles the player discarded since her last draw",
+            raise NotationError(_("'discarded' takes the tiles the player discarded since her last draw"),
                                 line.place(k), t)
         return i
     if t in FLAGS or t in ("self", "from"):
-        raise NotationError(f"'{t}' belongs in a win clause: win TILE self|from SEAT [flags]", line.place(k), t)
+        raise NotationError(_("'{t}' belongs in a win clause: win TILE self|from SEAT [flags]").format(
+            t=t), line.place(k), t)
     raise NotationError(_bad_word(t), line.place(k), t)
 
 
 def _check_score_line(w: _Keywords, has_tiles: bool, line: Line) -> None:
     """A `score N` line lists no tiles, and a win clause names its tile unless the score was counted."""
     if w.score is not None and (has_tiles or w.incomplete):
-        raise NotationError("a 'score N' line lists no tiles: the score was counted at the table",
+        raise NotationError(_("a 'score N' line lists no tiles: the score was counted at the table"),
                             line.place(1), line.words[1])
     if w.win is not None and w.win.tile is None and w.score is None:
-        raise NotationError("the win clause needs the winning tile: win TILE self|from SEAT", line.where,
+        raise NotationError(_("the win clause needs the winning tile: win TILE self|from SEAT"), line.where,
                             line.words[0])
 
 
@@ -755,7 +768,7 @@ def _next(line: Line, i: int, what: str) -> Token:
     over the parser's position: that would make every step of its loop slower)."""
     if i >= len(line.words):
         last = line.token(i - 1)
-        raise NotationError(f"{what} is missing at the end of the line", last.where, last.text)
+        raise NotationError(_("{what} is missing at the end of the line").format(what=what), last.where, last.text)
     return line.token(i)
 
 
@@ -774,18 +787,19 @@ def tokens_of(text: str, file: str, first_line: int, column_of: ColumnOf | None 
 
 def _bad_word(t: str) -> str:
     if t.lower() in HEADERS or t in ("round", "scheme"):
-        return f"'{t}' is a header: give it on a line of its own"
+        return _("'{t}' is a header: give it on a line of its own").format(t=t)
     if re.fullmatch(r"[0-9]+", t):
-        return f"'{t}' has no suit letter: write e.g. {t}m, {t}p or {t}s"
+        return _("'{t}' has no suit letter: write e.g. {t}m, {t}p or {t}s").format(t=t)
     m = re.fullmatch(r"[0-9]+([a-zA-Z])", t)
     if m:
         letter = m.group(1)
         if letter in "mpscdbzfy":
-            return f"'{t}' is not a tile: a rank is out of range for '{letter}'"
-        return f"'{t}' is not a tile: '{letter}' is no suit (m p s, or c d b; z for honours)"
+            return _("'{t}' is not a tile: a rank is out of range for '{letter}'").format(t=t, letter=letter)
+        return _("'{t}' is not a tile: '{letter}' is no suit (m p s, or c d b; z for honours)").format(
+            t=t, letter=letter)
     if re.fullmatch(r"[eswncfp]+", t):
-        return f"'{t}' is not a tile: honours are upper case ({t.upper()})"
-    return f"'{t}' is not a tile, a group or a keyword"
+        return _("'{t}' is not a tile: honours are upper case ({upper})").format(t=t, upper=t.upper())
+    return _("'{t}' is not a tile, a group or a keyword").format(t=t)
 
 
 def _parse_group(line: Line, opened: int, i: int) -> tuple[Meld, int]:
@@ -798,19 +812,21 @@ def _parse_group(line: Line, opened: int, i: int) -> tuple[Meld, int]:
     tiles: list[Tile] = []
     while True:
         if i >= len(words):
-            raise NotationError(f"'{bracket}' is never closed with '{closing}'", line.place(opened), bracket)
+            raise NotationError(_("'{bracket}' is never closed with '{closing}'").format(
+                bracket=bracket, closing=closing), line.place(opened), bracket)
         t = words[i]
         i += 1
         if t == closing:
             break
         if t[0] in _OPEN or (len(t) == 1 and t in "[](){}<>"):      # `[`, or a whole group `[456m]`
-            raise NotationError(f"'{t[0]}' cannot stand inside a group opened by '{bracket}'", line.place(i - 1), t[0])
+            raise NotationError(_("'{value}' cannot stand inside a group opened by '{bracket}'").format(
+                value=t[0], bracket=bracket), line.place(i - 1), t[0])
         parts = run_parts(t)
         if parts is None:
             raise NotationError(_bad_word(t), line.place(i - 1), t)
-        run, _, flowers = parts
+        run, __, flowers = parts
         if flowers:
-            raise NotationError("flowers and seasons do not go in a group", line.place(i - 1), t)
+            raise NotationError(_("flowers and seasons do not go in a group"), line.place(i - 1), t)
         tiles.extend(run)
     tiles.sort(key=_INDEX)
     run = tuple(tiles)
@@ -850,18 +866,20 @@ def _group_error(open_tok: Token, form: Form, kind: SetKind | None, tiles: tuple
                  closing: str) -> GroupError:
     text = f"{open_tok.text}{tiles_text(tiles, sep='')}{closing}"
     if form is Form.DECLARED_KONG:
-        return GroupError(f"{text} is not a kong: ( ) holds four identical tiles", open_tok.where, text)
+        return GroupError(_("{text} is not a kong: ( ) holds four identical tiles").format(
+            text=text), open_tok.where, text)
     if form is Form.CLAIMED_KONG:
-        return GroupError(f"{text} is not a kong: < > holds four identical tiles, a concealed pung "
-                          "and the discard claimed to make it a kong", open_tok.where, text)
+        return GroupError(_("{text} is not a kong: < > holds four identical tiles, a concealed pung and the discard "
+                            "claimed to make it a kong").format(text=text), open_tok.where, text)
     if form is Form.EXPOSED:
         return GroupError(_not_a_set(text), open_tok.where, text)
-    why = " (declare a concealed kong with ( ))" if kind is SetKind.KONG else ""
-    return GroupError(f"{text} is not a set: {{ }} holds a chow or a pung{why}", open_tok.where, text)
+    why = _(" (declare a concealed kong with ( ))") if kind is SetKind.KONG else ""
+    return GroupError(_("{text} is not a set: {{ }} holds a chow or a pung{why}").format(
+        text=text, why=why), open_tok.where, text)
 
 
 def _not_a_set(text: str) -> str:
-    return f"{text} is not a set: [ ] holds a chow (three in sequence), a pung or a kong"
+    return _("{text} is not a set: [ ] holds a chow (three in sequence), a pung or a kong").format(text=text)
 
 
 def _parse_win(seat: Wind, line: Line, i: int) -> tuple[Win, int]:
@@ -874,44 +892,49 @@ def _parse_win(seat: Wind, line: Line, i: int) -> tuple[Win, int]:
         t = words[i]
         tile = parse_tile(t)
         if tile is None or tile.is_bonus:
-            raise NotationError(f"'{t}' is not a winning tile: write win TILE self|from SEAT", line.place(i), t)
+            raise NotationError(_("'{t}' is not a winning tile: write win TILE self|from SEAT").format(
+                t=t), line.place(i), t)
         i += 1
     if i >= n:
-        raise NotationError("the win clause needs 'self' or 'from SEAT'", line.place(at_win), words[at_win])
+        raise NotationError(_("the win clause needs 'self' or 'from SEAT'"), line.place(at_win), words[at_win])
     t = words[i]
     i += 1
     discarder = None
     if t == "from":
         if i >= n:
-            raise NotationError("'from' needs a seat: E, S, W or N", line.place(i - 1), t)
+            raise NotationError(_("'from' needs a seat: E, S, W or N"), line.place(i - 1), t)
         st = words[i]
         i += 1
         if st not in WIND_BY_LETTER:
-            raise NotationError(f"'from' takes a seat (E, S, W or N), not '{st}'", line.place(i - 1), st)
+            raise NotationError(_("'from' takes a seat (E, S, W or N), not '{st}'").format(
+                st=st), line.place(i - 1), st)
         discarder = WIND_BY_LETTER[st]
         if discarder is seat:
-            raise NotationError(f"{seat.value} cannot win on a discard of its own: 'from' names another seat",
+            raise NotationError(_("{value} cannot win on a discard of its own: 'from' names another seat").format(
+                value=seat.value),
                                 line.place(i - 1), st)
     elif t != "self":
-        raise NotationError(f"the win clause goes on with 'self' or 'from SEAT', not '{t}'", line.place(i - 1), t)
+        raise NotationError(_("the win clause goes on with 'self' or 'from SEAT', not '{t}'").format(
+            t=t), line.place(i - 1), t)
     flags: list[WinFlag] = []
     liable = None
     while i < n and (words[i] in FLAGS or words[i] == "liable"):
         if words[i] == "liable":
             if liable is not None:
-                raise NotationError("'liable' is given twice", line.place(i), words[i])
+                raise NotationError(_("'liable' is given twice"), line.place(i), words[i])
             if i + 1 >= n or words[i + 1] not in WIND_BY_LETTER:
                 at = i + 1 if i + 1 < n else i
-                raise NotationError("'liable' takes the seat that pays for all: liable SEAT", line.place(at), words[at])
+                raise NotationError(_("'liable' takes the seat that pays for all: liable "
+                                      "SEAT"), line.place(at), words[at])
             liable = WIND_BY_LETTER[words[i + 1]]
             if liable is seat:
-                raise NotationError("the winner cannot be liable: 'liable' names a loser", line.place(i + 1),
+                raise NotationError(_("the winner cannot be liable: 'liable' names a loser"), line.place(i + 1),
                                     words[i + 1])
             i += 2
             continue
         f = FLAGS[words[i]]
         if f in flags:
-            raise NotationError(f"flag '{f.value}' is given twice", line.place(i), f.value)
+            raise NotationError(_("flag '{value}' is given twice").format(value=f.value), line.place(i), f.value)
         flags.append(f)
         i += 1
     return Win(tile, discarder, frozenset(flags), liable), i

@@ -28,6 +28,7 @@ from mjscore.io.text import read_text as read_text
 from mjscore.io.yamlform import iter_yaml_tables, parse_yaml_tables
 from mjscore.model.errors import InputError, Location, MjError, NotationError, SessionError
 from mjscore.model.table import Table
+from mjscore.model.say import _
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -113,8 +114,8 @@ def file_is_session(path: str) -> bool | None:
 
 def not_tables(name: str) -> SessionError:
     """A session file given where tables go: its hands only mean something with its seating."""
-    return SessionError("this is a session (an evening: players, then hands): play it with "
-                        "'mjscore session FILE', or add a hand with 'mjscore add FILE'", Location(name, 1, 1))
+    return SessionError(_("this is a session (an evening: players, then hands): play it with "
+                        "'mjscore session FILE', or add a hand with 'mjscore add FILE'"), Location(name, 1, 1))
 
 
 # -- the one way in ------------------------------------------------------------------------------
@@ -211,7 +212,7 @@ def _file_rows(path: str, name: str, parse: bool,
         for line, item in tables_in(lines_of(raw, name), name, parse):
             yield name, line, item
     except OSError as e:          # the rest of the file cannot be read
-        yield name, 0, InputError(f"cannot read: {e.strerror or e}", Location(name))
+        yield name, 0, InputError(_("cannot read: {strerror}").format(strerror=e.strerror or e), Location(name))
     finally:
         if path != "-":
             stream.close()
@@ -234,7 +235,7 @@ def _not_empty(items: Iterable[tuple[str, int, _Item]], name: str) -> Iterator[t
         empty = False
         yield item
     if empty:
-        yield name, 0, NotationError("holds no table: write each player's line as 'E: ...'", Location(name))
+        yield name, 0, NotationError(_("holds no table: write each player's line as 'E: ...'"), Location(name))
 
 
 class _Prefixed(io.RawIOBase):

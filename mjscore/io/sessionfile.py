@@ -29,6 +29,7 @@ from mjscore.io.yamlsafe import load_nodes
 from mjscore.model.errors import Location, NotationError, SessionError, YamlFormError, excerpt
 from mjscore.model.settings import ordered
 from mjscore.model.table import Table, name_key
+from mjscore.model.say import _
 
 SESSION_HEADERS = ("players", "start", "scheme", "finished", *SESSION_SETTINGS)
 
@@ -187,32 +188,34 @@ def _compact_session(chunks: list[tuple[int, str]], name: str) -> Session:
     for line in logical_lines(head_text, name, first_line):
         word, args = line.tokens[0].text, line.tokens[1:]
         if word in seen:
-            raise NotationError(f"'{excerpt(word)}' is given twice in the session's header", line.where, word)
+            raise NotationError(_("'{excerpt}' is given twice in the session's header").format(
+                excerpt=excerpt(word)), line.where, word)
         seen.add(word)
         if word == "players":
             if len(args) != 4:
-                raise NotationError("'players' names the four players in seat order E S W N",
+                raise NotationError(_("'players' names the four players in seat order E S W N"),
                                     line.where, word)
             names = player_names([a.text for a in args], [a.where for a in args])
         elif word == "start":
             if len(args) != 1:
-                raise NotationError("'start' takes each player's points before the first hand",
+                raise NotationError(_("'start' takes each player's points before the first hand"),
                                     line.where, word)
             start = parse_number(args[0], "'start'")
         elif word == "scheme" and len(args) == 1:
             scheme, scheme_where = args[0].text, args[0].where
         elif word == "finished":
             if args:
-                raise NotationError("'finished' takes nothing: it says the game is over", args[0].where, args[0].text)
+                raise NotationError(_("'finished' takes nothing: it says the game is "
+                                      "over"), args[0].where, args[0].text)
             finished = True
         elif word in SESSION_SETTINGS:
             options[SESSION_SETTINGS[word].name] = parse_setting(line.tokens[0], args, SESSION_SETTINGS)
         else:
-            raise NotationError(f"'{excerpt(word)}' is not a session header ({', '.join(SESSION_HEADERS)}); "
-                                "hands follow the first ---", line.where, word)
+            raise NotationError(_("'{excerpt}' is not a session header ({list}); hands follow the first ---").format(
+                excerpt=excerpt(word), list=', '.join(SESSION_HEADERS)), line.where, word)
     if names is None:
-        raise SessionError("a session starts with a header block naming the players "
-                           "('players Ann Bob Cid Dee'), then '---' and the hands", where)
+        raise SessionError(_("a session starts with a header block naming the players "
+                           "('players Ann Bob Cid Dee'), then '---' and the hands"), where)
     header = SessionHeader(names, start, scheme, ordered(options), where, scheme_where, finished)
     return Session(header, tuple(_hand_sources(chunks[1:], name)), head_text)
 
@@ -222,22 +225,22 @@ def _read_yaml_session(text: str, name: str) -> Session:
 
     nodes = [n for n in load_nodes(text, name) if n is not None]
     if len(nodes) != 1 or not isinstance(nodes[0], yaml.MappingNode):
-        raise YamlFormError("a session file is one mapping with 'players' and 'hands'", Location(name, 1, 1))
+        raise YamlFormError(_("a session file is one mapping with 'players' and 'hands'"), Location(name, 1, 1))
     reader = NodeReader(text, name)
-    fields = reader.mapping(nodes[0], "a session", SESSION_KEYS)
+    fields = reader.mapping(nodes[0], _("a session"), SESSION_KEYS)
     where = reader.where(nodes[0])
     if "players" not in fields or "hands" not in fields:
-        raise YamlFormError("a session needs 'players' (four names in seat order) and 'hands'", where)
+        raise YamlFormError(_("a session needs 'players' (four names in seat order) and 'hands'"), where)
     pnode = fields["players"][1]
     if not isinstance(pnode, yaml.SequenceNode) or len(pnode.value) != 4:
-        raise YamlFormError("'players' lists the four players' names in seat order E S W N", reader.where(pnode))
-    names = player_names([reader.text(n, "a player's name") for n in pnode.value],
+        raise YamlFormError(_("'players' lists the four players' names in seat order E S W N"), reader.where(pnode))
+    names = player_names([reader.text(n, _("a player's name")) for n in pnode.value],
                          [reader.where(n) for n in pnode.value])
     start = 2000
     if "start" in fields:
         given = reader.scalar(fields["start"][1], "'start'")
         if not isinstance(given, int) or isinstance(given, bool) or not 0 <= given <= MAX_SCORE:
-            raise YamlFormError(f"'start' takes a whole number from 0 to {MAX_SCORE:,}",
+            raise YamlFormError(_("'start' takes a whole number from 0 to {MAX_SCORE:,}").format(MAX_SCORE=MAX_SCORE),
                                 reader.where(fields["start"][1]))
         start = given
     scheme = reader.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
@@ -247,11 +250,11 @@ def _read_yaml_session(text: str, name: str) -> Session:
     if "finished" in fields:
         given = reader.scalar(fields["finished"][1], "'finished'")
         if not isinstance(given, bool):
-            raise YamlFormError("'finished' takes true or false", reader.where(fields["finished"][1]))
+            raise YamlFormError(_("'finished' takes true or false"), reader.where(fields["finished"][1]))
         finished = given
     hnode = fields["hands"][1]
     if not isinstance(hnode, yaml.SequenceNode):
-        raise YamlFormError("'hands' is a list of tables", reader.where(hnode))
+        raise YamlFormError(_("'hands' is a list of tables"), reader.where(hnode))
     hands = [HandSource(item.start_mark.line + 1, partial(_yaml_hand, reader, item)) for item in hnode.value]
     return Session(SessionHeader(names, start, scheme, options, where, scheme_where, finished), tuple(hands))
 
@@ -272,11 +275,12 @@ def player_names(names: list[str], places: list[Location]) -> tuple[str, ...]:
         name = unicodedata.normalize("NFKC", raw)
         why = _unwritable(name)
         if why:
-            raise NotationError(f"'{excerpt(raw)}' cannot be a player's name: {why}", where, raw)
+            raise NotationError(_("'{excerpt}' cannot be a player's name: {why}").format(
+                excerpt=excerpt(raw), why=why), where, raw)
         clash = next((n for n in out if name_key(n) == name_key(name)), None)
         if clash is not None:
-            raise NotationError(f"'{excerpt(raw)}' and '{excerpt(clash)}' are one name: 'players' names four "
-                                "different players", where, raw)
+            raise NotationError(_("'{excerpt}' and '{excerpt2}' are one name: 'players' names four different "
+                                  "players").format(excerpt=excerpt(raw), excerpt2=excerpt(clash)), where, raw)
         out.append(name)
     return tuple(out)
 
@@ -288,20 +292,20 @@ def name_problem(name: str) -> str | None:
 
 def _unwritable(name: str) -> str | None:
     if not name:
-        return "it is empty"
+        return _("it is empty")
     if any(0xDC80 <= ord(c) <= 0xDCFF for c in name):
-        return "it holds a byte that is not UTF-8"
+        return _("it holds a byte that is not UTF-8")
     if not name.isprintable():
-        return "it holds a control character or one that prints as nothing"
+        return _("it holds a control character or one that prints as nothing")
     if any(c.isspace() for c in name):
-        return "a name is one word (no spaces), as the header and the hands write it"
+        return _("a name is one word (no spaces), as the header and the hands write it")
     if any(c in _NOT_IN_NAMES for c in name) or name.startswith("..."):
-        return "it holds a character the notation reads as its own (: ; # = brackets quotes)"
+        return _("it holds a character the notation reads as its own (: ; # = brackets quotes)")
     if name.startswith("-"):
         # `--players A B C --lan` would take the option for a name; `---` separates hands.
-        return "a name does not start with '-' (on a command line it reads as an option)"
+        return _("a name does not start with '-' (on a command line it reads as an option)")
     if name_key(name) in _NOT_NAMES:
-        return "it would read as a seat or a word of the notation"
+        return _("it would read as a seat or a word of the notation")
     if len(name) > MAX_NAME:
-        return f"a name has at most {MAX_NAME} characters"
+        return _("a name has at most {MAX_NAME} characters").format(MAX_NAME=MAX_NAME)
     return None

@@ -24,6 +24,7 @@ import stat
 import sys
 
 from mjscore.model.errors import InputError, Location, MjError, NotationError
+from mjscore.model.say import _
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 MAX_LINE = 10_000          # characters; a longer line is refused, not parsed
@@ -44,18 +45,18 @@ def open_regular(path: str, display: str | None = None, what: str = "file") -> B
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        raise InputError(f"no such {what}", Location(name)) from None
+        raise InputError(_("no such {what}").format(what=what), Location(name)) from None
     except IsADirectoryError:
-        raise InputError("is a folder, not a file", Location(name)) from None
+        raise InputError(_("is a folder, not a file"), Location(name)) from None
     except PermissionError:
-        raise InputError("permission denied", Location(name)) from None
+        raise InputError(_("permission denied"), Location(name)) from None
     except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", Location(name)) from None
+        raise InputError(_("cannot read: {strerror}").format(strerror=e.strerror or e), Location(name)) from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        kind = "a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a device or socket"
-        raise InputError(f"is {kind}, not a regular file", Location(name))
+        kind = _("a folder") if stat.S_ISDIR(mode) else _("a pipe") if stat.S_ISFIFO(mode) else _("a device or socket")
+        raise InputError(_("is {kind}, not a regular file").format(kind=kind), Location(name))
     return os.fdopen(fd, "rb")
 
 
@@ -65,9 +66,9 @@ def read_limited(stream: BinaryIO, limit: int, name: str) -> bytes:
     try:
         data = stream.read(limit + 1)
     except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", Location(name)) from None
+        raise InputError(_("cannot read: {strerror}").format(strerror=e.strerror or e), Location(name)) from None
     if len(data) > limit:
-        raise InputError(f"is larger than {limit:,} bytes, the most that is read", Location(name))
+        raise InputError(_("is larger than {limit:,} bytes, the most that is read").format(limit=limit), Location(name))
     return data
 
 
@@ -90,8 +91,8 @@ def _checked(line: str, number: int, name: str) -> str:
     if bad is None:
         return line
     if bad[0] == "\x00":
-        raise InputError("this is not a text file (it holds NUL bytes)", Location(name, number, bad.start() + 1))
-    raise InputError(f"not UTF-8 text: byte 0x{ord(bad[0]) - 0xDC00:02x} cannot be read",
+        raise InputError(_("this is not a text file (it holds NUL bytes)"), Location(name, number, bad.start() + 1))
+    raise InputError(_("not UTF-8 text: byte 0x{value:02x} cannot be read").format(value=ord(bad[0]) - 0xDC00),
                      Location(name, number, bad.start() + 1))
 
 
@@ -160,4 +161,4 @@ def text_lines(lines: Iterable[str], name: str) -> Iterator[tuple[int, str | MjE
 
 
 def too_long() -> str:
-    return f"line is more than {MAX_LINE:,} characters long; at most {MAX_LINE:,} are read"
+    return _("line is more than {most} characters long; at most {most} are read").format(most=f"{MAX_LINE:,}")

@@ -27,6 +27,7 @@ from mjscore.model.errors import Location, MjError, NotationError, YamlFormError
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.model.table import COUNTERS, RECORD_NUMBERS, PlayerHand, Table
 from mjscore.model.tiles import SEATS, WIND_BY_LETTER, Wind
+from mjscore.model.say import _
 
 if TYPE_CHECKING:                  # yaml is imported when a YAML text is read, not at start-up
     from yaml.nodes import Node
@@ -69,16 +70,18 @@ class NodeReader:
         # Aliases share nodes; counting every visit bounds what a billion-laughs document costs.
         self.seen += 1
         if self.seen > 200_000:
-            raise YamlFormError("YAML expands to too many values: refused (alias bomb?)", self.where(node))
+            raise YamlFormError(_("YAML expands to too many values: refused (alias bomb?)"), self.where(node))
         if node.tag not in _SAFE_TAGS:
-            raise YamlFormError(f"YAML tag '{node.tag}' is not allowed: tables are plain data", self.where(node))
+            raise YamlFormError(_("YAML tag '{tag}' is not allowed: tables are plain data").format(
+                tag=node.tag), self.where(node))
 
     def scalar(self, node: Node, what: str) -> Scalar:
         import yaml
 
         self.count(node)
         if not isinstance(node, yaml.ScalarNode):
-            raise YamlFormError(f"{what} must be a single value, not a list or mapping", self.where(node))
+            raise YamlFormError(_("{what} must be a single value, not a list or mapping").format(
+                what=what), self.where(node))
         value: str = node.value          # a scalar node's value is its text
         if node.tag == _STR:
             return value
@@ -98,7 +101,8 @@ class NodeReader:
         if v is None:
             return ""
         if isinstance(v, bool):
-            raise YamlFormError(f"{what} must be text, not {node.value}", self.where(node))
+            raise YamlFormError(_("{what} must be text, not {value}").format(
+                what=what, value=node.value), self.where(node))
         return str(v)
 
     def mapping(self, node: Node, what: str, allowed: set[str]) -> Fields:
@@ -106,15 +110,17 @@ class NodeReader:
 
         self.count(node)
         if not isinstance(node, yaml.MappingNode):
-            raise YamlFormError(f"{what} must be a mapping", self.where(node))
+            raise YamlFormError(_("{what} must be a mapping").format(what=what), self.where(node))
         out: Fields = {}
         for k, v in node.value:
-            key = self.scalar(k, "a key")
+            key = self.scalar(k, _("a key"))
             if not isinstance(key, str) or key not in allowed:
-                raise YamlFormError(f"unknown key '{key}' in {what}; known: {', '.join(sorted(allowed))}",
+                raise YamlFormError(_("unknown key '{key}' in {what}; known: {list}").format(
+                    key=key, what=what, list=', '.join(sorted(allowed))),
                                     self.where(k), str(key))
             if key in out:
-                raise YamlFormError(f"key '{key}' is given twice in {what}", self.where(k), key)
+                raise YamlFormError(_("key '{key}' is given twice in {what}").format(
+                    key=key, what=what), self.where(k), key)
             out[key] = (k, v)
         return out
 
@@ -150,13 +156,13 @@ class NodeReader:
             items: list[Node] = doc.value
             return items
         if not (isinstance(doc, yaml.MappingNode) and any(
-                isinstance(k, yaml.ScalarNode) and k.value == "hands" for k, _ in doc.value)):
+                isinstance(k, yaml.ScalarNode) and k.value == "hands" for k, __ in doc.value)):
             return [doc]
-        fields = self.mapping(doc, "a session", SESSION_KEYS)
+        fields = self.mapping(doc, _("a session"), SESSION_KEYS)
         hands = fields["hands"][1]
         self.count(hands)
         if not isinstance(hands, yaml.SequenceNode):
-            raise YamlFormError("'hands' must be a list of tables", self.where(hands))
+            raise YamlFormError(_("'hands' must be a list of tables"), self.where(hands))
         items = hands.value
         return items
 
@@ -164,24 +170,24 @@ class NodeReader:
         import yaml
 
         if isinstance(node, yaml.ScalarNode):
-            text = self.text(node, "a table")
+            text = self.text(node, _("a table"))
             return parse_table(text, self.file, 1, self.column_of(node), allow_empty=False, names=self.names)
-        fields = self.mapping(node, "a table", TABLE_KEYS)
+        fields = self.mapping(node, _("a table"), TABLE_KEYS)
         if "players" not in fields and "draw" not in fields:
-            raise YamlFormError("a table needs 'players' (seat: hand)", self.where(node))
+            raise YamlFormError(_("a table needs 'players' (seat: hand)"), self.where(node))
         round_wind = Wind.EAST
         if "round" in fields:
             k, v = fields["round"]
             r = self.text(v, "'round'")
             if r not in WIND_BY_LETTER:
-                raise YamlFormError(f"'round' takes a wind (E, S, W or N), not '{r}'", self.where(v), r)
+                raise YamlFormError(_("'round' takes a wind (E, S, W or N), not '{r}'").format(r=r), self.where(v), r)
             round_wind = WIND_BY_LETTER[r]
         scheme = self.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
         draw = False
         if "draw" in fields:
             d = self.scalar(fields["draw"][1], "'draw'")
             if not isinstance(d, bool):
-                raise YamlFormError("'draw' takes true or false", self.where(fields["draw"][1]))
+                raise YamlFormError(_("'draw' takes true or false"), self.where(fields["draw"][1]))
             draw = d
         counters = {}
         for word, name in {**COUNTERS, **RECORD_NUMBERS}.items():
@@ -189,7 +195,8 @@ class NodeReader:
             if given is not None:
                 n = self.scalar(given[1], f"'{word}'")
                 if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 1000:
-                    raise YamlFormError(f"'{word}' takes a whole number from 0 to 1000", self.where(given[1]))
+                    raise YamlFormError(_("'{word}' takes a whole number from 0 to 1000").format(
+                        word=word), self.where(given[1]))
                 counters[name] = n
         headers = self.header_values(fields)
         players: dict[Wind, PlayerHand] = {}
@@ -198,16 +205,16 @@ class NodeReader:
             allowed = set(WIND_BY_LETTER) | set(self.names)
             if self.names and isinstance(pnode, yaml.MappingNode):
                 # A session's players by name, written in any case (`ann:` is Ann).
-                allowed |= {k.value for k, _ in pnode.value
+                allowed |= {k.value for k, __ in pnode.value
                             if isinstance(k.value, str) and name_seat(self.names, k.value) is not None}
             pmap = self.mapping(pnode, "'players'", allowed)
             for seat_text, (knode, vnode) in pmap.items():
                 seat = WIND_BY_LETTER[name_seat(self.names, seat_text) or seat_text]
                 if seat in players:
-                    raise YamlFormError(f"seat {seat.value} is listed twice", self.where(knode))
+                    raise YamlFormError(_("seat {value} is listed twice").format(value=seat.value), self.where(knode))
                 players[seat] = self.player(seat, knode, vnode)
         if not players and not draw:
-            raise YamlFormError("the table lists no players", self.where(node))
+            raise YamlFormError(_("the table lists no players"), self.where(node))
         return Table(players=tuple(players[w] for w in SEATS if w in players), round=round_wind,
                      scheme=scheme, draw=draw, **counters, penalties=headers.penalties,
                      options=headers.options, where=self.where(node), names=(),
@@ -231,17 +238,17 @@ class NodeReader:
             self.count(pnode)
             for item in items:
                 if isinstance(item, yaml.MappingNode):
-                    pf = self.mapping(item, "a penalty", {"from", "amount", "to"})
+                    pf = self.mapping(item, _("a penalty"), {"from", "amount", "to"})
                     text = f"penalty {self.text(pf['from'][1], 'from') if 'from' in pf else ''} " \
                            f"{self.text(pf['amount'][1], 'amount') if 'amount' in pf else ''}"
                     if "to" in pf:
                         text += f" to {self.text(pf['to'][1], 'to')}"
                 else:
-                    text = "penalty " + self.text(item, "a penalty")
+                    text = "penalty " + self.text(item, _("a penalty"))
                 header_lines.append((item, text))
         if not header_lines:
             return Table()
-        return parse_table("\n".join(t for _, t in header_lines), self.file, 1,
+        return parse_table("\n".join(t for __, t in header_lines), self.file, 1,
                            lambda line, col: (header_lines[line - 1][0].start_mark.line + 1,
                                               header_lines[line - 1][0].start_mark.column + 1),
                            allow_empty=True, names=self.names, settings=settings)
@@ -251,8 +258,9 @@ class NodeReader:
 
         head = Token.at(f"{seat.value}:", self.where(knode))
         if not isinstance(vnode, yaml.MappingNode):
-            return parse_player_tokens(seat, head, self.seats(self.tokens(vnode, f"player {seat.value}")))
-        fields = self.mapping(vnode, f"player {seat.value}", PLAYER_KEYS)
+            return parse_player_tokens(seat, head, self.seats(self.tokens(vnode, _("player {value}").format(
+                value=seat.value))))
+        fields = self.mapping(vnode, _("player {value}").format(value=seat.value), PLAYER_KEYS)
         toks: list[Token] = []
         for key in ("tiles", "bonus"):
             if key in fields:
@@ -292,7 +300,8 @@ class NodeReader:
     def number_token(self, node: Node, what: str) -> Token:
         v = self.scalar(node, what)
         if not isinstance(v, int) or isinstance(v, bool):
-            raise NotationError(f"{what} takes a whole number, not '{node.value}'", self.where(node), node.value)
+            raise NotationError(_("{what} takes a whole number, not '{value}'").format(
+                what=what, value=node.value), self.where(node), node.value)
         return Token.at(str(v), self.where(node))
 
     def win_tokens(self, knode: Node, vnode: Node) -> list[Token]:
@@ -317,7 +326,7 @@ class NodeReader:
             if isinstance(node, yaml.SequenceNode):
                 self.count(node)
                 for item in node.value:
-                    toks.extend(self.tokens(item, "a flag"))
+                    toks.extend(self.tokens(item, _("a flag")))
             else:
                 toks.extend(self.tokens(node, "'flags'"))
         return toks
@@ -327,12 +336,12 @@ def parse_yaml_tables(text: str, file: str = "<input>") -> list[Table]:
     """Every table of a YAML text (one table, a list of tables, several documents, a session),
     each of them a table; the first error is raised."""
     tables: list[Table] = []
-    for _, item in iter_yaml_tables(text, file):
+    for __, item in iter_yaml_tables(text, file):
         if isinstance(item, MjError):
             raise item
         tables.append(item)
     if not tables:
-        raise YamlFormError("the YAML holds no table", Location(file, 1, 1))
+        raise YamlFormError(_("the YAML holds no table"), Location(file, 1, 1))
     return tables
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mjscore.model.errors import Location, YamlFormError, excerpt
+from mjscore.model.say import _
 
 if TYPE_CHECKING:                  # yaml is imported when a YAML text is read, not at start-up
     from yaml import CSafeLoader, SafeLoader
@@ -53,8 +54,8 @@ def load_nodes(text: str, file: str) -> list[Node]:
 
     loader = safe_loader()
     if len(text.encode("utf-8", "surrogatepass")) > MAX_YAML_BYTES:
-        raise YamlFormError(f"YAML input is larger than {MAX_YAML_BYTES // (1024 * 1024)} MiB; "
-                            "split it into several files", Location(file))
+        raise YamlFormError(_("YAML input is larger than {value} MiB; split it into several files").format(
+            value=MAX_YAML_BYTES // (1024 * 1024)), Location(file))
     depth = aliases = events = 0
     try:
         for ev in yaml.parse(text, Loader=loader):
@@ -62,29 +63,31 @@ def load_nodes(text: str, file: str) -> list[Node]:
             if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise YamlFormError(f"YAML nested more than {MAX_DEPTH} levels deep",
+                    raise YamlFormError(_("YAML nested more than {MAX_DEPTH} levels deep").format(MAX_DEPTH=MAX_DEPTH),
                                         mark_location(file, ev.start_mark))
             elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
             elif isinstance(ev, yaml.AliasEvent):
                 aliases += 1
                 if aliases > MAX_ALIASES:
-                    raise YamlFormError(f"more than {MAX_ALIASES} YAML aliases: refused (alias bomb?)",
+                    raise YamlFormError(_("more than {MAX_ALIASES} YAML aliases: refused (alias bomb?)").format(
+                        MAX_ALIASES=MAX_ALIASES),
                                         mark_location(file, ev.start_mark))
             if events > MAX_EVENTS:
-                raise YamlFormError("YAML input has too many values", mark_location(file, ev.start_mark))
+                raise YamlFormError(_("YAML input has too many values"), mark_location(file, ev.start_mark))
             tag = getattr(ev, "tag", None)
             if tag and tag.startswith("!") and not tag.startswith("tag:yaml.org,2002:"):
-                raise YamlFormError(f"YAML tag '{tag}' is not allowed: tables are plain data",
+                raise YamlFormError(_("YAML tag '{tag}' is not allowed: tables are plain data").format(tag=tag),
                                     mark_location(file, ev.start_mark), tag)
         return list(yaml.compose_all(text, Loader=loader))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         where = mark_location(file, mark) if mark is not None else Location(file, 1, 1)
         if "nesting depth" in str(e):      # libyaml's own limit, met before ours on deep flow brackets
-            raise YamlFormError(f"YAML nested more than {MAX_DEPTH} levels deep", where) from None
+            raise YamlFormError(_("YAML nested more than {MAX_DEPTH} levels deep").format(
+                MAX_DEPTH=MAX_DEPTH), where) from None
         problem = getattr(e, "problem", None) or getattr(e, "context", None) or str(e)
-        raise YamlFormError(f"YAML: {problem}", where) from None
+        raise YamlFormError(_("YAML: {problem}").format(problem=problem), where) from None
 
 
 def load_document(text: str, file: str) -> Any:
@@ -92,7 +95,7 @@ def load_document(text: str, file: str) -> Any:
     after the same safety checks as hand files, and once its expansion is known to be bounded."""
     nodes = load_nodes(text, file)
     if len(nodes) != 1:
-        raise YamlFormError("the file holds exactly one YAML document", Location(file))
+        raise YamlFormError(_("the file holds exactly one YAML document"), Location(file))
     check_expansion(nodes[0], file)
     import yaml
 
@@ -101,7 +104,7 @@ def load_document(text: str, file: str) -> Any:
         return loader.construct_document(nodes[0])
     except (yaml.YAMLError, ValueError, TypeError) as e:
         mark = getattr(e, "problem_mark", None)
-        raise YamlFormError("YAML: a value cannot be read as plain data",
+        raise YamlFormError(_("YAML: a value cannot be read as plain data"),
                             mark_location(file, mark) if mark else Location(file)) from None
     finally:
         loader.dispose()
@@ -133,15 +136,17 @@ def check_expansion(root: Node, file: str, limit: int = MAX_VALUES) -> int:
         if key in size:
             continue
         if node.tag not in _PLAIN:
-            raise YamlFormError(f"YAML tag '{excerpt(node.tag)}' is not allowed: this file is plain data",
+            raise YamlFormError(_("YAML tag '{excerpt}' is not allowed: this file is plain data").format(
+                excerpt=excerpt(node.tag)),
                                 mark_location(file, node.start_mark))
         if isinstance(node, yaml.ScalarNode):
             if node.tag.endswith(("int", "float")) and len(node.value) > MAX_DIGITS:
-                raise YamlFormError(f"a number of more than {MAX_DIGITS} digits", mark_location(file, node.start_mark))
+                raise YamlFormError(_("a number of more than {MAX_DIGITS} digits").format(
+                    MAX_DIGITS=MAX_DIGITS), mark_location(file, node.start_mark))
             size[key] = 1
             continue
         if key in busy:
-            raise YamlFormError("a YAML value contains itself", mark_location(file, node.start_mark))
+            raise YamlFormError(_("a YAML value contains itself"), mark_location(file, node.start_mark))
         busy.add(key)
         stack.append((node, True))
         children = node.value if isinstance(node, yaml.SequenceNode) else [n for pair in node.value for n in pair]
@@ -150,6 +155,7 @@ def check_expansion(root: Node, file: str, limit: int = MAX_VALUES) -> int:
     # Written out, a document may hold a few times the values it spells (a base's table reused
     # under an alias); an alias bomb holds millions of times as many.
     if total > max(limit, 10 * len(size)):
-        raise YamlFormError(f"YAML expands to {total:,} values, from {len(size):,} written (alias bomb?)",
+        raise YamlFormError(_("YAML expands to {total:,} values, from {n:,} written (alias bomb?)").format(
+            total=total, n=len(size)),
                             mark_location(file, root.start_mark))
     return total

@@ -6,6 +6,8 @@ at it: ``hand.mj:3:14: error: five 5p at the table (E has 3, W has 2)``.
 
 from __future__ import annotations
 
+
+from mjscore.model.say import _
 from typing import Any, NamedTuple
 
 
@@ -54,7 +56,7 @@ class MjError(Exception):
         self.seats = seats
 
     def __str__(self) -> str:
-        return f"{escaped(str(self.location))}: error: {escaped(self.message)}"
+        return _("{where}: error: {message}").format(where=escaped(str(self.location)), message=escaped(self.message))
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Whole across processes (`batch --jobs`): the location, token and seats too, not only the message.

@@ -233,7 +233,7 @@ class PlayerHand:
     def place_of(self, t: Tile) -> Location:
         """Where the last word of tile `t` stood on this player's line, or the line itself."""
         found = None
-        line, places, _ = self.written
+        line, places, __ = self.written
         for k, tiles in places:
             if t in tiles:
                 found = k

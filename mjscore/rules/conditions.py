@@ -24,6 +24,7 @@ from mjscore.rules.features import TILE_CLASSES, ClaimedKong, Feature, FeatureIn
 # Kept in a module of its own, never compiled (setup.py): its `once` values are kept in each
 # situation's __dict__, which a class compiled by mypyc has not.
 from mjscore.rules.situation import Situation as Situation
+from mjscore.model.say import _
 
 P = TypeVar("P")        # a condition's parameter, as its check makes it
 
@@ -86,13 +87,13 @@ def _is_one_of(v: object, values: frozenset[str] | tuple[str, ...]) -> TypeGuard
 
 def _bool(v: object) -> bool:
     if not isinstance(v, bool):
-        raise ParamError("takes true or false")
+        raise ParamError(_("takes true or false"))
     return v
 
 
 def _int(v: object) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-        raise ParamError("takes a whole number")
+        raise ParamError(_("takes a whole number"))
     return v
 
 
@@ -103,18 +104,19 @@ def _count(v: object) -> Bounds:
     if isinstance(v, dict):
         unknown = set(v) - {"at_least", "at_most", "exactly"}
         if unknown:
-            raise ParamError(f"unknown key {sorted(unknown)[0]!r} (use at_least, at_most, exactly)")
+            raise ParamError(_("unknown key {value!r} (use at_least, at_most, exactly)").format(
+                value=sorted(unknown)[0]))
         if "exactly" in v:
             n = _int(v["exactly"])
             return (n, n)
         return (_int(v.get("at_least", 0)), _int(v["at_most"]) if "at_most" in v else None)
-    raise ParamError("takes a number or {at_least: N, at_most: N, exactly: N}")
+    raise ParamError(_("takes a number or {at_least: N, at_most: N, exactly: N}"))
 
 
 def _choice(*values: str) -> Callable[[object], str]:
     def check(v: object) -> str:
         if not _is_one_of(v, values):
-            raise ParamError(f"takes one of: {', '.join(values)}")
+            raise ParamError(_("takes one of: {list}").format(list=', '.join(values)))
         return v
     return check
 
@@ -125,23 +127,23 @@ def _tile_class(v: object) -> str:
 
 def _class_count(v: object) -> ClassCount:
     if not isinstance(v, dict) or "tiles" not in v:
-        raise ParamError("takes {tiles: CLASS, count: N}")
+        raise ParamError(_("takes {tiles: CLASS, count: N}"))
     unknown = set(v) - {"tiles", "count"}
     if unknown:
-        raise ParamError(f"unknown key {sorted(unknown)[0]!r}")
+        raise ParamError(_("unknown key {value!r}").format(value=sorted(unknown)[0]))
     return (_tile_class(v["tiles"]), _count(v.get("count", 1)))
 
 
 def _tile(v: object) -> int:
     t = parse_tile(str(v))
     if t is None or t.is_bonus:
-        raise ParamError(f"{v!r} is not a tile")
+        raise ParamError(_("{v!r} is not a tile").format(v=v))
     return t.index
 
 
 def _tiles(v: object) -> frozenset[int]:
     if not isinstance(v, list) or not v:
-        raise ParamError("takes a list of tiles")
+        raise ParamError(_("takes a list of tiles"))
     return frozenset(_tile(x) for x in v)
 
 
@@ -149,14 +151,14 @@ def _shape(v: object) -> frozenset[str]:
     shapes: list[str] = []
     for x in v if isinstance(v, list) else [v]:
         if not _is_one_of(x, SHAPES):
-            raise ParamError(f"{x!r} is not a shape; known: {', '.join(sorted(SHAPES))}")
+            raise ParamError(_("{x!r} is not a shape; known: {list}").format(x=x, list=', '.join(sorted(SHAPES))))
         shapes.append(x)
     return frozenset(shapes)
 
 
 def _wind(v: object) -> Wind:
     if v not in ("E", "S", "W", "N"):
-        raise ParamError("takes a wind: E, S, W or N")
+        raise ParamError(_("takes a wind: E, S, W or N"))
     return Wind(v)
 
 
@@ -164,7 +166,7 @@ def _flag(v: object) -> WinFlag:
     try:
         return WinFlag(v)
     except ValueError:
-        raise ParamError(f"takes a win flag: {', '.join(f.value for f in WinFlag)}") from None
+        raise ParamError(_("takes a win flag: {list}").format(list=', '.join(f.value for f in WinFlag))) from None
 
 
 def _range(v: object) -> tuple[int, int]:
@@ -172,23 +174,23 @@ def _range(v: object) -> tuple[int, int]:
         lo, hi = v
         if isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= 9 and 1 <= hi <= 9:
             return (lo, hi)
-    raise ParamError("takes [LOW, HIGH], ranks 1 to 9")
+    raise ParamError(_("takes [LOW, HIGH], ranks 1 to 9"))
 
 
 def _nine_gates(v: object) -> NineGatesSpec:
     if v is True:
         return ((1, 9), False, False)
     if not isinstance(v, dict):
-        raise ParamError("takes true or {extra: [LOW, HIGH], concealed_ends: BOOL, waited: BOOL}")
+        raise ParamError(_("takes true or {extra: [LOW, HIGH], concealed_ends: BOOL, waited: BOOL}"))
     unknown = set(v) - {"extra", "concealed_ends", "waited"}
     if unknown:
-        raise ParamError(f"unknown key {sorted(unknown)[0]!r}")
+        raise ParamError(_("unknown key {value!r}").format(value=sorted(unknown)[0]))
     return (_range(v.get("extra", [1, 9])), _bool(v.get("concealed_ends", False)), _bool(v.get("waited", False)))
 
 
 def _rule_id(v: object) -> str:
     if not isinstance(v, str):
-        raise ParamError("takes a rule id")
+        raise ParamError(_("takes a rule id"))
     return v
 
 
@@ -347,7 +349,7 @@ def c_discard_completes(sit: Situation, arr: Arrangement, kinds: tuple[str, ...]
 def _blocks(v: object) -> tuple[str, ...]:
     """A list of block kinds: pair, set, pung, chow."""
     if not isinstance(v, list) or not v:
-        raise ParamError("takes a list of: pair, set, pung, chow")
+        raise ParamError(_("takes a list of: pair, set, pung, chow"))
     return tuple(_choice("pair", "set", "pung", "chow")(x) for x in v)
 
 
@@ -366,8 +368,8 @@ def _only_possible(v: object) -> OnlyPossible:
         own_concealed = _bool(v.get("own_concealed", True))
         if ignore_dead or own_concealed:
             return (True, ignore_dead, own_concealed)
-    raise ParamError("takes true or {ignore_dead: true}, with own_concealed: false if the player's concealed "
-                     "tiles are not counted out")
+    raise ParamError(_("takes true or {ignore_dead: true}, with own_concealed: false if the player's concealed "
+                     "tiles are not counted out"))
 
 
 def c_only_possible(sit: Situation, arr: Arrangement, spec: OnlyPossible) -> bool:

@@ -19,6 +19,7 @@ from mjscore.io.text import decode, read_bytes
 from mjscore.io.yamlsafe import load_document
 from mjscore.model.errors import Location, MjError, SchemeError, excerpt
 from mjscore.rules.shipped import payoff_file
+from mjscore.model.say import _
 
 SITUATIONS = ("east-self-drawn", "other-self-drawn", "east-on-discard", "other-on-east-discard",
               "other-on-other-discard")
@@ -52,32 +53,39 @@ class Payoff(NamedTuple):
 def parse_payoffs(data: object, where: str) -> dict[str, Payoff]:
     """Payoff tables from their YAML form (see payoffs.yaml), checked."""
     if not isinstance(data, dict):
-        raise SchemeError(f"{where}: payoffs is a mapping of names to tables", Location(where))
+        raise SchemeError(_("{where}: payoffs is a mapping of names to tables").format(where=where), Location(where))
     out = {}
     for name, spec in data.items():
         path = f"{where}.{name}"
         if not isinstance(spec, dict) or "table" not in spec:
-            raise SchemeError(f"{path}: a payoff has a 'table' (situation -> role -> multiplier)", Location(where))
+            raise SchemeError(_("{path}: a payoff has a 'table' (situation -> role -> multiplier)").format(
+                path=path), Location(where))
         for k in spec:
             if k not in ("text", "east_double", "table"):
-                raise SchemeError(f"{path}.{k}: unknown key; known: text, east_double, table", Location(where))
+                raise SchemeError(_("{path}.{k}: unknown key; known: text, east_double, table").format(
+                    path=path, k=k), Location(where))
         kind = spec.get("east_double", "none")
         if kind not in EAST_DOUBLE_KINDS:
-            raise SchemeError(f"{path}.east_double: takes one of {', '.join(EAST_DOUBLE_KINDS)}", Location(where))
+            raise SchemeError(_("{path}.east_double: takes one of {list}").format(
+                path=path, list=', '.join(EAST_DOUBLE_KINDS)), Location(where))
         table = {}
         for situation in SITUATIONS:
             row = spec["table"].get(situation)
             if not isinstance(row, dict):
-                raise SchemeError(f"{path}.table.{situation}: missing (roles east, discarder, others)", Location(where))
+                raise SchemeError(_("{path}.table.{situation}: missing (roles east, discarder, others)").format(
+                    path=path, situation=situation), Location(where))
             for role, m in row.items():
                 if role not in ROLES or not isinstance(m, (int, float)) or isinstance(m, bool) \
                         or not 0 <= m <= MAX_MULTIPLIER:
-                    raise SchemeError(f"{path}.table.{situation}.{excerpt(role)}: a role ({', '.join(ROLES)}) and "
-                                      f"a multiplier from 0 to {MAX_MULTIPLIER}", Location(where))
+                    raise SchemeError(_("{path}.table.{situation}.{excerpt}: a role ({list}) and a multiplier from 0 "
+                                        "to {MAX_MULTIPLIER}").format(path=path, situation=situation,
+                                            excerpt=excerpt(role), list=', '.join(ROLES),
+                                                MAX_MULTIPLIER=MAX_MULTIPLIER), Location(where))
             table[situation] = dict(row)
         for situation in spec["table"]:
             if situation not in SITUATIONS:
-                raise SchemeError(f"{path}.table.{situation}: unknown situation; known: {', '.join(SITUATIONS)}",
+                raise SchemeError(_("{path}.table.{situation}: unknown situation; known: {list}").format(
+                    path=path, situation=situation, list=', '.join(SITUATIONS)),
                                   Location(where))
         out[name] = Payoff(name, str(spec.get("text", name)), EastDouble(kind), table)
     return out

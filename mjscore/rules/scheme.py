@@ -35,6 +35,7 @@ from mjscore.rules.conditions import (
 from mjscore.rules.features import ClaimedKong, Need
 from mjscore.rules.payoffs import Payoff, builtin_payoffs, parse_payoffs, payoffs_fingerprint
 from mjscore.rules.shipped import scheme_dir, shipped_schemes
+from mjscore.model.say import _
 
 DEFAULT_SCHEME = "classical"
 
@@ -189,8 +190,8 @@ def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
             found = False
         if found:
             return path
-        raise SchemeError(f"no scheme named '{excerpt(name_or_path)}'; shipped: {', '.join(shipped_schemes())} "
-                          "(or give a scheme file's path)", Location(excerpt(name_or_path, 80)))
+        raise SchemeError(_("no scheme named '{excerpt}'; shipped: {list} (or give a scheme file's path)").format(
+            excerpt=excerpt(name_or_path), list=', '.join(shipped_schemes())), Location(excerpt(name_or_path, 80)))
     path = Path(name_or_path)
     if not path.is_absolute() and relative_to is not None:
         path = relative_to / path
@@ -293,7 +294,7 @@ def _from_cache(entry: object, path: str) -> _Flat | None:
 def _read_bytes(path: Path, given: str | None = None) -> bytes:
     display = given or _display(path)
     try:
-        return read_bytes(str(path), MAX_SCHEME_BYTES, display, what="scheme file")
+        return read_bytes(str(path), MAX_SCHEME_BYTES, display, what=_("scheme file"))
     except MjError as e:
         raise SchemeError(e.message, e.location) from None
 
@@ -304,7 +305,7 @@ def _read_yaml(raw: bytes, display: str) -> Raw:
     except MjError as e:
         raise SchemeError(e.message, e.location, e.token) from None
     if not isinstance(data, dict):
-        raise SchemeError("a scheme file is a mapping of keys to values", Location(display))
+        raise SchemeError(_("a scheme file is a mapping of keys to values"), Location(display))
     return data
 
 
@@ -321,10 +322,10 @@ def _flat_data(path: Path, seen: tuple[str, ...], raw: bytes | None = None, give
     key = str(path.resolve())
     display = given or _display(path)
     if len(seen) >= MAX_EXTENDS:
-        raise SchemeError(f"schemes extend each other more than {MAX_EXTENDS} deep: '{excerpt(display, 80)}' is one "
-                          "base too many", Location(display))
+        raise SchemeError(_("schemes extend each other more than {MAX_EXTENDS} deep: '{excerpt}' is one base too "
+                            "many").format(MAX_EXTENDS=MAX_EXTENDS, excerpt=excerpt(display, 80)), Location(display))
     if key in seen:
-        raise SchemeError("schemes extend each other in a circle: " + " -> ".join(seen + (key,)),
+        raise SchemeError(_("schemes extend each other in a circle: ") + " -> ".join(seen + (key,)),
                           Location(display))
     if raw is None:
         raw = _read_bytes(path, given)
@@ -334,7 +335,7 @@ def _flat_data(path: Path, seen: tuple[str, ...], raw: bytes | None = None, give
     if base_name is None:
         return _Flat(data, [display], read, len(raw))
     if not isinstance(base_name, str):
-        raise SchemeError("'extends' takes a scheme name or path", Location(display), "extends")
+        raise SchemeError(_("'extends' takes a scheme name or path"), Location(display), "extends")
     base_path = resolve(base_name, path.parent)
     base = _flat_data(base_path, seen + (key,), given=None)
     merged, unknown = _merge(base, data, display)
@@ -352,7 +353,7 @@ def _merge(base: _Flat, top: Raw, file: str) -> tuple[Raw, tuple[str, ...]]:
         below = base.data.get(k)
         if k == "rules":
             out["rules"], more = _merge_rules(_base_rules(base), v, file,
-                                              str(base.data.get("scheme", "the base scheme")))
+                                              str(base.data.get("scheme", _("the base scheme"))))
             unknown = (*unknown, *more)
         elif k in _MERGED_SECTIONS and isinstance(v, dict) and isinstance(below, dict):
             merged = dict(below)
@@ -370,30 +371,31 @@ def _base_rules(base: _Flat) -> list[Raw]:
     rules = base.data.get("rules", [])
     ck = _Checker(base.files[-1])
     if not isinstance(rules, list):
-        ck.fail("rules", "takes a list")
+        ck.fail("rules", _("takes a list"))
     out: list[Raw] = []
     for n, r in enumerate(rules):
         if not isinstance(r, dict):
-            ck.fail(f"rules[{n}]", "a rule is a mapping")
+            ck.fail(f"rules[{n}]", _("a rule is a mapping"))
         out.append(r)
     return out
 
 
 def _merge_rules(base: list[Raw], top: object, file: str, base_name: str) -> tuple[list[Raw], list[str]]:
     if not isinstance(top, list):
-        raise SchemeError("'rules' is a list of rules", Location(file), "rules")
+        raise SchemeError(_("'rules' is a list of rules"), Location(file), "rules")
     rules: list[Raw | None] = [dict(r) for r in base]
     # By id (a rule of the base without one is said to need one once the rules are checked).
     index = {rid: n for n, r in enumerate(base) if isinstance(rid := r.get("id"), str)}
     unknown: list[str] = []
     for n, r in enumerate(top):
         if not isinstance(r, dict) or not isinstance(rid := r.get("id"), str):
-            raise SchemeError(f"rules[{n}]: each rule is a mapping with an 'id'", Location(file), f"rules[{n}]")
+            raise SchemeError(_("rules[{n}]: each rule is a mapping with an 'id'").format(
+                n=n), Location(file), f"rules[{n}]")
         if rid not in index and not r.get("remove") and not ("text" in r and "when" in r):
             # Most likely a misspelt id: it would add a rule that applies to every hand.  Said
             # once the rule's own values are checked, which may tell more.
-            unknown.append(f"rules[{n}] ({excerpt(rid)}): no such rule in {excerpt(base_name)}; "
-                           "a new rule needs text and when")
+            unknown.append(_("rules[{n}] ({excerpt}): no such rule in {excerpt2}; a new rule needs text and "
+                             "when").format(n=n, excerpt=excerpt(rid), excerpt2=excerpt(base_name)))
         if rid in index:
             at = index[rid]
             if r.get("remove"):
@@ -407,7 +409,8 @@ def _merge_rules(base: list[Raw], top: object, file: str, base_name: str) -> tup
                 merged.update(r)
                 rules[at] = merged
         elif r.get("remove"):
-            raise SchemeError(f"rules[{n}]: cannot remove '{excerpt(rid)}': the base scheme has no such rule",
+            raise SchemeError(_("rules[{n}]: cannot remove '{excerpt}': the base scheme has no such rule").format(
+                n=n, excerpt=excerpt(rid)),
                               Location(file), excerpt(rid))
         else:
             index[rid] = len(rules)
@@ -432,13 +435,14 @@ class _Checker:
               maximum: int = MAX_POINTS) -> int:
         v = data.get(key, default)
         if not _whole(v) or not minimum <= v <= maximum:
-            self.fail(path, f"takes a whole number from {minimum:,} to {maximum:,}, not {excerpt(v)}")
+            self.fail(path, _("takes a whole number from {minimum:,} to {maximum:,}, not {excerpt}").format(
+                minimum=minimum, maximum=maximum, excerpt=excerpt(v)))
         return v
 
     def boolean(self, data: Mapping[Any, object], key: str, path: str, default: object = None) -> bool:
         v = data.get(key, default)
         if not isinstance(v, bool):
-            self.fail(path, f"takes true or false, not {excerpt(v)}")
+            self.fail(path, _("takes true or false, not {excerpt}").format(excerpt=excerpt(v)))
         return v
 
     def keys(self, data: Mapping[Any, object], prefix: str, known: Sequence[str],
@@ -447,17 +451,17 @@ class _Checker:
         allowed = known if allowed is None else allowed
         for k in data:
             if k not in allowed:
-                self.fail(f"{prefix}{excerpt(k)}", f"unknown key; known: {', '.join(known)}")
+                self.fail(f"{prefix}{excerpt(k)}", _("unknown key; known: {list}").format(list=', '.join(known)))
 
     def text(self, data: Mapping[Any, object], key: str, path: str, default: object = None) -> str:
         v = data.get(key, default)
         if not isinstance(v, str):
-            self.fail(path, f"takes text, not {excerpt(v)}")
+            self.fail(path, _("takes text, not {excerpt}").format(excerpt=excerpt(v)))
         return v
 
     def mapping(self, v: object, path: str) -> Raw:
         if not isinstance(v, dict):
-            self.fail(path, "takes a mapping")
+            self.fail(path, _("takes a mapping"))
         return v
 
 
@@ -484,7 +488,7 @@ def _build(flat: _Flat, path: str) -> Scheme:
     if not isinstance(data.get("scheme"), str):
         # Said before any key is named: a file that is no scheme at all (a table, a password
         # file) is not quoted back, even in part.
-        raise SchemeError("not a scheme file: a scheme starts with 'scheme: NAME' (see schemes/README.md)",
+        raise SchemeError(_("not a scheme file: a scheme starts with 'scheme: NAME' (see schemes/README.md)"),
                           Location(file))
     ck.keys(data, "", sorted(TOP_KEYS))
     name = ck.text(data, "scheme", "scheme")
@@ -494,19 +498,19 @@ def _build(flat: _Flat, path: str) -> Scheme:
     rounding = _rounding(ck, data.get("rounding", "none"))
     sets = data.get("sets")
     if not isinstance(sets, dict):
-        ck.fail("sets", "takes {pung: {...}, kong: {...}}: points by tile class, [exposed, concealed]")
+        ck.fail("sets", _("takes {pung: {...}, kong: {...}}: points by tile class, [exposed, concealed]"))
     set_points = _sets(ck, sets)
     claimed_kong = _claimed_kong(ck, sets.get("claimed_kong", {}))
     pair_points = _pairs(ck, data.get("pairs", {}))
     parsed = [_rule(ck, r, n) for n, r in enumerate(_list(ck, data.get("rules", []), "rules"))]
-    rules = tuple(rule for rule, _ in parsed)
+    rules = tuple(rule for rule, __ in parsed)
     if flat.unknown_rules:
         raise SchemeError(flat.unknown_rules[0], Location(file))
     by_id = _rules_by_id(ck, rules)
     hand_doubles = sum(r.doubles * (5 if r.per_set else 1) for r in rules)
     if hand_doubles > MAX_HAND_DOUBLES:
-        ck.fail("rules", f"the rules give a hand up to {hand_doubles:,} doubles in all; at most "
-                         f"{MAX_HAND_DOUBLES} make sense (2^{MAX_HAND_DOUBLES} is past any limit)")
+        ck.fail("rules", _("the rules give a hand up to {doubles} doubles in all; at most {most} make sense (2^{most} "
+                           "is past any limit)").format(doubles=f"{hand_doubles:,}", most=MAX_HAND_DOUBLES))
     for n, (r, excludes) in enumerate(parsed):
         _check_references(ck, n, r, excludes, by_id)
     settlement, payoffs = _settlement(ck, data.get("settlement", {}) or {}, by_id)
@@ -525,17 +529,18 @@ def _build(flat: _Flat, path: str) -> Scheme:
         settlement=Settings().layered(settlement), payoffs=payoffs, rotation=Rotation().layered(rotation),
         winner_rules=tuple(r for r in rules if r.scope != "loser"),
         loser_rules=tuple(r for r in rules if r.scope != "winner"),
-        losers_exhaustive=any(r.scope != "winner" and any(c == "zero_points" for c, _ in r.when) for r in rules),
+        losers_exhaustive=any(r.scope != "winner" and any(c == "zero_points" for c, __ in r.when) for r in rules),
         fingerprint=made_of, base=flat.base)
 
 
 def _shapes(ck: _Checker, shapes: object) -> list[object]:
     """The scheme's `shapes:`, a list of winning shapes, each one the engine knows."""
     if not isinstance(shapes, list) or not shapes:
-        ck.fail("shapes", "takes a list of winning shapes")
+        ck.fail("shapes", _("takes a list of winning shapes"))
     for n, s in enumerate(shapes):
         if not isinstance(s, str) or s not in SHAPES:
-            ck.fail(f"shapes[{n}]", f"'{excerpt(s)}' is not a shape; known: {', '.join(sorted(SHAPES))}")
+            ck.fail(f"shapes[{n}]", _("'{excerpt}' is not a shape; known: {list}").format(
+                excerpt=excerpt(s), list=', '.join(sorted(SHAPES))))
     return shapes
 
 
@@ -545,7 +550,7 @@ def _rules_by_id(ck: _Checker, rules: tuple[Rule, ...]) -> dict[str, Rule]:
     by_id: dict[str, Rule] = {}
     for n, r in enumerate(rules):
         if r.id in by_id:
-            ck.fail(f"rules[{n}].id", f"'{excerpt(r.id)}' is used by two rules")
+            ck.fail(f"rules[{n}].id", _("'{excerpt}' is used by two rules").format(excerpt=excerpt(r.id)))
         by_id[r.id] = r
     return by_id
 
@@ -555,14 +560,14 @@ def _check_references(ck: _Checker, n: int, r: Rule, excludes: list[object], by_
     `calling` condition is one tile from, a rule a winner can earn that asks no `calling` itself."""
     for x in excludes:
         if not isinstance(x, str) or x not in by_id:
-            ck.fail(f"rules[{n}].excludes", f"no rule '{excerpt(x)}' to exclude")
+            ck.fail(f"rules[{n}].excludes", _("no rule '{excerpt}' to exclude").format(excerpt=excerpt(x)))
     for cname, param in r.when:
         if cname == "calling":
             target = by_id.get(param) if isinstance(param, str) else None
             if target is None:
-                ck.fail(f"rules[{n}].when.calling", f"no rule '{excerpt(param)}'")
-            if target.scope == "loser" or any(c == "calling" for c, _ in target.when):
-                ck.fail(f"rules[{n}].when.calling", f"'{param}' must be a rule a winner can earn")
+                ck.fail(f"rules[{n}].when.calling", _("no rule '{excerpt}'").format(excerpt=excerpt(param)))
+            if target.scope == "loser" or any(c == "calling" for c, __ in target.when):
+                ck.fail(f"rules[{n}].when.calling", _("'{param}' must be a rule a winner can earn").format(param=param))
 
 
 def _sources(ck: _Checker, sources: object) -> list[str]:
@@ -570,7 +575,7 @@ def _sources(ck: _Checker, sources: object) -> list[str]:
     if isinstance(sources, str):
         sources = [sources]
     if not _texts(sources):
-        ck.fail("sources", "takes a list of texts")
+        ck.fail("sources", _("takes a list of texts"))
     return sources
 
 
@@ -588,11 +593,12 @@ def _settlement(ck: _Checker, given: object, rule_ids: Mapping[str, Rule]) -> tu
             ck.fail("settlement.payoffs", e.message)
     kitty_hand = values.get("kitty_hand")
     if kitty_hand is not None and kitty_hand not in rule_ids:
-        ck.fail("settlement.kitty_hand", f"no rule '{excerpt(kitty_hand)}' in this scheme")
+        ck.fail("settlement.kitty_hand", _("no rule '{excerpt}' in this scheme").format(excerpt=excerpt(kitty_hand)))
     names = set(builtin_payoffs()) | set(payoffs)
     if "payoff" in values and values["payoff"] not in names:
         ck.fail("settlement.payoff",
-                f"no payoff scheme '{excerpt(values['payoff'])}'; known: {', '.join(sorted(names))}")
+                _("no payoff scheme '{excerpt}'; known: {list}").format(
+                    excerpt=excerpt(values['payoff']), list=', '.join(sorted(names))))
     return values, payoffs
 
 
@@ -622,7 +628,7 @@ def _ways_of_winning(ck: _Checker, given: object) -> WaysOfWinning:
 
 def _list(ck: _Checker, v: object, path: str) -> list[object]:
     if not isinstance(v, list):
-        ck.fail(path, "takes a list")
+        ck.fail(path, _("takes a list"))
     return v
 
 
@@ -630,14 +636,14 @@ def _rounding(ck: _Checker, v: object) -> Rounding:
     if v == "none" or v is None:
         return Rounding()
     if not isinstance(v, dict):
-        ck.fail("rounding", "takes 'none' or {mode, unit, stage}")
+        ck.fail("rounding", _("takes 'none' or {mode, unit, stage}"))
     ck.keys(v, "rounding.", ("mode", "unit", "stage"))
     mode = v.get("mode", "nearest")
     if not _one_of(mode, ROUNDING_MODES):
-        ck.fail("rounding.mode", f"takes one of: {', '.join(ROUNDING_MODES)}")
+        ck.fail("rounding.mode", _("takes one of: {list}").format(list=', '.join(ROUNDING_MODES)))
     stage = v.get("stage", "after-doubles")
     if not _one_of(stage, ROUNDING_STAGES):
-        ck.fail("rounding.stage", f"takes one of: {', '.join(ROUNDING_STAGES)}")
+        ck.fail("rounding.stage", _("takes one of: {list}").format(list=', '.join(ROUNDING_STAGES)))
     return Rounding(RoundingMode(mode), ck.whole(v, "unit", "rounding.unit", default=10, minimum=1, maximum=10_000),
                     RoundingStage(stage))
 
@@ -653,14 +659,16 @@ def _sets(ck: _Checker, v: Raw) -> dict[tuple[str, str, bool], int]:
             continue
         table = v.get(kind, {})
         if not isinstance(table, dict):
-            ck.fail(f"sets.{kind}", "takes {simple: [EXPOSED, CONCEALED], terminal: [...], honour: [...]}")
+            ck.fail(f"sets.{kind}", _("takes {simple: [EXPOSED, CONCEALED], terminal: [...], honour: [...]}"))
         for cls in table:
             if cls not in SET_CLASSES:
-                ck.fail(f"sets.{kind}.{excerpt(cls)}", f"unknown tile class; known: {', '.join(SET_CLASSES)}")
+                ck.fail(f"sets.{kind}.{excerpt(cls)}", _("unknown tile class; known: {list}").format(
+                    list=', '.join(SET_CLASSES)))
         for cls in SET_CLASSES:
             pair = _point_pair(table.get(cls))
             if pair is None:
-                ck.fail(f"sets.{kind}.{cls}", f"takes [EXPOSED, CONCEALED] points, each from 0 to {MAX_POINTS:,}")
+                ck.fail(f"sets.{kind}.{cls}", _("takes [EXPOSED, CONCEALED] points, each from 0 to "
+                                                "{MAX_POINTS:,}").format(MAX_POINTS=MAX_POINTS))
             out[(kind, cls, True)], out[(kind, cls, False)] = pair
     ck.keys(v, "sets.", ("pung", "kong", "chow", "claimed_kong"))
     return out
@@ -677,11 +685,12 @@ def _point_pair(v: object) -> tuple[int, int] | None:
 
 def _claimed_kong(ck: _Checker, v: object) -> ClaimedKong:
     if not isinstance(v, dict):
-        ck.fail("sets.claimed_kong", "takes {points: exposed|concealed, concealed_hand: BOOL, concealed_pung: BOOL}")
+        ck.fail("sets.claimed_kong", _("takes {points: exposed|concealed, concealed_hand: BOOL, concealed_pung: BOOL}"))
     ck.keys(v, "sets.claimed_kong.", ("points", "concealed_hand", "concealed_pung"))
     points = v.get("points", "exposed")
     if points not in ("exposed", "concealed"):
-        ck.fail("sets.claimed_kong.points", f"takes exposed or concealed, not {excerpt(points)}")
+        ck.fail("sets.claimed_kong.points", _("takes exposed or concealed, not {excerpt}").format(
+            excerpt=excerpt(points)))
     return ClaimedKong(points == "exposed",
                        ck.boolean(v, "concealed_hand", "sets.claimed_kong.concealed_hand", default=False),
                        ck.boolean(v, "concealed_pung", "sets.claimed_kong.concealed_pung", default=False))
@@ -689,11 +698,11 @@ def _claimed_kong(ck: _Checker, v: object) -> ClaimedKong:
 
 def _pairs(ck: _Checker, v: object) -> dict[str, int]:
     if not isinstance(v, dict):
-        ck.fail("pairs", "takes a mapping of pair kinds to points")
+        ck.fail("pairs", _("takes a mapping of pair kinds to points"))
     out = {}
     for k in v:
         if not _one_of(k, PAIR_KINDS):
-            ck.fail(f"pairs.{excerpt(k)}", f"unknown pair kind; known: {', '.join(PAIR_KINDS)}")
+            ck.fail(f"pairs.{excerpt(k)}", _("unknown pair kind; known: {list}").format(list=', '.join(PAIR_KINDS)))
         out[k] = ck.whole(v, k, f"pairs.{k}")
     return out
 
@@ -706,15 +715,15 @@ def _rule_value(ck: _Checker, r: Raw, path: str) -> tuple[int, int, float]:
     limit as a fraction of the scheme's limit, above 0 and at most 1."""
     units = [u for u in ("points", "doubles", "limit") if u in r]
     if len(units) != 1:
-        ck.fail(path, "a rule has exactly one of points, doubles or limit"
-                + (f" (it has {' and '.join(units)})" if units else ""))
+        ck.fail(path, _("a rule has exactly one of points, doubles or limit")
+                + (_(" (it has {list})").format(list=' and '.join(units)) if units else ""))
     unit = units[0]
     points = doubles = 0
     limit = 0.0
     if unit == "limit":
         value = r["limit"]
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value <= 1:
-            ck.fail(f"{path}.limit", "takes a fraction of the limit, above 0 and at most 1")
+            ck.fail(f"{path}.limit", _("takes a fraction of the limit, above 0 and at most 1"))
         limit = float(value)
     elif unit == "points":
         points = ck.whole(r, "points", f"{path}.points", maximum=MAX_POINTS)
@@ -731,13 +740,15 @@ def _conditions(ck: _Checker, when: Raw, catalogue: Mapping[str, Callable[[objec
     parsed: list[tuple[str, Param]] = []
     for cname, param in when.items():
         if not isinstance(cname, str) or cname not in catalogue:
-            ck.fail(f"{path}.when.{excerpt(cname)}", f"unknown condition; known: {', '.join(sorted(catalogue))}")
+            ck.fail(f"{path}.when.{excerpt(cname)}", _("unknown condition; known: {list}").format(
+                list=', '.join(sorted(catalogue))))
         try:
             parsed.append((cname, catalogue[cname](param)))
         except ParamError as e:
             ck.fail(f"{path}.when.{cname}", str(e))
         except (TypeError, ValueError, KeyError, AttributeError):
-            ck.fail(f"{path}.when.{cname}", f"{excerpt(param)} is not a value this condition takes")
+            ck.fail(f"{path}.when.{cname}", _("{excerpt} is not a value this condition takes").format(
+                excerpt=excerpt(param)))
     return parsed
 
 
@@ -746,32 +757,32 @@ def _rule(ck: _Checker, r: object, n: int) -> tuple[Rule, list[object]]:
     against the other rules by `_build`)."""
     path = f"rules[{n}]"
     if not isinstance(r, dict):
-        ck.fail(path, "a rule is a mapping")
+        ck.fail(path, _("a rule is a mapping"))
     rid = r.get("id")
     if not isinstance(rid, str) or not rid:
-        ck.fail(f"{path}.id", "each rule needs an id")
+        ck.fail(f"{path}.id", _("each rule needs an id"))
     path = f"rules[{n}] ({excerpt(rid)})"
     ck.keys(r, f"{path}.", sorted(RULE_KEYS - {"remove"}), allowed=RULE_KEYS)
     points, doubles, limit = _rule_value(ck, r, path)
     scope = r.get("scope", "every")
     if not _one_of(scope, SCOPES):
-        ck.fail(f"{path}.scope", f"takes one of: {', '.join(SCOPES)}")
+        ck.fail(f"{path}.scope", _("takes one of: {list}").format(list=', '.join(SCOPES)))
     per = r.get("per", "hand")
     if per not in ("hand", "set"):
-        ck.fail(f"{path}.per", "takes 'hand' or 'set'")
+        ck.fail(f"{path}.per", _("takes 'hand' or 'set'"))
     when = r.get("when", {})
     if not isinstance(when, dict):
-        ck.fail(f"{path}.when", "takes a mapping of conditions")
+        ck.fail(f"{path}.when", _("takes a mapping of conditions"))
     parsed = _conditions(ck, when, SET_CONDITIONS if per == "set" else _HAND_CHECKS, path)
     excludes = r.get("excludes", [])
     if not isinstance(excludes, list):
-        ck.fail(f"{path}.excludes", "takes a list of rule ids")
+        ck.fail(f"{path}.excludes", _("takes a list of rule ids"))
     text = r.get("text", rid)
     if not isinstance(text, str):
-        ck.fail(f"{path}.text", "takes text")
+        ck.fail(f"{path}.text", _("takes text"))
     source = r.get("source")
     if source is not None and not isinstance(source, str):
-        ck.fail(f"{path}.source", "takes text")
+        ck.fail(f"{path}.source", _("takes text"))
     tests: tuple[BoundTest, ...] = ()
     if per == "set":
         needs = set_rule_needs(parsed)

@@ -15,8 +15,9 @@ from mjscore.model.table import SetKind
 from mjscore.model.tiles import TILES
 from mjscore.rules.payoffs import ROLES, SITUATIONS, builtin_payoffs
 from mjscore.rules.scheme import RoundingMode, Rule, Scheme
+from mjscore.model.say import N_, _, n_
 
-SCOPE_TITLES = {"every": "Every hand", "winner": "The winner only", "loser": "Losers only"}
+SCOPE_TITLES = {"every": N_("Every hand"), "winner": N_("The winner only"), "loser": N_("Losers only")}
 
 
 # A condition's parameter is of the type its name says (conditions.CONDITIONS: a Condition[P]
@@ -26,30 +27,30 @@ def _special(name: str, param: Any) -> str | None:
     if name == "only_possible":
         v, dead, own_concealed = param
         if not v:
-            return "not only possible tile"
+            return _("not only possible tile")
         if not dead:
-            return "only possible tile"
-        face_up = "" if own_concealed else ", counted on the tiles face up"
-        return f"only possible tile (dead waits ignored{face_up})"
+            return _("only possible tile")
+        face_up = "" if own_concealed else _(", counted on the tiles face up")
+        return _("only possible tile (dead waits ignored{face_up})").format(face_up=face_up)
     if name == "nine_gates":
         (lo, hi), ends, waited = param
-        return (f"nine gates, extra tile {lo}-{hi}" + (", 111 and 999 concealed" if ends else "")
-                + (", won on the extra tile" if waited else ""))
+        return (_("nine gates, extra tile {lo}-{hi}").format(lo=lo, hi=hi) + (", 111 and 999 concealed" if ends else "")
+                + (_(", won on the extra tile") if waited else ""))
     if name == "one_suit":
-        return {"with-honours": "one suit with honours", "without-honours": "one suit, no honours",
-                "any": "one suit", "at-most-one": "one suit and/or honours"}[param]
+        return {"with-honours": _("one suit with honours"), "without-honours": _("one suit, no honours"),
+                "any": _("one suit"), "at-most-one": _("one suit and/or honours")}[param]
     if name == "shape":
         return "shape " + "/".join(sorted(param))
     if name == "calling":
-        return f"calling for {param}"
+        return _("calling for {param}").format(param=param)
     if name == "win_block":
-        return f"winning tile completes a {param}"
+        return _("winning tile completes a {param}").format(param=param)
     if name == "discard_completes":
-        return "a winning discard completes a " + " or ".join(param)
+        return _("a winning discard completes a ") + " or ".join(param)
     if name == "not_flag":
         return "not " + " nor ".join(f.value for f in param)
     if name == "winning_tile_class":
-        return f"winning tile {param}"
+        return _("winning tile {param}").format(param=param)
     return None
 
 
@@ -58,7 +59,7 @@ def _cond(name: str, param: Any) -> str:
     if special is not None:
         return special
     if isinstance(param, bool):
-        return name.replace("_", " ") if param else f"not {name.replace('_', ' ')}"
+        return name.replace("_", " ") if param else _("not {replace}").format(replace=name.replace('_', ' '))
     if isinstance(param, frozenset):
         items = sorted(param, key=str)
         try:
@@ -67,20 +68,20 @@ def _cond(name: str, param: Any) -> str:
             return f"{name.replace('_', ' ')} {'/'.join(map(str, items))}"
     if isinstance(param, tuple) and len(param) == 2 and isinstance(param[1], tuple):
         cls, (lo, hi) = param
-        return f"{name} of {cls}: {_bounds(lo, hi)}"
+        return _("{name} of {cls}: {bounds}").format(name=name, cls=cls, bounds=_bounds(lo, hi))
     if isinstance(param, tuple) and len(param) == 2 and all(isinstance(x, (int, type(None))) for x in param):
         return f"{name.replace('_', ' ')}: {_bounds(*param)}"
     if isinstance(param, Enum):                     # a seat, a win flag
         return f"{name.replace('_', ' ')} {param.value}"
     if isinstance(param, int) and name == "winning_tile":
-        return f"winning tile {TILES[param].text}"
+        return _("winning tile {text}").format(text=TILES[param].text)
     return f"{name.replace('_', ' ')} {param}"
 
 
 def _bounds(lo: int, hi: int | None) -> str:
     if hi is None:
-        return f"{lo} or more"
-    return str(lo) if lo == hi else f"{lo} to {hi}"
+        return _("{lo} or more").format(lo=lo)
+    return str(lo) if lo == hi else _("{lo} to {hi}").format(lo=lo, hi=hi)
 
 
 def condition_text(rule: Rule) -> str:
@@ -91,17 +92,19 @@ def condition_text(rule: Rule) -> str:
                 kinds = param if isinstance(param, frozenset) else frozenset()
                 parts.append("/".join(sorted(k.value for k in kinds if isinstance(k, SetKind))))
             else:
-                parts.append(f"{param} tiles" if name == "tiles" else ("exposed" if param else "concealed"))
+                parts.append(_("{param} tiles").format(
+                    param=param) if name == "tiles" else ("exposed" if param else "concealed"))
         return "each " + " of ".join(parts)
     return ", ".join(_cond(n, p) for n, p in rule.when) or "always"
 
 
 def value_text(rule: Rule) -> str:
     if rule.limit:
-        return {1.0: "limit", 0.5: "half limit"}.get(rule.limit, f"{rule.limit:g} of the limit")
+        return {1.0: "limit", 0.5: _("half limit")}.get(rule.limit, _("{limit:g} of the limit").format(
+            limit=rule.limit))
     if rule.doubles:
-        return f"{rule.doubles} double{'s' if rule.doubles != 1 else ''}"
-    return f"{rule.points} points"
+        return n_("{doubles} double", "{doubles} doubles", rule.doubles).format(doubles=rule.doubles)
+    return _("{points} points").format(points=rule.points)
 
 
 def parameters(s: Scheme) -> list[list[Any]]:
@@ -114,29 +117,33 @@ def parameters(s: Scheme) -> list[list[Any]]:
     ck, ways = s.claimed_kong, s.ways_of_winning
     rows: list[list[Any]] = [
         ["limit", s.limit, f"limit: {s.limit}"],
-        ["roof off", _words(s.roof_off), f"roof_off: {_yaml(s.roof_off)}"],
-        ["most chows", s.max_chows, f"max_chows: {s.max_chows}"],
-        ["bonus tiles", "in play" if s.bonus_tiles else "not used", f"bonus_tiles: {_yaml(s.bonus_tiles)}"],
-        ["bonus tile points", f"{s.bonus_tile_points} each", f"bonus_tile_points: {s.bonus_tile_points}"],
-        ["winning shapes", ", ".join(sorted(s.shapes)), f"shapes: {_yaml(sorted(s.shapes))}"],
+        [_("roof off"), _words(s.roof_off), f"roof_off: {_yaml(s.roof_off)}"],
+        [_("most chows"), s.max_chows, f"max_chows: {s.max_chows}"],
+        [_("bonus tiles"), _("in play") if s.bonus_tiles else _("not used"),
+            f"bonus_tiles: {_yaml(s.bonus_tiles)}"],
+        [_("bonus tile points"), _("{bonus_tile_points} each").format(
+            bonus_tile_points=s.bonus_tile_points), f"bonus_tile_points: {s.bonus_tile_points}"],
+        [_("winning shapes"), ", ".join(sorted(s.shapes)), f"shapes: {_yaml(sorted(s.shapes))}"],
         ["rounding", rounding, f"rounding: {_yaml(rounding_key)}"],
     ]
     for values, declared in ((s.settlement, SETTINGS), (s.rotation, ROTATION)):
         for setting in declared:
             value = getattr(values, setting.name)
-            shown = (f"as {setting.follows.replace('_', ' ')}" if value is None and setting.follows
+            shown = (_("as {replace}").format(
+                replace=setting.follows.replace('_', ' ')) if value is None and setting.follows
                      else _words(value))
             rows.append([setting.word.replace("-", " "), shown,
                          f"{setting.section}: {{{setting.name}: {_yaml(value)}}}"])
     rows += [
-        ["claimed kong < >", claimed_kong_text(s),
+        [_("claimed kong < >"), claimed_kong_text(s),
          "sets: {claimed_kong: " + _yaml({"points": "exposed" if ck.exposed_points else "concealed",
                                           "concealed_hand": ck.concealed_hand,
                                           "concealed_pung": ck.concealed_pung}) + "}"],
-        ["a loose-tile win needs", "a kong, a flower or a season" if ways.loose_needs_kong else "nothing (as Kajongg)",
+        [_("a loose-tile win "
+           "needs"), _("a kong, a flower or a season") if ways.loose_needs_kong else _("nothing (as Kajongg)"),
          f"ways_of_winning: {{loose_needs_kong: {_yaml(ways.loose_needs_kong)}}}"],
-        ["robbing a kong", "also one declared from a concealed pung" if ways.rob_concealed_pung
-         else "only the tile added to an exposed pung (any kong for thirteen orphans)",
+        [_("robbing a kong"), _("also one declared from a concealed pung") if ways.rob_concealed_pung
+         else _("only the tile added to an exposed pung (any kong for thirteen orphans)"),
          f"ways_of_winning: {{rob_concealed_pung: {_yaml(ways.rob_concealed_pung)}}}"],
     ]
     return rows
@@ -169,7 +176,7 @@ def _yaml(value: Any) -> str:
 def parameter_keys(s: Scheme) -> list[str]:
     """What a house file writes to change each of `parameters(s)`, in the same order (the third
     field of each record)."""
-    return [key for _, _, key in parameters(s)]
+    return [key for __, __, key in parameters(s)]
 
 
 def rule_key(rule: Rule) -> str:
@@ -184,11 +191,11 @@ def rule_key(rule: Rule) -> str:
 
 def claimed_kong_text(s: Scheme) -> str:
     ck = s.claimed_kong
-    parts = ["exposed points" if ck.exposed_points else "concealed points"]
+    parts = [_("exposed points") if ck.exposed_points else _("concealed points")]
     if ck.concealed_hand:
-        parts.append("keeps the hand concealed")
+        parts.append(_("keeps the hand concealed"))
     if ck.concealed_pung:
-        parts.append("counts among concealed pungs")
+        parts.append(_("counts among concealed pungs"))
     return ", ".join(parts)
 
 
@@ -196,29 +203,31 @@ def set_rows(s: Scheme) -> list[list[Any]]:
     rows = []
     for kind in ("pung", "kong"):
         for cls in ("simple", "terminal", "honour"):
-            rows.append([f"{kind} of {cls}s", s.set_points[(kind, cls, True)], s.set_points[(kind, cls, False)]])
+            rows.append([_("{kind} of {cls}s").format(
+                kind=kind, cls=cls), s.set_points[(kind, cls, True)], s.set_points[(kind, cls, False)]])
     rows.append(["chow", s.set_points[("chow", "simple", True)], s.set_points[("chow", "simple", False)]])
     return rows
 
 
 def set_keys(s: Scheme) -> list[str]:
     """What a house file writes to change each row of `set_rows(s)` ([exposed, concealed])."""
-    keys = [f"sets: {{{kind}: {{{cls}: [{s.set_points[(kind, cls, True)]}, {s.set_points[(kind, cls, False)]}]}}}}"
+    keys = ["sets: {{{kind}: {{{cls}: [{value}, {value2}]}}}}".format(kind=kind, cls=cls, value=s.set_points[(kind,
+        cls, True)], value2=s.set_points[(kind, cls, False)])
             for kind in ("pung", "kong") for cls in ("simple", "terminal", "honour")]
-    return keys + [f"sets: {{chow: {s.set_points[('chow', 'simple', True)]}}}"]
+    return keys + ["sets: {{chow: {value}}}".format(value=s.set_points[('chow', 'simple', True)])]
 
 
 def _flat(s: Scheme) -> dict[str, str]:
     """Every value of a scheme under a readable key, for comparing two schemes."""
-    d = {f"parameter: {k}": str(v) for k, v, _ in parameters(s)}
+    d = {_("parameter: {k}").format(k=k): str(v) for k, v, __ in parameters(s)}
     for name, exp, conc in set_rows(s):
-        d[f"set: {name}"] = f"{exp} / {conc}"
+        d[_("set: {name}").format(name=name)] = f"{exp} / {conc}"
     for k, v in s.pair_points.items():
-        d[f"pair: {k}"] = str(v)
+        d[_("pair: {k}").format(k=k)] = str(v)
     for r in s.rules:
         # Keyed by what the rule rewards, not by its id, so that the same rule under two names
         # (classical's one-suit-with-honours, BMJA's false-color) is compared, not listed twice.
-        key = f"{SCOPE_TITLES[r.scope].lower()}: {condition_text(r)}"
+        key = f"{_(SCOPE_TITLES[r.scope]).lower()}: {condition_text(r)}"
         d[key] = f"{value_text(r)} ({r.text})"
     return d
 

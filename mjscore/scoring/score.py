@@ -38,6 +38,7 @@ from mjscore.rules.conditions import Situation, block_matches, features, seat_bl
 from mjscore.rules.features import FeatureIndex
 from mjscore.rules.scheme import RoundingStage, Rule, Scheme
 from mjscore.rules.situation import Completion
+from mjscore.model.say import _
 
 
 class Item(NamedTuple):
@@ -256,8 +257,8 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
     if (hand.win is not None):
         valued = _winning(hand, scheme, table)
         if not valued:
-            raise IncompleteHandError(f"{table.who(hand.seat)}'s hand is not complete: "
-                                      f"{incompleteness(hand, scheme, table)}", hand.where)
+            raise IncompleteHandError(_("{who}'s hand is not complete: {incompleteness}").format(
+                who=table.who(hand.seat), incompleteness=incompleteness(hand, scheme, table)), hand.where)
     else:
         engine = engine_for(scheme)
         sit = situation(hand, table, scheme, engine)
@@ -276,9 +277,9 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
 
 def _why_incomplete(hand: PlayerHand, scheme: Scheme) -> str:
     if scheme.max_chows < 4 and any(winner_arrangements(r, scheme.shapes, 4) for r in readings(hand)):
-        return (f"it needs more chows than the {scheme.max_chows} the scheme allows "
-                "in a winning hand")
-    return "its tiles make neither four sets and a pair nor a special hand the scheme knows"
+        return (_("it needs more chows than the {max_chows} the scheme allows in a winning hand").format(
+            max_chows=scheme.max_chows))
+    return _("its tiles make neither four sets and a pair nor a special hand the scheme knows")
 
 
 # -- one arrangement ---------------------------------------------------------------------------
@@ -429,11 +430,11 @@ def value(engine: Engine, sit: Situation, arr: Arrangement) -> Valuation:
         return _total(scheme, arr, found, [])
     if len(rule_items) > 1:
         rule_items.sort(key=_PLACE)             # the scheme's order; a rule's sets in the hand's order
-    if any(r.excludes for _, r, _ in rule_items):
-        excluded = {x for _, r, _ in rule_items for x in r.excludes}
+    if any(r.excludes for _place, r, _item in rule_items):
+        excluded = {x for _place, r, _item in rule_items for x in r.excludes}
         rule_items = [e for e in rule_items if e[1].id not in excluded]
-    found.extend(item for _, _, item in rule_items)
-    return _total(scheme, arr, found, [r for _, r, _ in rule_items])
+    found.extend(item for _place, _rule, item in rule_items)
+    return _total(scheme, arr, found, [r for _place, r, _item in rule_items])
 
 
 _PLACE = itemgetter(0)

@@ -118,7 +118,7 @@ def accepts_gzip(fields: list[str]) -> bool:
         coding, *parameters = (x.strip() for x in part.split(";"))
         wanted = True
         for parameter in parameters:
-            name, _, value = parameter.partition("=")
+            name, _equals, value = parameter.partition("=")
             if name.strip().lower() == "q":
                 wanted = _QVALUE.fullmatch(value.strip()) is not None and float(value) > 0
         if coding:

@@ -147,7 +147,7 @@ def tables_of(source: Source, parse: bool = True,
         rows = _given_rows(source.text, name, parse, sessions)
     elif isinstance(source, Lines):
         name = source.name
-        rows = ((name, line, item) for line, item in tables_in(text_lines(source.lines, name), name, parse))
+        rows = _given_lines(source.lines, name, parse)
     else:
         path = os.fspath(source)
         name = "<stdin>" if path == "-" else path
@@ -169,6 +169,14 @@ def parse_any(text: str, name: str = "<input>", *, yaml_form: bool | None = None
 def read_tables(path: str) -> list[Table]:
     """Every table of a file read whole, as `parse_any` reads a text."""
     return parse_any(*read_text(path))
+
+
+def _given_lines(lines: Iterable[str], name: str,
+                 parse: bool) -> Iterator[tuple[str, int, Table | TableText | SessionText | MjError]]:
+    # A generator of its own, not a generator expression: mypyc makes those lists (its documented
+    # difference from Python), which would read every line before the first table is answered.
+    for line, item in tables_in(text_lines(lines, name), name, parse):
+        yield name, line, item
 
 
 def _given_rows(text: str, name: str, parse: bool,

@@ -147,7 +147,7 @@ def tables_of(source: Source, parse: bool = True,
         rows = _given_rows(source.text, name, parse, sessions)
     elif isinstance(source, Lines):
         name = source.name
-        rows = _given_lines(source.lines, name, parse)
+        rows = _named(name, tables_in(text_lines(source.lines, name), name, parse))
     else:
         path = os.fspath(source)
         name = "<stdin>" if path == "-" else path
@@ -171,11 +171,11 @@ def read_tables(path: str) -> list[Table]:
     return parse_any(*read_text(path))
 
 
-def _given_lines(lines: Iterable[str], name: str,
-                 parse: bool) -> Iterator[tuple[str, int, Table | TableText | SessionText | MjError]]:
-    # A generator of its own, not a generator expression: mypyc makes those lists (its documented
-    # difference from Python), which would read every line before the first table is answered.
-    for line, item in tables_in(text_lines(lines, name), name, parse):
+def _named(name: str, rows: Iterable[tuple[int, _Item]]) -> Iterator[tuple[str, int, _Item]]:
+    """Each (line, item) of a source as (its name, line, item), as it comes.  A generator of its
+    own, never a generator expression: mypyc makes those lists (its documented difference from
+    Python), which would read every line before the first table is answered."""
+    for line, item in rows:
         yield name, line, item
 
 
@@ -192,8 +192,7 @@ def _whole(text: str, name: str, yaml: bool, parse: bool,
         yield name, 1, SessionText(text, name) if sessions else not_tables(name)
         return
     rows = iter_yaml_tables(text, name) if yaml else tables_in(text_lines(text.split("\n"), name), name, parse)
-    for line, item in rows:
-        yield name, line, item
+    yield from _named(name, rows)
 
 
 def _file_rows(path: str, name: str, parse: bool,
@@ -217,8 +216,7 @@ def _file_rows(path: str, name: str, parse: bool,
             yield from _whole(text, name, yaml, parse, sessions)
             return
         raw: BinaryIO = io.BufferedReader(_Prefixed(head, stream)) if head else stream
-        for line, item in tables_in(lines_of(raw, name), name, parse):
-            yield name, line, item
+        yield from _named(name, tables_in(lines_of(raw, name), name, parse))
     except OSError as e:          # the rest of the file cannot be read
         yield name, 0, InputError(_("cannot read: {strerror}").format(strerror=e.strerror or e), Location(name))
     finally:

@@ -163,6 +163,8 @@ NOT_A_SENTENCE = {("mjscore/cli/render.py", "'mjscore help {}'"): "a command the
                   ("mjscore/rules/views.py", "ways_of_winning: {loose_needs_kong: {}}"): YAML_FORM,
                   ("mjscore/rules/views.py", "ways_of_winning: {rob_concealed_pung: {}}"): YAML_FORM,
                   ("mjscore/rules/views.py", "pairs: {{}: {}}"): YAML_FORM,
+                  ("mjscore/rules/views.py", "sets: {{}: {{}: [{}, {}]}}"): YAML_FORM,
+                  ("mjscore/rules/views.py", "sets: {chow: {}}"): YAML_FORM,
                   ("mjscore/web/static.py", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
                    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"):
                       "the Content-Security-Policy header",

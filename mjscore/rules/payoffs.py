@@ -62,12 +62,12 @@ def parse_payoffs(data: object, where: str) -> dict[str, Payoff]:
                 path=path), Location(where))
         for k in spec:
             if k not in ("text", "east_double", "table"):
-                raise SchemeError(_("{path}.{k}: unknown key; known: text, east_double, table").format(
-                    path=path, k=k), Location(where))
+                raise SchemeError(_("{path}.{key}: unknown key; known: text, east_double, table").format(
+                    path=path, key=k), Location(where))
         kind = spec.get("east_double", "none")
         if kind not in EAST_DOUBLE_KINDS:
-            raise SchemeError(_("{path}.east_double: takes one of {list}").format(
-                path=path, list=', '.join(EAST_DOUBLE_KINDS)), Location(where))
+            raise SchemeError(_("{path}.east_double: takes one of {choices}").format(
+                path=path, choices=', '.join(EAST_DOUBLE_KINDS)), Location(where))
         table = {}
         for situation in SITUATIONS:
             row = spec["table"].get(situation)
@@ -77,15 +77,15 @@ def parse_payoffs(data: object, where: str) -> dict[str, Payoff]:
             for role, m in row.items():
                 if role not in ROLES or not isinstance(m, (int, float)) or isinstance(m, bool) \
                         or not 0 <= m <= MAX_MULTIPLIER:
-                    raise SchemeError(_("{path}.table.{situation}.{excerpt}: a role ({list}) and a multiplier from 0 "
-                                        "to {MAX_MULTIPLIER}").format(path=path, situation=situation,
-                                            excerpt=excerpt(role), list=', '.join(ROLES),
-                                                MAX_MULTIPLIER=MAX_MULTIPLIER), Location(where))
+                    raise SchemeError(_("{path}.table.{situation}.{role}: a role ({roles}) and a multiplier from 0 "
+                                        "to {most}").format(path=path, situation=situation, role=excerpt(role),
+                                                            roles=', '.join(ROLES), most=MAX_MULTIPLIER),
+                                      Location(where))
             table[situation] = dict(row)
         for situation in spec["table"]:
             if situation not in SITUATIONS:
-                raise SchemeError(_("{path}.table.{situation}: unknown situation; known: {list}").format(
-                    path=path, situation=situation, list=', '.join(SITUATIONS)),
+                raise SchemeError(_("{path}.table.{situation}: unknown situation; known: {known}").format(
+                    path=path, situation=situation, known=', '.join(SITUATIONS)),
                                   Location(where))
         out[name] = Payoff(name, str(spec.get("text", name)), EastDouble(kind), table)
     return out
@@ -109,7 +109,7 @@ def _builtin() -> tuple[dict[str, Payoff], str]:
     except MjError as e:
         raise SchemeError(e.message, e.location) from None
     source = fingerprint(raw)
-    cached = scheme_cache.load("payoffs", str(path), source, lambda _: None)
+    cached = scheme_cache.load("payoffs", str(path), source, lambda _path: None)
     if cached is not None:
         try:
             return parse_payoffs(cached, PAYOFF_NAME), source

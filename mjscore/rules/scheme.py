@@ -190,8 +190,8 @@ def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
             found = False
         if found:
             return path
-        raise SchemeError(_("no scheme named '{excerpt}'; shipped: {list} (or give a scheme file's path)").format(
-            excerpt=excerpt(name_or_path), list=', '.join(shipped_schemes())), Location(excerpt(name_or_path, 80)))
+        raise SchemeError(_("no scheme named '{name}'; shipped: {shipped} (or give a scheme file's path)").format(
+            name=excerpt(name_or_path), shipped=', '.join(shipped_schemes())), Location(excerpt(name_or_path, 80)))
     path = Path(name_or_path)
     if not path.is_absolute() and relative_to is not None:
         path = relative_to / path
@@ -322,10 +322,10 @@ def _flat_data(path: Path, seen: tuple[str, ...], raw: bytes | None = None, give
     key = str(path.resolve())
     display = given or _display(path)
     if len(seen) >= MAX_EXTENDS:
-        raise SchemeError(_("schemes extend each other more than {MAX_EXTENDS} deep: '{excerpt}' is one base too "
-                            "many").format(MAX_EXTENDS=MAX_EXTENDS, excerpt=excerpt(display, 80)), Location(display))
+        raise SchemeError(_("schemes extend each other more than {limit} deep: '{file}' is one base too "
+                            "many").format(limit=MAX_EXTENDS, file=excerpt(display, 80)), Location(display))
     if key in seen:
-        raise SchemeError(_("schemes extend each other in a circle: ") + " -> ".join(seen + (key,)),
+        raise SchemeError(_("schemes extend each other in a circle: {chain}").format(chain=" -> ".join(seen + (key,))),
                           Location(display))
     if raw is None:
         raw = _read_bytes(path, given)
@@ -394,8 +394,8 @@ def _merge_rules(base: list[Raw], top: object, file: str, base_name: str) -> tup
         if rid not in index and not r.get("remove") and not ("text" in r and "when" in r):
             # Most likely a misspelt id: it would add a rule that applies to every hand.  Said
             # once the rule's own values are checked, which may tell more.
-            unknown.append(_("rules[{n}] ({excerpt}): no such rule in {excerpt2}; a new rule needs text and "
-                             "when").format(n=n, excerpt=excerpt(rid), excerpt2=excerpt(base_name)))
+            unknown.append(_("rules[{n}] ({rule}): no such rule in {scheme}; a new rule needs text and "
+                             "when").format(n=n, rule=excerpt(rid), scheme=excerpt(base_name)))
         if rid in index:
             at = index[rid]
             if r.get("remove"):
@@ -409,8 +409,8 @@ def _merge_rules(base: list[Raw], top: object, file: str, base_name: str) -> tup
                 merged.update(r)
                 rules[at] = merged
         elif r.get("remove"):
-            raise SchemeError(_("rules[{n}]: cannot remove '{excerpt}': the base scheme has no such rule").format(
-                n=n, excerpt=excerpt(rid)),
+            raise SchemeError(_("rules[{n}]: cannot remove '{rule}': the base scheme has no such rule").format(
+                n=n, rule=excerpt(rid)),
                               Location(file), excerpt(rid))
         else:
             index[rid] = len(rules)
@@ -435,14 +435,14 @@ class _Checker:
               maximum: int = MAX_POINTS) -> int:
         v = data.get(key, default)
         if not _whole(v) or not minimum <= v <= maximum:
-            self.fail(path, _("takes a whole number from {minimum:,} to {maximum:,}, not {excerpt}").format(
-                minimum=minimum, maximum=maximum, excerpt=excerpt(v)))
+            self.fail(path, _("takes a whole number from {minimum} to {maximum}, not {value}").format(
+                minimum=f"{minimum:,}", maximum=f"{maximum:,}", value=excerpt(v)))
         return v
 
     def boolean(self, data: Mapping[Any, object], key: str, path: str, default: object = None) -> bool:
         v = data.get(key, default)
         if not isinstance(v, bool):
-            self.fail(path, _("takes true or false, not {excerpt}").format(excerpt=excerpt(v)))
+            self.fail(path, _("takes true or false, not {value}").format(value=excerpt(v)))
         return v
 
     def keys(self, data: Mapping[Any, object], prefix: str, known: Sequence[str],
@@ -451,12 +451,12 @@ class _Checker:
         allowed = known if allowed is None else allowed
         for k in data:
             if k not in allowed:
-                self.fail(f"{prefix}{excerpt(k)}", _("unknown key; known: {list}").format(list=', '.join(known)))
+                self.fail(f"{prefix}{excerpt(k)}", _("unknown key; known: {known}").format(known=', '.join(known)))
 
     def text(self, data: Mapping[Any, object], key: str, path: str, default: object = None) -> str:
         v = data.get(key, default)
         if not isinstance(v, str):
-            self.fail(path, _("takes text, not {excerpt}").format(excerpt=excerpt(v)))
+            self.fail(path, _("takes text, not {value}").format(value=excerpt(v)))
         return v
 
     def mapping(self, v: object, path: str) -> Raw:
@@ -539,8 +539,8 @@ def _shapes(ck: _Checker, shapes: object) -> list[object]:
         ck.fail("shapes", _("takes a list of winning shapes"))
     for n, s in enumerate(shapes):
         if not isinstance(s, str) or s not in SHAPES:
-            ck.fail(f"shapes[{n}]", _("'{excerpt}' is not a shape; known: {list}").format(
-                excerpt=excerpt(s), list=', '.join(sorted(SHAPES))))
+            ck.fail(f"shapes[{n}]", _("'{shape}' is not a shape; known: {known}").format(
+                shape=excerpt(s), known=', '.join(sorted(SHAPES))))
     return shapes
 
 
@@ -550,7 +550,7 @@ def _rules_by_id(ck: _Checker, rules: tuple[Rule, ...]) -> dict[str, Rule]:
     by_id: dict[str, Rule] = {}
     for n, r in enumerate(rules):
         if r.id in by_id:
-            ck.fail(f"rules[{n}].id", _("'{excerpt}' is used by two rules").format(excerpt=excerpt(r.id)))
+            ck.fail(f"rules[{n}].id", _("'{rule}' is used by two rules").format(rule=excerpt(r.id)))
         by_id[r.id] = r
     return by_id
 
@@ -560,14 +560,14 @@ def _check_references(ck: _Checker, n: int, r: Rule, excludes: list[object], by_
     `calling` condition is one tile from, a rule a winner can earn that asks no `calling` itself."""
     for x in excludes:
         if not isinstance(x, str) or x not in by_id:
-            ck.fail(f"rules[{n}].excludes", _("no rule '{excerpt}' to exclude").format(excerpt=excerpt(x)))
+            ck.fail(f"rules[{n}].excludes", _("no rule '{rule}' to exclude").format(rule=excerpt(x)))
     for cname, param in r.when:
         if cname == "calling":
             target = by_id.get(param) if isinstance(param, str) else None
             if target is None:
-                ck.fail(f"rules[{n}].when.calling", _("no rule '{excerpt}'").format(excerpt=excerpt(param)))
+                ck.fail(f"rules[{n}].when.calling", _("no rule '{rule}'").format(rule=excerpt(param)))
             if target.scope == "loser" or any(c == "calling" for c, __ in target.when):
-                ck.fail(f"rules[{n}].when.calling", _("'{param}' must be a rule a winner can earn").format(param=param))
+                ck.fail(f"rules[{n}].when.calling", _("'{rule}' must be a rule a winner can earn").format(rule=param))
 
 
 def _sources(ck: _Checker, sources: object) -> list[str]:
@@ -593,12 +593,12 @@ def _settlement(ck: _Checker, given: object, rule_ids: Mapping[str, Rule]) -> tu
             ck.fail("settlement.payoffs", e.message)
     kitty_hand = values.get("kitty_hand")
     if kitty_hand is not None and kitty_hand not in rule_ids:
-        ck.fail("settlement.kitty_hand", _("no rule '{excerpt}' in this scheme").format(excerpt=excerpt(kitty_hand)))
+        ck.fail("settlement.kitty_hand", _("no rule '{rule}' in this scheme").format(rule=excerpt(kitty_hand)))
     names = set(builtin_payoffs()) | set(payoffs)
     if "payoff" in values and values["payoff"] not in names:
         ck.fail("settlement.payoff",
-                _("no payoff scheme '{excerpt}'; known: {list}").format(
-                    excerpt=excerpt(values['payoff']), list=', '.join(sorted(names))))
+                _("no payoff scheme '{payoff}'; known: {known}").format(
+                    payoff=excerpt(values['payoff']), known=', '.join(sorted(names))))
     return values, payoffs
 
 
@@ -640,10 +640,10 @@ def _rounding(ck: _Checker, v: object) -> Rounding:
     ck.keys(v, "rounding.", ("mode", "unit", "stage"))
     mode = v.get("mode", "nearest")
     if not _one_of(mode, ROUNDING_MODES):
-        ck.fail("rounding.mode", _("takes one of: {list}").format(list=', '.join(ROUNDING_MODES)))
+        ck.fail("rounding.mode", _("takes one of: {choices}").format(choices=', '.join(ROUNDING_MODES)))
     stage = v.get("stage", "after-doubles")
     if not _one_of(stage, ROUNDING_STAGES):
-        ck.fail("rounding.stage", _("takes one of: {list}").format(list=', '.join(ROUNDING_STAGES)))
+        ck.fail("rounding.stage", _("takes one of: {choices}").format(choices=', '.join(ROUNDING_STAGES)))
     return Rounding(RoundingMode(mode), ck.whole(v, "unit", "rounding.unit", default=10, minimum=1, maximum=10_000),
                     RoundingStage(stage))
 
@@ -662,13 +662,13 @@ def _sets(ck: _Checker, v: Raw) -> dict[tuple[str, str, bool], int]:
             ck.fail(f"sets.{kind}", _("takes {simple: [EXPOSED, CONCEALED], terminal: [...], honour: [...]}"))
         for cls in table:
             if cls not in SET_CLASSES:
-                ck.fail(f"sets.{kind}.{excerpt(cls)}", _("unknown tile class; known: {list}").format(
-                    list=', '.join(SET_CLASSES)))
+                ck.fail(f"sets.{kind}.{excerpt(cls)}", _("unknown tile class; known: {known}").format(
+                    known=', '.join(SET_CLASSES)))
         for cls in SET_CLASSES:
             pair = _point_pair(table.get(cls))
             if pair is None:
                 ck.fail(f"sets.{kind}.{cls}", _("takes [EXPOSED, CONCEALED] points, each from 0 to "
-                                                "{MAX_POINTS:,}").format(MAX_POINTS=MAX_POINTS))
+                                                "{most}").format(most=f"{MAX_POINTS:,}"))
             out[(kind, cls, True)], out[(kind, cls, False)] = pair
     ck.keys(v, "sets.", ("pung", "kong", "chow", "claimed_kong"))
     return out
@@ -689,8 +689,8 @@ def _claimed_kong(ck: _Checker, v: object) -> ClaimedKong:
     ck.keys(v, "sets.claimed_kong.", ("points", "concealed_hand", "concealed_pung"))
     points = v.get("points", "exposed")
     if points not in ("exposed", "concealed"):
-        ck.fail("sets.claimed_kong.points", _("takes exposed or concealed, not {excerpt}").format(
-            excerpt=excerpt(points)))
+        ck.fail("sets.claimed_kong.points", _("takes exposed or concealed, not {value}").format(
+            value=excerpt(points)))
     return ClaimedKong(points == "exposed",
                        ck.boolean(v, "concealed_hand", "sets.claimed_kong.concealed_hand", default=False),
                        ck.boolean(v, "concealed_pung", "sets.claimed_kong.concealed_pung", default=False))
@@ -702,7 +702,7 @@ def _pairs(ck: _Checker, v: object) -> dict[str, int]:
     out = {}
     for k in v:
         if not _one_of(k, PAIR_KINDS):
-            ck.fail(f"pairs.{excerpt(k)}", _("unknown pair kind; known: {list}").format(list=', '.join(PAIR_KINDS)))
+            ck.fail(f"pairs.{excerpt(k)}", _("unknown pair kind; known: {known}").format(known=', '.join(PAIR_KINDS)))
         out[k] = ck.whole(v, k, f"pairs.{k}")
     return out
 
@@ -716,7 +716,7 @@ def _rule_value(ck: _Checker, r: Raw, path: str) -> tuple[int, int, float]:
     units = [u for u in ("points", "doubles", "limit") if u in r]
     if len(units) != 1:
         ck.fail(path, _("a rule has exactly one of points, doubles or limit")
-                + (_(" (it has {list})").format(list=' and '.join(units)) if units else ""))
+                + (_(" (it has {units})").format(units=_(" and ").join(units)) if units else ""))
     unit = units[0]
     points = doubles = 0
     limit = 0.0
@@ -740,15 +740,15 @@ def _conditions(ck: _Checker, when: Raw, catalogue: Mapping[str, Callable[[objec
     parsed: list[tuple[str, Param]] = []
     for cname, param in when.items():
         if not isinstance(cname, str) or cname not in catalogue:
-            ck.fail(f"{path}.when.{excerpt(cname)}", _("unknown condition; known: {list}").format(
-                list=', '.join(sorted(catalogue))))
+            ck.fail(f"{path}.when.{excerpt(cname)}", _("unknown condition; known: {known}").format(
+                known=', '.join(sorted(catalogue))))
         try:
             parsed.append((cname, catalogue[cname](param)))
         except ParamError as e:
             ck.fail(f"{path}.when.{cname}", str(e))
         except (TypeError, ValueError, KeyError, AttributeError):
-            ck.fail(f"{path}.when.{cname}", _("{excerpt} is not a value this condition takes").format(
-                excerpt=excerpt(param)))
+            ck.fail(f"{path}.when.{cname}", _("{value} is not a value this condition takes").format(
+                value=excerpt(param)))
     return parsed
 
 
@@ -766,7 +766,7 @@ def _rule(ck: _Checker, r: object, n: int) -> tuple[Rule, list[object]]:
     points, doubles, limit = _rule_value(ck, r, path)
     scope = r.get("scope", "every")
     if not _one_of(scope, SCOPES):
-        ck.fail(f"{path}.scope", _("takes one of: {list}").format(list=', '.join(SCOPES)))
+        ck.fail(f"{path}.scope", _("takes one of: {choices}").format(choices=', '.join(SCOPES)))
     per = r.get("per", "hand")
     if per not in ("hand", "set"):
         ck.fail(f"{path}.per", _("takes 'hand' or 'set'"))

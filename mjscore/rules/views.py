@@ -34,23 +34,23 @@ def _special(name: str, param: Any) -> str | None:
         return _("only possible tile (dead waits ignored{face_up})").format(face_up=face_up)
     if name == "nine_gates":
         (lo, hi), ends, waited = param
-        return (_("nine gates, extra tile {lo}-{hi}").format(lo=lo, hi=hi) + (", 111 and 999 concealed" if ends else "")
-                + (_(", won on the extra tile") if waited else ""))
+        return (_("nine gates, extra tile {lo}-{hi}").format(lo=lo, hi=hi)
+                + (_(", 111 and 999 concealed") if ends else "") + (_(", won on the extra tile") if waited else ""))
     if name == "one_suit":
         return {"with-honours": _("one suit with honours"), "without-honours": _("one suit, no honours"),
                 "any": _("one suit"), "at-most-one": _("one suit and/or honours")}[param]
     if name == "shape":
         return "shape " + "/".join(sorted(param))
     if name == "calling":
-        return _("calling for {param}").format(param=param)
+        return _("calling for {rule}").format(rule=param)
     if name == "win_block":
-        return _("winning tile completes a {param}").format(param=param)
+        return _("winning tile completes a {block}").format(block=param)
     if name == "discard_completes":
-        return _("a winning discard completes a ") + " or ".join(param)
+        return _("a winning discard completes a {blocks}").format(blocks=_(" or ").join(param))
     if name == "not_flag":
-        return "not " + " nor ".join(f.value for f in param)
+        return _("not {flags}").format(flags=_(" nor ").join(f.value for f in param))
     if name == "winning_tile_class":
-        return _("winning tile {param}").format(param=param)
+        return _("winning tile {tile_class}").format(tile_class=param)
     return None
 
 
@@ -59,7 +59,7 @@ def _cond(name: str, param: Any) -> str:
     if special is not None:
         return special
     if isinstance(param, bool):
-        return name.replace("_", " ") if param else _("not {replace}").format(replace=name.replace('_', ' '))
+        return name.replace("_", " ") if param else _("not {condition}").format(condition=name.replace('_', ' '))
     if isinstance(param, frozenset):
         items = sorted(param, key=str)
         try:
@@ -68,13 +68,13 @@ def _cond(name: str, param: Any) -> str:
             return f"{name.replace('_', ' ')} {'/'.join(map(str, items))}"
     if isinstance(param, tuple) and len(param) == 2 and isinstance(param[1], tuple):
         cls, (lo, hi) = param
-        return _("{name} of {cls}: {bounds}").format(name=name, cls=cls, bounds=_bounds(lo, hi))
+        return _("{condition} of {tile_class}: {bounds}").format(condition=name, tile_class=cls, bounds=_bounds(lo, hi))
     if isinstance(param, tuple) and len(param) == 2 and all(isinstance(x, (int, type(None))) for x in param):
         return f"{name.replace('_', ' ')}: {_bounds(*param)}"
     if isinstance(param, Enum):                     # a seat, a win flag
         return f"{name.replace('_', ' ')} {param.value}"
     if isinstance(param, int) and name == "winning_tile":
-        return _("winning tile {text}").format(text=TILES[param].text)
+        return _("winning tile {tile}").format(tile=TILES[param].text)
     return f"{name.replace('_', ' ')} {param}"
 
 
@@ -92,16 +92,19 @@ def condition_text(rule: Rule) -> str:
                 kinds = param if isinstance(param, frozenset) else frozenset()
                 parts.append("/".join(sorted(k.value for k in kinds if isinstance(k, SetKind))))
             else:
-                parts.append(_("{param} tiles").format(
-                    param=param) if name == "tiles" else ("exposed" if param else "concealed"))
-        return "each " + " of ".join(parts)
-    return ", ".join(_cond(n, p) for n, p in rule.when) or "always"
+                parts.append(_("{tile_class} tiles").format(
+                    tile_class=param) if name == "tiles" else (_("exposed") if param else _("concealed")))
+        return _("each {set}").format(set=_(" of ").join(parts))
+    return ", ".join(_cond(n, p) for n, p in rule.when) or _("always")
 
 
 def value_text(rule: Rule) -> str:
     if rule.limit:
-        return {1.0: "limit", 0.5: _("half limit")}.get(rule.limit, _("{limit:g} of the limit").format(
-            limit=rule.limit))
+        if rule.limit == 1.0:
+            return _("limit")
+        if rule.limit == 0.5:
+            return _("half limit")
+        return _("{fraction} of the limit").format(fraction=f"{rule.limit:g}")
     if rule.doubles:
         return n_("{doubles} double", "{doubles} doubles", rule.doubles).format(doubles=rule.doubles)
     return _("{points} points").format(points=rule.points)
@@ -116,22 +119,21 @@ def parameters(s: Scheme) -> list[list[Any]]:
     rounding_key: Any = "none" if r.mode is RoundingMode.NONE else {"mode": r.mode, "unit": r.unit, "stage": r.stage}
     ck, ways = s.claimed_kong, s.ways_of_winning
     rows: list[list[Any]] = [
-        ["limit", s.limit, f"limit: {s.limit}"],
+        [_("limit"), s.limit, f"limit: {s.limit}"],
         [_("roof off"), _words(s.roof_off), f"roof_off: {_yaml(s.roof_off)}"],
         [_("most chows"), s.max_chows, f"max_chows: {s.max_chows}"],
         [_("bonus tiles"), _("in play") if s.bonus_tiles else _("not used"),
             f"bonus_tiles: {_yaml(s.bonus_tiles)}"],
-        [_("bonus tile points"), _("{bonus_tile_points} each").format(
-            bonus_tile_points=s.bonus_tile_points), f"bonus_tile_points: {s.bonus_tile_points}"],
+        [_("bonus tile points"), _("{points} each").format(points=s.bonus_tile_points),
+            f"bonus_tile_points: {s.bonus_tile_points}"],
         [_("winning shapes"), ", ".join(sorted(s.shapes)), f"shapes: {_yaml(sorted(s.shapes))}"],
-        ["rounding", rounding, f"rounding: {_yaml(rounding_key)}"],
+        [_("rounding"), rounding, f"rounding: {_yaml(rounding_key)}"],
     ]
     for values, declared in ((s.settlement, SETTINGS), (s.rotation, ROTATION)):
         for setting in declared:
             value = getattr(values, setting.name)
-            shown = (_("as {replace}").format(
-                replace=setting.follows.replace('_', ' ')) if value is None and setting.follows
-                     else _words(value))
+            shown = (_("as {setting}").format(setting=setting.follows.replace('_', ' '))
+                     if value is None and setting.follows else _words(value))
             rows.append([setting.word.replace("-", " "), shown,
                          f"{setting.section}: {{{setting.name}: {_yaml(value)}}}"])
     rows += [
@@ -139,8 +141,8 @@ def parameters(s: Scheme) -> list[list[Any]]:
          "sets: {claimed_kong: " + _yaml({"points": "exposed" if ck.exposed_points else "concealed",
                                           "concealed_hand": ck.concealed_hand,
                                           "concealed_pung": ck.concealed_pung}) + "}"],
-        [_("a loose-tile win "
-           "needs"), _("a kong, a flower or a season") if ways.loose_needs_kong else _("nothing (as Kajongg)"),
+        [_("a loose-tile win needs"),
+         _("a kong, a flower or a season") if ways.loose_needs_kong else _("nothing (as Kajongg)"),
          f"ways_of_winning: {{loose_needs_kong: {_yaml(ways.loose_needs_kong)}}}"],
         [_("robbing a kong"), _("also one declared from a concealed pung") if ways.rob_concealed_pung
          else _("only the tile added to an exposed pung (any kong for thirteen orphans)"),
@@ -152,9 +154,9 @@ def parameters(s: Scheme) -> list[list[Any]]:
 def _words(value: Any) -> Any:
     """A value as the table shows it: yes or no, none, an enum's word."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if value is None:
-        return "none"
+        return _("none")
     return getattr(value, "value", value)
 
 
@@ -203,27 +205,26 @@ def set_rows(s: Scheme) -> list[list[Any]]:
     rows = []
     for kind in ("pung", "kong"):
         for cls in ("simple", "terminal", "honour"):
-            rows.append([_("{kind} of {cls}s").format(
-                kind=kind, cls=cls), s.set_points[(kind, cls, True)], s.set_points[(kind, cls, False)]])
+            rows.append([_("{kind} of {tile_class}s").format(
+                kind=kind, tile_class=cls), s.set_points[(kind, cls, True)], s.set_points[(kind, cls, False)]])
     rows.append(["chow", s.set_points[("chow", "simple", True)], s.set_points[("chow", "simple", False)]])
     return rows
 
 
 def set_keys(s: Scheme) -> list[str]:
     """What a house file writes to change each row of `set_rows(s)` ([exposed, concealed])."""
-    keys = ["sets: {{{kind}: {{{cls}: [{value}, {value2}]}}}}".format(kind=kind, cls=cls, value=s.set_points[(kind,
-        cls, True)], value2=s.set_points[(kind, cls, False)])
+    keys = [f"sets: {{{kind}: {{{cls}: [{s.set_points[(kind, cls, True)]}, {s.set_points[(kind, cls, False)]}]}}}}"
             for kind in ("pung", "kong") for cls in ("simple", "terminal", "honour")]
-    return keys + ["sets: {{chow: {value}}}".format(value=s.set_points[('chow', 'simple', True)])]
+    return keys + [f"sets: {{chow: {s.set_points[('chow', 'simple', True)]}}}"]
 
 
 def _flat(s: Scheme) -> dict[str, str]:
     """Every value of a scheme under a readable key, for comparing two schemes."""
-    d = {_("parameter: {k}").format(k=k): str(v) for k, v, __ in parameters(s)}
+    d = {_("parameter: {parameter}").format(parameter=k): str(v) for k, v, __ in parameters(s)}
     for name, exp, conc in set_rows(s):
-        d[_("set: {name}").format(name=name)] = f"{exp} / {conc}"
+        d[_("set: {set}").format(set=name)] = f"{exp} / {conc}"
     for k, v in s.pair_points.items():
-        d[_("pair: {k}").format(k=k)] = str(v)
+        d[_("pair: {pair}").format(pair=k)] = str(v)
     for r in s.rules:
         # Keyed by what the rule rewards, not by its id, so that the same rule under two names
         # (classical's one-suit-with-honours, BMJA's false-color) is compared, not listed twice.

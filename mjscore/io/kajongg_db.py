@@ -142,10 +142,12 @@ def _unreadable(path: str, e: sqlite3.Error | UnicodeDecodeError, doing: str = "
     """SQLite's refusal, as one message.  Python decodes SQLite's error text as UTF-8: an error
     that quotes a byte that is not (a table so named in a broken schema) comes as a
     UnicodeDecodeError in place of SQLite's own, and Kajongg writes UTF-8 only."""
+    opening = doing == "open"           # a whole sentence for each, not the verb put in
     if isinstance(e, UnicodeDecodeError):
-        return _not_kajongg(path, _("SQLite cannot {doing} it (its error quotes a byte that is not UTF-8 text)").format(
-            doing=doing))
-    return _not_kajongg(path, _("SQLite cannot {doing} it ({e})").format(doing=doing, e=e))
+        return _not_kajongg(path, _("SQLite cannot open it (its error quotes a byte that is not UTF-8 text)") if opening
+                            else _("SQLite cannot read it (its error quotes a byte that is not UTF-8 text)"))
+    return _not_kajongg(path, (_("SQLite cannot open it ({error})") if opening
+                               else _("SQLite cannot read it ({error})")).format(error=e))
 
 
 def _connect(path: str) -> sqlite3.Connection:
@@ -155,18 +157,18 @@ def _connect(path: str) -> sqlite3.Connection:
     except FileNotFoundError:
         raise InputError(_("no such file"), where) from None
     except OSError as e:
-        raise InputError(_("cannot read: {strerror}").format(strerror=e.strerror or e), where) from None
+        raise InputError(_("cannot read: {error}").format(error=e.strerror or e), where) from None
     if stat.S_ISLNK(before.st_mode):
         raise InputError(_("is a link: give the database file itself, not a link to it"), where)
     with open_regular(path, what="database") as f:        # a regular file, or one clear error
         st = os.fstat(f.fileno())
         if st.st_size > MAX_DATABASE_BYTES:
-            raise InputError(_("is larger than {MAX_DATABASE_BYTES:,} bytes, the most that is read").format(
-                MAX_DATABASE_BYTES=MAX_DATABASE_BYTES), where)
+            raise InputError(_("is larger than {limit} bytes, the most that is read").format(
+                limit=f"{MAX_DATABASE_BYTES:,}"), where)
         try:
             head = f.read(len(_SQLITE_MAGIC))
         except OSError as e:
-            raise InputError(_("cannot read: {strerror}").format(strerror=e.strerror or e), where) from None
+            raise InputError(_("cannot read: {error}").format(error=e.strerror or e), where) from None
     if (st.st_dev, st.st_ino) != (before.st_dev, before.st_ino):
         raise InputError(_("the file changed while it was opened"), where)
     if head != _SQLITE_MAGIC:
@@ -180,7 +182,7 @@ def _connect(path: str) -> sqlite3.Connection:
     except (sqlite3.Error, UnicodeDecodeError) as e:
         raise _unreadable(path, e, "open") from None
     except OSError as e:
-        raise _not_kajongg(path, _("SQLite cannot open it ({e})").format(e=e)) from None
+        raise _not_kajongg(path, _("SQLite cannot open it ({error})").format(error=e)) from None
     if stat.S_ISLNK(after.st_mode) or (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
         con.close()
         raise InputError(_("the file changed while it was opened"), where)
@@ -204,8 +206,8 @@ def _check_schema(con: sqlite3.Connection, path: str) -> None:
         have = {str(r[1]) for r in con.execute(f"PRAGMA table_info('{table}')")}
         missing = [c for c in columns if c not in have]
         if missing:
-            raise _not_kajongg(path, _("its table '{table}' has no column '{value}'").format(
-                table=table, value=missing[0]))
+            raise _not_kajongg(path, _("its table '{table}' has no column '{column}'").format(
+                table=table, column=missing[0]))
 
 
 # -- reading and checking the rows -------------------------------------------------------------
@@ -215,8 +217,8 @@ def _games(con: sqlite3.Connection, path: str, only: int | None) -> Iterator[Kaj
     rulesets = _rulesets(con, path)
     (count,) = con.execute("SELECT count(*) FROM score").fetchone()
     if count > MAX_ROWS:
-        raise InputError(_("holds {count:,} score rows, more than the {MAX_ROWS:,} that are read").format(
-            count=count, MAX_ROWS=MAX_ROWS), Location(path))
+        raise InputError(_("holds {n} score rows, more than the {limit} that are read").format(
+            n=f"{count:,}", limit=f"{MAX_ROWS:,}"), Location(path))
     if only is not None:
         query = con.execute("SELECT id, seed, starttime, endtime, ruleset, p0, p1, p2, p3 FROM game WHERE id = ?",
                             (only,))
@@ -226,9 +228,9 @@ def _games(con: sqlite3.Connection, path: str, only: int | None) -> Iterator[Kaj
     if only is not None and not rows:
         ids = [r[0] for r in con.execute("SELECT id FROM game ORDER BY id LIMIT 21").fetchall()]
         held = ", ".join(str(i) for i in ids[:20]) + (", ..." if len(ids) > 20 else "")
-        raise InputError(_("holds no game {only}").format(
-            only=only) + (_("; its games are {held}").format(held=held) if ids else _("; it holds no game")),
-                         Location(path))
+        said = (_("holds no game {game}; its games are {games}") if ids
+                else _("holds no game {game}; it holds no game"))
+        raise InputError(said.format(game=only, games=held), Location(path))
     for row in rows:
         game = _game(con, path, row, names, rulesets)
         if game is not None:
@@ -238,7 +240,7 @@ def _games(con: sqlite3.Connection, path: str, only: int | None) -> Iterator[Kaj
 def _players(con: sqlite3.Connection, path: str) -> dict[int, str]:
     out = {}
     for pid, name in con.execute("SELECT id, name FROM player").fetchall():
-        at = _("player {excerpt}").format(excerpt=excerpt(pid))
+        at = _("player {player}").format(player=excerpt(pid))
         out[_whole(pid, path, at, "id", 0, _LARGE)] = _text(name, path, at, "name", 1, 200)
     return out
 
@@ -246,7 +248,7 @@ def _players(con: sqlite3.Connection, path: str) -> dict[int, str]:
 def _rulesets(con: sqlite3.Connection, path: str) -> dict[int, str]:
     out = {}
     for rid, name in con.execute("SELECT id, name FROM ruleset").fetchall():
-        at = _("ruleset {excerpt}").format(excerpt=excerpt(rid))
+        at = _("ruleset {ruleset}").format(ruleset=excerpt(rid))
         out[_whole(rid, path, at, "id", -_LARGE, _LARGE)] = _text(name, path, at, "name", 0, 200)
     return out
 
@@ -254,7 +256,7 @@ def _rulesets(con: sqlite3.Connection, path: str) -> dict[int, str]:
 def _game(con: sqlite3.Connection, path: str, row: tuple[Any, ...], names: dict[int, str],
           rulesets: dict[int, str]) -> KajonggGame | None:
     gid = _whole(row[0], path, _("a game"), "id", 0, _LARGE)
-    at = _("game {gid}").format(gid=gid)
+    at = _("game {game}").format(game=gid)
     seed = row[1]
     seed_text = "0" if seed is None else _text(str(seed) if type(seed) is int else seed, path, at, "seed", 0, 40)
     start = _text(row[2], path, at, "starttime", 0, 40) if row[2] is not None else ""
@@ -262,14 +264,14 @@ def _game(con: sqlite3.Connection, path: str, row: tuple[Any, ...], names: dict[
     # Kajongg reads a game's missing ruleset as its first (src/game.py, _loadGameRecord).
     rid = 1 if row[4] is None else _whole(row[4], path, at, "ruleset", -_LARGE, _LARGE) or 1
     if rid not in rulesets:
-        raise InputError(_("{at}: its ruleset {rid} is not in the table ruleset").format(
-            at=at, rid=rid), Location(path))
+        raise InputError(_("{at}: its ruleset {ruleset} is not in the table ruleset").format(
+            at=at, ruleset=rid), Location(path))
     players = []
     for k, column in enumerate(("p0", "p1", "p2", "p3")):
         pid = _whole(row[5 + k], path, at, column, 0, _LARGE)
         if pid not in names:
-            raise InputError(_("{at}: its player {column} = {pid} is not in the table player").format(
-                at=at, column=column, pid=pid), Location(path))
+            raise InputError(_("{at}: its player {column} = {player} is not in the table player").format(
+                at=at, column=column, player=pid), Location(path))
         players.append((pid, names[pid]))
     if len({p for p, __ in players}) != 4:
         raise InputError(_("{at}: p0..p3 do not name four different players").format(at=at), Location(path))
@@ -289,8 +291,8 @@ def _hands(rows: list[tuple[Any, ...]], path: str, at: str, players: set[int]) -
         by_hand.setdefault(number, []).append(r)
     if sorted(by_hand) != list(range(len(by_hand))):
         missing = next(n for n in range(len(by_hand) + 1) if n not in by_hand)
-        raise InputError(_("{at}: hand {missing} has no score rows, but later hands have").format(
-            at=at, missing=missing), Location(path))
+        raise InputError(_("{at}: hand {hand} has no score rows, but later hands have").format(
+            at=at, hand=missing), Location(path))
     out = []
     for number in sorted(by_hand):
         where = _("{at}, hand {number}").format(at=at, number=number)
@@ -322,8 +324,8 @@ def _hands(rows: list[tuple[Any, ...]], path: str, at: str, players: set[int]) -
 def _row(r: tuple[Any, ...], path: str, where: str, players: set[int]) -> KajonggRow:
     pid = _whole(r[5], path, where, "player", 0, _LARGE)
     if pid not in players:
-        raise InputError(_("{where}: a row of player {pid}, who is not one of the game's four").format(
-            where=where, pid=pid), Location(path))
+        raise InputError(_("{where}: a row of player {player}, who is not one of the game's four").format(
+            where=where, player=pid), Location(path))
     rules = () if r[2] is None else tuple(
         x for x in _text(r[2], path, where, "manualrules", 0, MAX_TEXT).split("||") if x)
     return KajonggRow(
@@ -341,8 +343,8 @@ def _row(r: tuple[Any, ...], path: str, where: str, players: set[int]) -> Kajong
 
 def _whole(value: object, path: str, at: str, column: str, low: int, high: int) -> int:
     if type(value) is not int:
-        raise InputError(_("{at}: {column} is {excerpt}, not a whole number").format(
-            at=at, column=column, excerpt=excerpt(value)), Location(path))
+        raise InputError(_("{at}: {column} is {value}, not a whole number").format(
+            at=at, column=column, value=excerpt(value)), Location(path))
     if not low <= value <= high:
         raise InputError(_("{at}: {column} is {value}, outside {low}..{high}").format(
             at=at, column=column, value=value, low=low, high=high), Location(path))
@@ -351,8 +353,8 @@ def _whole(value: object, path: str, at: str, column: str, low: int, high: int) 
 
 def _text(value: object, path: str, at: str, column: str, shortest: int, longest: int) -> str:
     if type(value) is not str:
-        raise InputError(_("{at}: {column} is {excerpt}, not text").format(
-            at=at, column=column, excerpt=excerpt(value)), Location(path))
+        raise InputError(_("{at}: {column} is {value}, not text").format(
+            at=at, column=column, value=excerpt(value)), Location(path))
     if not shortest <= len(value) <= longest:
         raise InputError(_("{at}: {column} is {n} characters long, not {shortest} to {longest}").format(
             at=at, column=column, n=len(value), shortest=shortest, longest=longest),
@@ -364,8 +366,8 @@ def _wind(value: object, path: str, at: str, column: str) -> Wind:
     if type(value) is bytes:
         value = value.decode("ascii", "replace")
     if type(value) is not str or value not in ("E", "S", "W", "N"):
-        raise InputError(_("{at}: {column} is {excerpt}, not a wind (E, S, W or N)").format(
-            at=at, column=column, excerpt=excerpt(value)), Location(path))
+        raise InputError(_("{at}: {column} is {value}, not a wind (E, S, W or N)").format(
+            at=at, column=column, value=excerpt(value)), Location(path))
     return Wind(value)
 
 
@@ -435,12 +437,12 @@ def kajongg_tile(text: str) -> tuple[Tile, bool]:
         if group in "fy" and value in _BONUS_NUMBER:
             n = _BONUS_NUMBER[value]
             return (flower(n) if group == "f" else season(n)), True
-    raise ValueError(_("'{excerpt}' is not a tile").format(excerpt=excerpt(text, 30)))
+    raise ValueError(_("'{tile}' is not a tile").format(tile=excerpt(text, 30)))
 
 
 def _tiles(word: str) -> list[tuple[Tile, bool]]:
     if len(word) % 2:
-        raise ValueError(_("'{excerpt}' is not whole tiles (two characters a tile)").format(excerpt=excerpt(word, 30)))
+        raise ValueError(_("'{word}' is not whole tiles (two characters a tile)").format(word=excerpt(word, 30)))
     return [kajongg_tile(word[i:i + 2]) for i in range(0, len(word), 2)]
 
 
@@ -456,8 +458,8 @@ def _meld(word: str) -> KMeld:
             or case not in ("a", "A", "aa", "AA", "aaa", "AAA", "aaaa", "aaaA", "aAAa", "AAAA") \
             or (len(tiles) == 4 and not same) \
             or (len(tiles) in (2, 3) and not same and not _knitted(values) and not _chow(values)):
-        raise ValueError(_("'{excerpt}' is not a set Kajongg writes (a single tile, pair, pung, kong, chow or knitted "
-                           "set)").format(excerpt=excerpt(word, 30)))
+        raise ValueError(_("'{word}' is not a set Kajongg writes (a single tile, pair, pung, kong, chow or knitted "
+                           "set)").format(word=excerpt(word, 30)))
     return KMeld(tuple(values), case)
 
 
@@ -492,34 +494,34 @@ def parse_hand_string(text: str) -> KHand:
         kind = word[0]
         if kind == "R":
             if seen_r:
-                raise ValueError(_("'{excerpt}': a second R word (Kajongg writes the loose tiles as one)").format(
-                    excerpt=excerpt(word, 30)))
+                raise ValueError(_("'{word}': a second R word (Kajongg writes the loose tiles as one)").format(
+                    word=excerpt(word, 30)))
             seen_r = True
             for t, low in _tiles(word[1:]):
                 if low or t.is_bonus:
-                    raise ValueError(_("'{excerpt}': the loose tiles are concealed tiles (upper case), no flower or "
-                                       "season").format(excerpt=excerpt(word, 30)))
+                    raise ValueError(_("'{word}': the loose tiles are concealed tiles (upper case), no flower or "
+                                       "season").format(word=excerpt(word, 30)))
                 loose.append(t)
         elif kind == "m":
             if seen_m or len(word) < 2 or word[1] not in Source.ALL or any(c not in "at" for c in word[2:]) \
                     or len(set(word[2:])) != len(word[2:]):
-                raise ValueError(_("'{excerpt}' does not say where the last tile came from as Kajongg does (one m "
-                                   "word: m, a source letter, then a or t)").format(excerpt=excerpt(word, 30)))
+                raise ValueError(_("'{word}' does not say where the last tile came from as Kajongg does (one m "
+                                   "word: m, a source letter, then a or t)").format(word=excerpt(word, 30)))
             seen_m = True
             source, announcements = word[1], word[2:]
         elif kind == "L":
             if seen_l or len(word) < 3:
-                raise ValueError(_("'{excerpt}' is not the last tile as Kajongg writes it (one L word: L, the tile, "
-                                   "the set it completed)").format(excerpt=excerpt(word, 30)))
+                raise ValueError(_("'{word}' is not the last tile as Kajongg writes it (one L word: L, the tile, "
+                                   "the set it completed)").format(word=excerpt(word, 30)))
             seen_l = True
             last, last_exposed = kajongg_tile(word[1:3])      # a loser's may be a flower or season
             if last.is_bonus and len(word) > 3:
-                raise ValueError(_("'{excerpt}': a flower or season completes no set").format(
-                    excerpt=excerpt(word, 30)))
+                raise ValueError(_("'{word}': a flower or season completes no set").format(
+                    word=excerpt(word, 30)))
             last_meld = _meld(word[3:]) if len(word) > 3 else None
             if last_meld is not None and last not in last_meld.tiles:
-                raise ValueError(_("'{excerpt}': the last tile is not in the set it completed").format(
-                    excerpt=excerpt(word, 30)))
+                raise ValueError(_("'{word}': the last tile is not in the set it completed").format(
+                    word=excerpt(word, 30)))
         elif kind in "fy" and len(word) == 2:
             t, __ = kajongg_tile(word)
             bonus.append(t)

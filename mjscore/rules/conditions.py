@@ -104,8 +104,8 @@ def _count(v: object) -> Bounds:
     if isinstance(v, dict):
         unknown = set(v) - {"at_least", "at_most", "exactly"}
         if unknown:
-            raise ParamError(_("unknown key {value!r} (use at_least, at_most, exactly)").format(
-                value=sorted(unknown)[0]))
+            raise ParamError(_("unknown key {key} (use at_least, at_most, exactly)").format(
+                key=repr(sorted(unknown)[0])))
         if "exactly" in v:
             n = _int(v["exactly"])
             return (n, n)
@@ -116,7 +116,7 @@ def _count(v: object) -> Bounds:
 def _choice(*values: str) -> Callable[[object], str]:
     def check(v: object) -> str:
         if not _is_one_of(v, values):
-            raise ParamError(_("takes one of: {list}").format(list=', '.join(values)))
+            raise ParamError(_("takes one of: {choices}").format(choices=", ".join(values)))
         return v
     return check
 
@@ -130,14 +130,14 @@ def _class_count(v: object) -> ClassCount:
         raise ParamError(_("takes {tiles: CLASS, count: N}"))
     unknown = set(v) - {"tiles", "count"}
     if unknown:
-        raise ParamError(_("unknown key {value!r}").format(value=sorted(unknown)[0]))
+        raise ParamError(_("unknown key {key}").format(key=repr(sorted(unknown)[0])))
     return (_tile_class(v["tiles"]), _count(v.get("count", 1)))
 
 
 def _tile(v: object) -> int:
     t = parse_tile(str(v))
     if t is None or t.is_bonus:
-        raise ParamError(_("{v!r} is not a tile").format(v=v))
+        raise ParamError(_("{tile} is not a tile").format(tile=repr(v)))
     return t.index
 
 
@@ -151,7 +151,8 @@ def _shape(v: object) -> frozenset[str]:
     shapes: list[str] = []
     for x in v if isinstance(v, list) else [v]:
         if not _is_one_of(x, SHAPES):
-            raise ParamError(_("{x!r} is not a shape; known: {list}").format(x=x, list=', '.join(sorted(SHAPES))))
+            raise ParamError(_("{shape} is not a shape; known: {shapes}").format(
+                shape=repr(x), shapes=", ".join(sorted(SHAPES))))
         shapes.append(x)
     return frozenset(shapes)
 
@@ -166,7 +167,7 @@ def _flag(v: object) -> WinFlag:
     try:
         return WinFlag(v)
     except ValueError:
-        raise ParamError(_("takes a win flag: {list}").format(list=', '.join(f.value for f in WinFlag))) from None
+        raise ParamError(_("takes a win flag: {flags}").format(flags=", ".join(f.value for f in WinFlag))) from None
 
 
 def _range(v: object) -> tuple[int, int]:
@@ -184,7 +185,7 @@ def _nine_gates(v: object) -> NineGatesSpec:
         raise ParamError(_("takes true or {extra: [LOW, HIGH], concealed_ends: BOOL, waited: BOOL}"))
     unknown = set(v) - {"extra", "concealed_ends", "waited"}
     if unknown:
-        raise ParamError(_("unknown key {value!r}").format(value=sorted(unknown)[0]))
+        raise ParamError(_("unknown key {key}").format(key=repr(sorted(unknown)[0])))
     return (_range(v.get("extra", [1, 9])), _bool(v.get("concealed_ends", False)), _bool(v.get("waited", False)))
 
 

@@ -242,8 +242,8 @@ def _answer(result: Any, pool: Any, started: list[Any], timeout: type[Exception]
             dead = [p.exitcode for p in started if p.exitcode is not None]
             reader = getattr(pool, "_result_handler", None)
             if dead:
-                raise WorkerLost(_("a worker process ended without answering (exit code {value})").format(
-                    value=dead[0])) from None
+                raise WorkerLost(_("a worker process ended without answering (exit code {code})").format(
+                    code=dead[0])) from None
             if reader is not None and not reader.is_alive():
                 raise WorkerLost(_("the workers' answers could not be read")) from None
 

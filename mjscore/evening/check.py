@@ -25,7 +25,7 @@ from mjscore.model.table import Table
 from mjscore.pipeline import EMPTY, TableResult, evaluate
 from mjscore.rules.scheme import RoundingMode, Scheme
 from mjscore.scoring.score import hand_score, limit_value
-from mjscore.model.say import _
+from mjscore.model.say import _, n_
 
 
 def _capped(points: int, doubles: int, scheme: Scheme) -> int:
@@ -34,7 +34,10 @@ def _capped(points: int, doubles: int, scheme: Scheme) -> int:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
+    """`n` points (`word` "point") or doubles ("double"), as a sentence that counts says them."""
+    if word == "double":
+        return n_("{n} double", "{n} doubles", n).format(n=n)
+    return n_("{n} point", "{n} points", n).format(n=n)
 
 
 def _value(item: dict[str, Any]) -> str:
@@ -78,21 +81,21 @@ def _left_out(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
     for item in items:
         p, d = points - item.get("points", 0), doubles - item.get("doubles", 0)
         if _capped(p, d, scheme) == claim:
-            reasons.append(_("the claim leaves out {item_text}").format(item_text=_item_text(item)))
+            reasons.append(_("the claim leaves out {item}").format(item=_item_text(item)))
     if not reasons:
         for n, a in enumerate(items):
             for b in items[n + 1:]:
                 p = points - a.get("points", 0) - b.get("points", 0)
                 d = doubles - a.get("doubles", 0) - b.get("doubles", 0)
                 if _capped(p, d, scheme) == claim:
-                    reasons.append(_("the claim leaves out both {item_text} and {item_text2}, together").format(
-                        item_text=_item_text(a), item_text2=_item_text(b)))
+                    reasons.append(_("the claim leaves out both {item} and {other}, together").format(
+                        item=_item_text(a), other=_item_text(b)))
     for item in items:
         if "limit" in item:
             continue
         p, d = points + item.get("points", 0), doubles + item.get("doubles", 0)
         if _capped(p, d, scheme) == claim:
-            reasons.append(_("the claim counts {item_text} twice").format(item_text=_item_text(item)))
+            reasons.append(_("the claim counts {item} twice").format(item=_item_text(item)))
     return reasons
 
 
@@ -125,16 +128,20 @@ def _difference_text(claim: int, points: int, doubles: int, p: int, d: int, item
         parts.append(_plural(k, word))
         names = [i["text"] + (f" {i['applies_to']}" if i.get("applies_to") else "") for i in items if i.get(key) == k]
         if names:
-            worth.append(_("{plural} is what {list} is worth").format(plural=_plural(k, word), list=' or '.join(names)))
+            worth.append(_("{figures} is what {items} is worth").format(figures=_plural(k, word),
+                                                                         items=_(" or ").join(names)))
         else:
-            worth.append(_("no item is worth {plural}").format(plural=_plural(k, word)))
-    more = "more" if (p > points or d > doubles) and not (p < points or d < doubles) else \
-        "fewer" if not (p > points or d > doubles) else None
-    than = _("{list} {more} than the hand has").format(list=' and '.join(parts), more=more) if more else \
-        " and ".join(f"{_plural(abs(x - y), w)} {'more' if x > y else 'fewer'}"
-                     for x, y, w in ((p, points, "point"), (d, doubles, "double")) if x != y) + _(" than the hand has")
-    return _("{claim} is what {figures} give, {than}; {list}").format(
-        claim=claim, figures=_figures(p, d), than=than, list=', and '.join(worth))
+            worth.append(_("no item is worth {figures}").format(figures=_plural(k, word)))
+    if (p > points or d > doubles) and not (p < points or d < doubles):
+        than = _("{figures} more than the hand has").format(figures=_(" and ").join(parts))
+    elif not (p > points or d > doubles):
+        than = _("{figures} fewer than the hand has").format(figures=_(" and ").join(parts))
+    else:
+        than = _("{differences} than the hand has").format(differences=_(" and ").join(
+            (_("{figures} more") if x > y else _("{figures} fewer")).format(figures=_plural(abs(x - y), w))
+            for x, y, w in ((p, points, "point"), (d, doubles, "double")) if x != y))
+    return _("{claim} is what {figures} give, {than}; {worth}").format(
+        claim=claim, figures=_figures(p, d), than=than, worth=_(", and ").join(worth))
 
 
 def explain(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
@@ -142,20 +149,20 @@ def explain(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
     alone would (alternatives), or the one sentence saying that none would and why."""
     score, points, doubles = player["score"], player["points"], player["doubles"]
     if player.get("limit"):
-        return [_("the hand is a limit hand, {value}, worth {score}").format(value=player['limit'], score=score)]
+        return [_("the hand is a limit hand, {limit}, worth {score}").format(limit=player['limit'], score=score)]
     reasons = _left_out(claim, player, scheme)
     for item in player.get("not_counted", []):
         if "limit" in item and limit_value(item["limit"], scheme) == claim:
-            reasons.append(_("the claim counts {item_text} at {claim}, but the points total {value} is worth "
-                             "more").format(item_text=_item_text(item), claim=claim, value=points * 2 ** doubles))
+            reasons.append(_("the claim counts {item} at {claim}, but the points total {total} is worth "
+                             "more").format(item=_item_text(item), claim=claim, total=points * 2 ** doubles))
     if not scheme.roof_off and points * 2 ** doubles > scheme.limit and claim == points * 2 ** doubles:
         reasons.append(_("the claim goes over the limit: {points} points x 2^{doubles} = {claim}, capped at "
                          "{limit}").format(points=points, doubles=doubles, claim=claim, limit=scheme.limit))
     ru = player.get("runner_up")
     if ru and ru["score"] == claim:
-        lacks = ", ".join(_item_text(i) for i in ru.get("missing", [])) or "nothing"
-        reasons.append(_("the claim matches the poorer arrangement {list}; the best one also has {lacks}").format(
-            list=' '.join(ru['arrangement']), lacks=lacks))
+        lacks = ", ".join(_item_text(i) for i in ru.get("missing", [])) or _("nothing")
+        reasons.append(_("the claim matches the poorer arrangement {arrangement}; the best one also has "
+                         "{lacks}").format(arrangement=' '.join(ru['arrangement']), lacks=lacks))
     if reasons:
         return reasons
     near = _nearest_figures(claim, points, doubles, scheme)
@@ -165,8 +172,8 @@ def explain(claim: int, player: dict[str, Any], scheme: Scheme) -> list[str]:
     if near is None:
         return [_("nothing accounts for it: no count of points and doubles comes to {claim} under '{name}', and no "
                   "item left out or counted twice does").format(claim=claim, name=scheme.name)]
-    return [_("no item left out or counted twice accounts for it: ") +
-            _difference_text(claim, points, doubles, *near, player["items"])]
+    return [_("no item left out or counted twice accounts for it: {difference}").format(
+        difference=_difference_text(claim, points, doubles, *near, player["items"]))]
 
 
 def check_result(result: dict[str, Any], claims: Mapping[str, int], scheme: Scheme,
@@ -182,15 +189,15 @@ def check_result(result: dict[str, Any], claims: Mapping[str, int], scheme: Sche
         who = (names or {}).get(p["seat"]) or p.get("name") or p["seat"]
         at = where[p["seat"]]
         if p.get("counted"):
-            lines.append(_("{at}: {who} claims {claim} beside a score counted at the table (score {value}): there are "
-                           "no tiles to compare with").format(at=at, who=who, claim=claim, value=p['score']))
+            lines.append(_("{at}: {who} claims {claim} beside a score counted at the table (score {score}): there are "
+                           "no tiles to compare with").format(at=at, who=who, claim=claim, score=p['score']))
             continue
         if claim == p["score"]:
             lines.append(_("{at}: {who} claims {claim}: agreed").format(at=at, who=who, claim=claim))
             continue
         differ += 1
-        lines.append(_("{at}: {who} claims {claim}, mjscore counts {value} ({figures})").format(
-            at=at, who=who, claim=claim, value=p['score'], figures=figures(p)))
+        lines.append(_("{at}: {who} claims {claim}, mjscore counts {score} ({figures})").format(
+            at=at, who=who, claim=claim, score=p['score'], figures=figures(p)))
         lines.append(_("    mjscore's breakdown:"))
         lines.extend(f"      {line}" for line in breakdown(p))
         reasons = explain(claim, p, scheme)

@@ -162,8 +162,8 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
             new = kept + "---\n" + header_lines(options) + lines
             session = read_session(new, path)       # read once (its header is the file's, its hands read as played)
             if players is not None and _given_names(players) != session.header.names:
-                raise SessionError(_("the evening already names its players ({list}); leave out --players").format(
-                    list=' '.join(session.header.names)), Location(path))
+                raise SessionError(_("the evening already names its players ({names}); leave out --players").format(
+                    names=' '.join(session.header.names)), Location(path))
             if session.header.finished:
                 raise SessionError(finished_refusal(), Location(path))
             if start is not None or scheme:
@@ -171,8 +171,8 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
                                    "(edit the header to change them)"), Location(path))
             evening_only = [k for k in options if k not in _TABLE_SETTINGS or k in EVENING]
             if evening_only:
-                raise SessionError(_("the evening's header already stands: --{replace} is for a new file (edit the "
-                                     "header to change it)").format(replace=evening_only[0].replace('_', '-')),
+                raise SessionError(_("the evening's header already stands: --{option} is for a new file (edit the "
+                                     "header to change it)").format(option=evening_only[0].replace('_', '-')),
                                          Location(path))
         else:
             if players is None:
@@ -194,9 +194,9 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
         if number is not None and len(evening.hands) != number:
             had = len(evening.hands) - 1
             if number > had:
-                raise SessionError(_("the evening has {count_hands}; this would be hand {value}, not hand {number}: "
-                                     "nothing was written").format(count_hands=_count_hands(had), value=had + 1,
-                                         number=number), Location(path))
+                raise SessionError(_("the evening has {hands}; this would be hand {next}, not hand {number}: "
+                                     "nothing was written").format(hands=_count_hands(had), next=had + 1,
+                                                                   number=number), Location(path))
             raise HandTakenError(_("hand {number} is in the evening already (it has {had} hands before this one): "
                                    "nothing was written").format(number=number, had=had), Location(path))
         replace(target, new, like=raw, display=path)
@@ -232,8 +232,8 @@ def nth_hand(session: Session, number: int, path: str) -> HandSource:
     """Hand `number` of an evening as its file holds it, for a correction; SessionError when
     there is none."""
     if not 1 <= number <= len(session.hands):
-        raise SessionError(_("the evening has {count_hands}: there is no hand {number} to correct").format(
-            count_hands=_count_hands(len(session.hands)), number=number), Location(path))
+        raise SessionError(_("the evening has {hands}: there is no hand {number} to correct").format(
+            hands=_count_hands(len(session.hands)), number=number), Location(path))
     return session.hands[number - 1]
 
 
@@ -279,11 +279,10 @@ def remove_last_hand(path: str, *, number: int | None = None) -> Removed:
         evening = play_file(read_session(kept, path), target, keep_going=True, every_hand=False)
         if number is not None and len(evening.hands) + 1 != number:
             last = len(evening.hands) + 1
-            why = _("is not in the evening (taken back "
-                    "already?)") if number > last else _("is not the evening's last hand")
-            raise NotTheLastHandError(_("hand {number} {why}: the last is hand {last}, and nothing was taken "
-                                        "back").format(number=number, why=why, last=last),
-                                      Location(path))
+            said = _("hand {number} is not in the evening (taken back already?): the last is hand {last}, and "
+                     "nothing was taken back") if number > last else \
+                _("hand {number} is not the evening's last hand: the last is hand {last}, and nothing was taken back")
+            raise NotTheLastHandError(said.format(number=number, last=last), Location(path))
         replace(target, kept, like=raw, display=path)
     return Removed(removed, evening)
 

@@ -293,8 +293,8 @@ def _name_not_text(path: str) -> MjError | None:
     bad = next((c for c in path if "\udc80" <= c <= "\udcff"), None)
     if bad is None:
         return None
-    return InputError(_("its name is not UTF-8 text (byte 0x{value:02x}): rename the file to count the evening").format(
-        value=ord(bad) - 0xDC00), Location(path))
+    return InputError(_("its name is not UTF-8 text (byte 0x{byte}): rename the file to count the evening").format(
+        byte=f"{ord(bad) - 0xDC00:02x}"), Location(path))
 
 
 def play_evening(path: str, scheme: str | None = None, given: Mapping[str, Any] = EMPTY) -> SessionResult:

@@ -6,9 +6,9 @@ at it: ``hand.mj:3:14: error: five 5p at the table (E has 3, W has 2)``.
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
 
 from mjscore.model.say import _
-from typing import Any, NamedTuple
 
 
 class Location(NamedTuple):

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal
 
+from mjscore.model.say import N_, _
+
 # A seat, and a round, by its wind's letter: what every result and payment writes.
 SeatLetter = Literal["E", "S", "W", "N"]
 
@@ -100,10 +102,14 @@ SEASON_BASE = 38
 KINDS = 34          # playing tile kinds: 4 copies of each
 ALL_TILES = 42      # with the 8 bonus tiles
 
-_DRAGON_NAMES = {Dragon.RED: "red dragon", Dragon.GREEN: "green dragon", Dragon.WHITE: "white dragon"}
-_SUIT_NAMES = {Suit.CHARACTERS: "characters", Suit.DOTS: "dots", Suit.BAMBOO: "bamboo"}
-_FLOWER_NAMES = ("plum", "orchid", "chrysanthemum", "bamboo")
-_SEASON_NAMES = ("spring", "summer", "autumn", "winter")
+# The tiles' names, as a player reads them (`Tile.name`, said in the language in use where it is
+# asked for: a message, never scoring): a numbered tile's by its suit, the rank put in.
+_DRAGON_NAMES = {Dragon.RED: N_("red dragon"), Dragon.GREEN: N_("green dragon"), Dragon.WHITE: N_("white dragon")}
+_SUIT_NAMES = {Suit.CHARACTERS: N_("{rank} characters"), Suit.DOTS: N_("{rank} dots"),
+               Suit.BAMBOO: N_("{rank} bamboo")}
+_WIND_NAMES = (N_("east wind"), N_("south wind"), N_("west wind"), N_("north wind"))
+_FLOWER_NAMES = (N_("plum"), N_("orchid"), N_("chrysanthemum"), N_("bamboo"))
+_SEASON_NAMES = (N_("spring"), N_("summer"), N_("autumn"), N_("winter"))
 
 
 def _suit_of(i: int) -> Suit:
@@ -209,14 +215,14 @@ class Tile:
     def name(self) -> str:
         s = self.suit
         if s.is_numbered:
-            return f"{self.rank} {_SUIT_NAMES[s]}"
+            return _(_SUIT_NAMES[s]).format(rank=self.rank)
         if s is Suit.WIND:
-            return f"{_WIND_ORDER[self.rank - 1].name.lower()} wind"
+            return _(_WIND_NAMES[self.rank - 1])
         if s is Suit.DRAGON:
-            return _DRAGON_NAMES[_DRAGONS[self.rank - 1]]
+            return _(_DRAGON_NAMES[_DRAGONS[self.rank - 1]])
         if s is Suit.FLOWER:
-            return f"flower {self.rank} ({_FLOWER_NAMES[self.rank - 1]})"
-        return f"season {self.rank} ({_SEASON_NAMES[self.rank - 1]})"
+            return _("flower {rank} ({flower})").format(rank=self.rank, flower=_(_FLOWER_NAMES[self.rank - 1]))
+        return _("season {rank} ({season})").format(rank=self.rank, season=_(_SEASON_NAMES[self.rank - 1]))
 
     def __str__(self) -> str:
         return self.text

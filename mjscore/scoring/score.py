@@ -257,8 +257,8 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
     if (hand.win is not None):
         valued = _winning(hand, scheme, table)
         if not valued:
-            raise IncompleteHandError(_("{who}'s hand is not complete: {incompleteness}").format(
-                who=table.who(hand.seat), incompleteness=incompleteness(hand, scheme, table)), hand.where)
+            raise IncompleteHandError(_("{player}'s hand is not complete: {why}").format(
+                player=table.who(hand.seat), why=incompleteness(hand, scheme, table)), hand.where)
     else:
         engine = engine_for(scheme)
         sit = situation(hand, table, scheme, engine)

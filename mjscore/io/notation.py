@@ -46,7 +46,7 @@ from mjscore.model.tiles import (
     Tile,
     Wind,
 )
-from mjscore.model.say import N_, _
+from mjscore.model.say import N_, _, n_
 
 MAX_SCORE = 10**9
 # Where a position inside a value stands in its file: (line, column) in the text -> (line,
@@ -396,13 +396,13 @@ def resolve_names(tokens: tuple[Token, ...], names: dict[str, str]) -> tuple[Tok
         if seat is None:
             if out[i].text == "penalty" and tok.text.isdigit():
                 continue                         # the parser says what 'penalty' takes
-            raise NotationError(_("no player '{excerpt}' at this table: {list}").format(
-                excerpt=excerpt(tok.text), list=', '.join(names)), tok.where,
+            raise NotationError(_("no player '{token}' at this table: {players}").format(
+                token=excerpt(tok.text), players=', '.join(names)), tok.where,
                                 tok.text)
         if out[i].text == "from" and seat == own:
             who = next((n for n, s in names.items() if s == seat), seat)
-            raise NotationError(_("{who} cannot win on her own discard: 'from' names another player").format(
-                who=who), tok.where,
+            raise NotationError(_("{player} cannot win on her own discard: 'from' names another player").format(
+                player=who), tok.where,
                                 tok.text)
         out[i + 1] = tok._replace(text=seat)
     return tuple(out)
@@ -443,9 +443,10 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
             # A player's line, most lines of every table: asked first (no header ends in ':').
             hand = _parse_player(_SEAT_WORDS[word], line)
             if hand.seat in players:
-                twice = next((_("{n} is").format(n=n) for n, s in (names or {}).items() if s == hand.seat.value),
-                             _("seat {value} is").format(value=hand.seat.value))
-                raise NotationError(_("{twice} listed twice").format(twice=twice), line.where, word)
+                name = next((n for n, s in (names or {}).items() if s == hand.seat.value), None)
+                twice = (_("seat {seat} is listed twice").format(seat=hand.seat.value) if name is None
+                         else _("{player} is listed twice").format(player=name))
+                raise NotationError(twice, line.where, word)
             players[hand.seat] = hand
             continue
         if word == "penalty":
@@ -470,10 +471,10 @@ def parse_table(text: str, file: str = "<input>", first_line: int = 1, column_of
             elif word == "round":
                 round_wind = _round_wind(head, args)
             elif word == "scheme":
-                _expect_args(head, args, 1, _("a scheme name or a scheme file's path"))
+                _expect_args(head, args, 1, N_("a scheme name or a scheme file's path"))
                 scheme = args[0].text
             else:
-                _expect_args(head, args, 1, _("a whole number"))
+                _expect_args(head, args, 1, N_("a whole number"))
                 counters[COUNTERS.get(word) or RECORD_NUMBERS[word]] = parse_number(args[0], f"'{word}'")
             continue
         raise _not_a_line(word, line)
@@ -502,9 +503,9 @@ def _note_header(word: str, line: Line, seen_headers: dict[str, Line]) -> None:
 def _round_wind(head: Token, args: Sequence[Token]) -> Wind:
     """The wind of a `round` line not written as the usual two words (`parse_table` takes those
     at once): a wind missing, one too many, or no wind."""
-    _expect_args(head, args, 1, _("a wind: E, S, W or N"))
+    _expect_args(head, args, 1, N_("a wind: E, S, W or N"))
     if args[0].text not in WIND_BY_LETTER:
-        raise NotationError(_("'round' takes a wind (E, S, W or N), not '{text}'").format(text=args[0].text),
+        raise NotationError(_("'round' takes a wind (E, S, W or N), not '{token}'").format(token=args[0].text),
                             args[0].where, args[0].text)
     return WIND_BY_LETTER[args[0].text]
 
@@ -517,25 +518,27 @@ def _not_a_line(word: str, line: Line) -> NotationError:
     return NotationError(_unknown_line(word), line.where, word)
 
 
+_PENALTY_USAGE = N_("'penalty' takes SEAT AMOUNT, or SEAT AMOUNT to SEAT")    # said only on an error
+
+
 def _parse_penalty(head: Token, args: Sequence[Token]) -> SeatPenalty:
     """`penalty SEAT N` (to each other player) or `penalty SEAT N to SEAT`."""
-    usage = _("'penalty' takes SEAT AMOUNT, or SEAT AMOUNT to SEAT")
     if len(args) not in (2, 4):
         at = args[0] if args else head
-        raise NotationError(usage, at.where, at.text)
+        raise NotationError(_(_PENALTY_USAGE), at.where, at.text)
     if args[0].text not in WIND_BY_LETTER:
-        raise NotationError(_("{usage}; '{text}' is not a seat").format(
-            usage=usage, text=args[0].text), args[0].where, args[0].text)
+        raise NotationError(_("{usage}; '{token}' is not a seat").format(
+            usage=_(_PENALTY_USAGE), token=args[0].text), args[0].where, args[0].text)
     payer = WIND_BY_LETTER[args[0].text]
     amount = parse_number(args[1], "'penalty'")
     payee = None
     if len(args) == 4:
         if args[2].text != "to":
-            raise NotationError(_("{usage}; expected 'to', not '{text}'").format(
-                usage=usage, text=args[2].text), args[2].where, args[2].text)
+            raise NotationError(_("{usage}; expected 'to', not '{token}'").format(
+                usage=_(_PENALTY_USAGE), token=args[2].text), args[2].where, args[2].text)
         if args[3].text not in WIND_BY_LETTER:
-            raise NotationError(_("{usage}; '{text}' is not a seat").format(
-                usage=usage, text=args[3].text), args[3].where, args[3].text)
+            raise NotationError(_("{usage}; '{token}' is not a seat").format(
+                usage=_(_PENALTY_USAGE), token=args[3].text), args[3].where, args[3].text)
         payee = WIND_BY_LETTER[args[3].text]
         if payee is payer:
             raise NotationError(_("a player cannot pay a penalty to himself"), args[3].where, args[3].text)
@@ -560,36 +563,39 @@ def parse_setting(head: Token, args: Sequence[Token], settings: Mapping[str, Set
 def _unknown_line(word: str) -> str:
     hint = ""
     if word.rstrip(":") in ("e", "s", "w", "n"):
-        hint = _(" (seats are upper case: '{upper}:')").format(upper=word.rstrip(':').upper())
+        hint = _(" (seats are upper case: '{seat}:')").format(seat=word.rstrip(':').upper())
     elif word.endswith(":"):
         hint = _(" (a seat is E, S, W or N)")
-    return (_("'{word}' does not start a player line (E: S: W: N:) or a header ({list}){hint}").format(
-        word=word, list=', '.join(HEADERS), hint=hint))
+    return (_("'{word}' does not start a player line (E: S: W: N:) or a header ({headers}){hint}").format(
+        word=word, headers=', '.join(HEADERS), hint=hint))
 
 
 def _expect_args(head: Token, args: Sequence[Token], n: int, what: str = "") -> None:
+    """`n` words after a header; `what` says what they are (marked N_, translated here, on the error)."""
     if len(args) != n:
         if n == 0:
-            raise NotationError(_("'{text}' takes nothing after it").format(
-                text=head.text), args[0].where, args[0].text)
+            raise NotationError(_("'{header}' takes nothing after it").format(
+                header=head.text), args[0].where, args[0].text)
         if not args:
-            raise NotationError(_("'{text}' needs {what}").format(text=head.text, what=what), head.where, head.text)
-        raise NotationError(_("'{text}' takes one value, {what}; '{text2}' is one too many").format(
-            text=head.text, what=what, text2=args[n].text),
+            raise NotationError(_("'{header}' needs {what}").format(header=head.text, what=_(what)),
+                                head.where, head.text)
+        raise NotationError(_("'{header}' takes one value, {what}; '{extra}' is one too many").format(
+            header=head.text, what=_(what), extra=args[n].text),
                             args[n].where, args[n].text)
 
 
 def parse_number(tok: Token, what: str) -> int:
     if not tok.text.isdigit() or not tok.text.isascii():
-        raise NotationError(_("{what} takes a whole number, not '{excerpt}'").format(
-            what=what, excerpt=excerpt(tok.text)), tok.where, tok.text)
+        raise NotationError(_("{what} takes a whole number, not '{token}'").format(
+            what=what, token=excerpt(tok.text)), tok.where, tok.text)
     value = int(tok.text[:12])
     if len(tok.text) > 10 or value > MAX_SCORE:
         # A number of thousands of digits is shown by its first and how many: one line.
-        shown = tok.text if len(tok.text) <= 24 else _("{value}…({n:,} digits)").format(
-            value=tok.text[:5], n=len(tok.text))
-        raise NotationError(_("{what}: {shown} is too large").format(
-            what=what, shown=shown), tok.where, excerpt(tok.text))
+        shown = tok.text if len(tok.text) <= 24 else n_("{first}…({n} digit)", "{first}…({n} digits)",
+                                                         len(tok.text)).format(first=tok.text[:5],
+                                                                               n=f"{len(tok.text):,}")
+        raise NotationError(_("{what}: {number} is too large").format(
+            what=what, number=shown), tok.where, excerpt(tok.text))
     return value
 
 
@@ -683,7 +689,7 @@ def _read_keyword(w: _Keywords, seat: Wind, line: Line, k: int, i: int) -> int:
     `i` on), kept in `w`; the number of the word after them."""
     t = line.words[k]
     if t in (")", "]", ">", "}"):
-        raise NotationError(_("'{t}' closes a group that was never opened").format(t=t), line.place(k), t)
+        raise NotationError(_("'{token}' closes a group that was never opened").format(token=t), line.place(k), t)
     if t == "...":
         if w.incomplete:
             raise NotationError(_("'...' is given twice"), line.place(k), t)
@@ -692,12 +698,12 @@ def _read_keyword(w: _Keywords, seat: Wind, line: Line, k: int, i: int) -> int:
     if t == "=":
         if w.claim is not None:
             raise NotationError(_("a claim '= N' is given twice"), line.place(k), t)
-        w.claim = parse_number(_next(line, i, _("the claimed score after '='")), "'='")
+        w.claim = parse_number(_next(line, i, N_("the claimed score after '='")), "'='")
         return i + 1
     if t == "score":
         if w.score is not None:
             raise NotationError(_("'score' is given twice"), line.place(k), t)
-        w.score = parse_number(_next(line, i, _("the score after 'score'")), "'score'")
+        w.score = parse_number(_next(line, i, N_("the score after 'score'")), "'score'")
         return i + 1
     if t == "win":
         if w.win is not None:
@@ -715,8 +721,8 @@ def _read_keyword(w: _Keywords, seat: Wind, line: Line, k: int, i: int) -> int:
                                 line.place(k), t)
         return i
     if t in FLAGS or t in ("self", "from"):
-        raise NotationError(_("'{t}' belongs in a win clause: win TILE self|from SEAT [flags]").format(
-            t=t), line.place(k), t)
+        raise NotationError(_("'{token}' belongs in a win clause: win TILE self|from SEAT [flags]").format(
+            token=t), line.place(k), t)
     raise NotationError(_bad_word(t), line.place(k), t)
 
 
@@ -765,10 +771,12 @@ _INDEX = attrgetter("index")      # tiles sort by index; the key is read in C, n
 
 def _next(line: Line, i: int, what: str) -> Token:
     """Word `i`, which the word before it needs, with its place (a plain function, not a closure
-    over the parser's position: that would make every step of its loop slower)."""
+    over the parser's position: that would make every step of its loop slower).  `what` is marked
+    N_ and translated here, on the error."""
     if i >= len(line.words):
         last = line.token(i - 1)
-        raise NotationError(_("{what} is missing at the end of the line").format(what=what), last.where, last.text)
+        raise NotationError(_("{what} is missing at the end of the line").format(what=_(what)), last.where,
+                            last.text)
     return line.token(i)
 
 
@@ -787,19 +795,19 @@ def tokens_of(text: str, file: str, first_line: int, column_of: ColumnOf | None 
 
 def _bad_word(t: str) -> str:
     if t.lower() in HEADERS or t in ("round", "scheme"):
-        return _("'{t}' is a header: give it on a line of its own").format(t=t)
+        return _("'{token}' is a header: give it on a line of its own").format(token=t)
     if re.fullmatch(r"[0-9]+", t):
-        return _("'{t}' has no suit letter: write e.g. {t}m, {t}p or {t}s").format(t=t)
+        return _("'{token}' has no suit letter: write e.g. {token}m, {token}p or {token}s").format(token=t)
     m = re.fullmatch(r"[0-9]+([a-zA-Z])", t)
     if m:
         letter = m.group(1)
         if letter in "mpscdbzfy":
-            return _("'{t}' is not a tile: a rank is out of range for '{letter}'").format(t=t, letter=letter)
-        return _("'{t}' is not a tile: '{letter}' is no suit (m p s, or c d b; z for honours)").format(
-            t=t, letter=letter)
+            return _("'{token}' is not a tile: a rank is out of range for '{letter}'").format(token=t, letter=letter)
+        return _("'{token}' is not a tile: '{letter}' is no suit (m p s, or c d b; z for honours)").format(
+            token=t, letter=letter)
     if re.fullmatch(r"[eswncfp]+", t):
-        return _("'{t}' is not a tile: honours are upper case ({upper})").format(t=t, upper=t.upper())
-    return _("'{t}' is not a tile, a group or a keyword").format(t=t)
+        return _("'{token}' is not a tile: honours are upper case ({tiles})").format(token=t, tiles=t.upper())
+    return _("'{token}' is not a tile, a group or a keyword").format(token=t)
 
 
 def _parse_group(line: Line, opened: int, i: int) -> tuple[Meld, int]:
@@ -819,8 +827,8 @@ def _parse_group(line: Line, opened: int, i: int) -> tuple[Meld, int]:
         if t == closing:
             break
         if t[0] in _OPEN or (len(t) == 1 and t in "[](){}<>"):      # `[`, or a whole group `[456m]`
-            raise NotationError(_("'{value}' cannot stand inside a group opened by '{bracket}'").format(
-                value=t[0], bracket=bracket), line.place(i - 1), t[0])
+            raise NotationError(_("'{token}' cannot stand inside a group opened by '{bracket}'").format(
+                token=t[0], bracket=bracket), line.place(i - 1), t[0])
         parts = run_parts(t)
         if parts is None:
             raise NotationError(_bad_word(t), line.place(i - 1), t)
@@ -866,20 +874,20 @@ def _group_error(open_tok: Token, form: Form, kind: SetKind | None, tiles: tuple
                  closing: str) -> GroupError:
     text = f"{open_tok.text}{tiles_text(tiles, sep='')}{closing}"
     if form is Form.DECLARED_KONG:
-        return GroupError(_("{text} is not a kong: ( ) holds four identical tiles").format(
-            text=text), open_tok.where, text)
+        return GroupError(_("{group} is not a kong: ( ) holds four identical tiles").format(
+            group=text), open_tok.where, text)
     if form is Form.CLAIMED_KONG:
-        return GroupError(_("{text} is not a kong: < > holds four identical tiles, a concealed pung and the discard "
-                            "claimed to make it a kong").format(text=text), open_tok.where, text)
+        return GroupError(_("{group} is not a kong: < > holds four identical tiles, a concealed pung and the discard "
+                            "claimed to make it a kong").format(group=text), open_tok.where, text)
     if form is Form.EXPOSED:
         return GroupError(_not_a_set(text), open_tok.where, text)
     why = _(" (declare a concealed kong with ( ))") if kind is SetKind.KONG else ""
-    return GroupError(_("{text} is not a set: {{ }} holds a chow or a pung{why}").format(
-        text=text, why=why), open_tok.where, text)
+    return GroupError(_("{group} is not a set: {{ }} holds a chow or a pung{why}").format(
+        group=text, why=why), open_tok.where, text)
 
 
 def _not_a_set(text: str) -> str:
-    return _("{text} is not a set: [ ] holds a chow (three in sequence), a pung or a kong").format(text=text)
+    return _("{group} is not a set: [ ] holds a chow (three in sequence), a pung or a kong").format(group=text)
 
 
 def _parse_win(seat: Wind, line: Line, i: int) -> tuple[Win, int]:
@@ -892,8 +900,8 @@ def _parse_win(seat: Wind, line: Line, i: int) -> tuple[Win, int]:
         t = words[i]
         tile = parse_tile(t)
         if tile is None or tile.is_bonus:
-            raise NotationError(_("'{t}' is not a winning tile: write win TILE self|from SEAT").format(
-                t=t), line.place(i), t)
+            raise NotationError(_("'{token}' is not a winning tile: write win TILE self|from SEAT").format(
+                token=t), line.place(i), t)
         i += 1
     if i >= n:
         raise NotationError(_("the win clause needs 'self' or 'from SEAT'"), line.place(at_win), words[at_win])
@@ -906,16 +914,16 @@ def _parse_win(seat: Wind, line: Line, i: int) -> tuple[Win, int]:
         st = words[i]
         i += 1
         if st not in WIND_BY_LETTER:
-            raise NotationError(_("'from' takes a seat (E, S, W or N), not '{st}'").format(
-                st=st), line.place(i - 1), st)
+            raise NotationError(_("'from' takes a seat (E, S, W or N), not '{token}'").format(
+                token=st), line.place(i - 1), st)
         discarder = WIND_BY_LETTER[st]
         if discarder is seat:
-            raise NotationError(_("{value} cannot win on a discard of its own: 'from' names another seat").format(
-                value=seat.value),
+            raise NotationError(_("{seat} cannot win on a discard of its own: 'from' names another seat").format(
+                seat=seat.value),
                                 line.place(i - 1), st)
     elif t != "self":
-        raise NotationError(_("the win clause goes on with 'self' or 'from SEAT', not '{t}'").format(
-            t=t), line.place(i - 1), t)
+        raise NotationError(_("the win clause goes on with 'self' or 'from SEAT', not '{token}'").format(
+            token=t), line.place(i - 1), t)
     flags: list[WinFlag] = []
     liable = None
     while i < n and (words[i] in FLAGS or words[i] == "liable"):
@@ -934,7 +942,7 @@ def _parse_win(seat: Wind, line: Line, i: int) -> tuple[Win, int]:
             continue
         f = FLAGS[words[i]]
         if f in flags:
-            raise NotationError(_("flag '{value}' is given twice").format(value=f.value), line.place(i), f.value)
+            raise NotationError(_("flag '{flag}' is given twice").format(flag=f.value), line.place(i), f.value)
         flags.append(f)
         i += 1
     return Win(tile, discarder, frozenset(flags), liable), i

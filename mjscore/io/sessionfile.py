@@ -29,7 +29,7 @@ from mjscore.io.yamlsafe import load_nodes
 from mjscore.model.errors import Location, NotationError, SessionError, YamlFormError, excerpt
 from mjscore.model.settings import ordered
 from mjscore.model.table import Table, name_key
-from mjscore.model.say import _
+from mjscore.model.say import N_, _
 
 SESSION_HEADERS = ("players", "start", "scheme", "finished", *SESSION_SETTINGS)
 
@@ -188,8 +188,8 @@ def _compact_session(chunks: list[tuple[int, str]], name: str) -> Session:
     for line in logical_lines(head_text, name, first_line):
         word, args = line.tokens[0].text, line.tokens[1:]
         if word in seen:
-            raise NotationError(_("'{excerpt}' is given twice in the session's header").format(
-                excerpt=excerpt(word)), line.where, word)
+            raise NotationError(_("'{header}' is given twice in the session's header").format(
+                header=excerpt(word)), line.where, word)
         seen.add(word)
         if word == "players":
             if len(args) != 4:
@@ -211,8 +211,8 @@ def _compact_session(chunks: list[tuple[int, str]], name: str) -> Session:
         elif word in SESSION_SETTINGS:
             options[SESSION_SETTINGS[word].name] = parse_setting(line.tokens[0], args, SESSION_SETTINGS)
         else:
-            raise NotationError(_("'{excerpt}' is not a session header ({list}); hands follow the first ---").format(
-                excerpt=excerpt(word), list=', '.join(SESSION_HEADERS)), line.where, word)
+            raise NotationError(_("'{word}' is not a session header ({headers}); hands follow the first ---").format(
+                word=excerpt(word), headers=', '.join(SESSION_HEADERS)), line.where, word)
     if names is None:
         raise SessionError(_("a session starts with a header block naming the players "
                            "('players Ann Bob Cid Dee'), then '---' and the hands"), where)
@@ -227,20 +227,20 @@ def _read_yaml_session(text: str, name: str) -> Session:
     if len(nodes) != 1 or not isinstance(nodes[0], yaml.MappingNode):
         raise YamlFormError(_("a session file is one mapping with 'players' and 'hands'"), Location(name, 1, 1))
     reader = NodeReader(text, name)
-    fields = reader.mapping(nodes[0], _("a session"), SESSION_KEYS)
+    fields = reader.mapping(nodes[0], N_("a session"), SESSION_KEYS)
     where = reader.where(nodes[0])
     if "players" not in fields or "hands" not in fields:
         raise YamlFormError(_("a session needs 'players' (four names in seat order) and 'hands'"), where)
     pnode = fields["players"][1]
     if not isinstance(pnode, yaml.SequenceNode) or len(pnode.value) != 4:
         raise YamlFormError(_("'players' lists the four players' names in seat order E S W N"), reader.where(pnode))
-    names = player_names([reader.text(n, _("a player's name")) for n in pnode.value],
+    names = player_names([reader.text(n, N_("a player's name")) for n in pnode.value],
                          [reader.where(n) for n in pnode.value])
     start = 2000
     if "start" in fields:
         given = reader.scalar(fields["start"][1], "'start'")
         if not isinstance(given, int) or isinstance(given, bool) or not 0 <= given <= MAX_SCORE:
-            raise YamlFormError(_("'start' takes a whole number from 0 to {MAX_SCORE:,}").format(MAX_SCORE=MAX_SCORE),
+            raise YamlFormError(_("'start' takes a whole number from 0 to {most}").format(most=f"{MAX_SCORE:,}"),
                                 reader.where(fields["start"][1]))
         start = given
     scheme = reader.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
@@ -275,12 +275,12 @@ def player_names(names: list[str], places: list[Location]) -> tuple[str, ...]:
         name = unicodedata.normalize("NFKC", raw)
         why = _unwritable(name)
         if why:
-            raise NotationError(_("'{excerpt}' cannot be a player's name: {why}").format(
-                excerpt=excerpt(raw), why=why), where, raw)
+            raise NotationError(_("'{name}' cannot be a player's name: {why}").format(
+                name=excerpt(raw), why=why), where, raw)
         clash = next((n for n in out if name_key(n) == name_key(name)), None)
         if clash is not None:
-            raise NotationError(_("'{excerpt}' and '{excerpt2}' are one name: 'players' names four different "
-                                  "players").format(excerpt=excerpt(raw), excerpt2=excerpt(clash)), where, raw)
+            raise NotationError(_("'{name}' and '{other}' are one name: 'players' names four different "
+                                  "players").format(name=excerpt(raw), other=excerpt(clash)), where, raw)
         out.append(name)
     return tuple(out)
 
@@ -307,5 +307,5 @@ def _unwritable(name: str) -> str | None:
     if name_key(name) in _NOT_NAMES:
         return _("it would read as a seat or a word of the notation")
     if len(name) > MAX_NAME:
-        return _("a name has at most {MAX_NAME} characters").format(MAX_NAME=MAX_NAME)
+        return _("a name has at most {most} characters").format(most=MAX_NAME)
     return None

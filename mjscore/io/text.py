@@ -24,15 +24,16 @@ import stat
 import sys
 
 from mjscore.model.errors import InputError, Location, MjError, NotationError
-from mjscore.model.say import _
+from mjscore.model.say import N_, _
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 MAX_LINE = 10_000          # characters; a longer line is refused, not parsed
 _BAD = re.compile(r"[\x00\udc80-\udcff]")
 
 
-def open_regular(path: str, display: str | None = None, what: str = "file") -> BinaryIO:
-    """A binary stream of a regular file; anything else is refused before it is read.
+def open_regular(path: str, display: str | None = None, what: str = N_("file")) -> BinaryIO:
+    """A binary stream of a regular file; anything else is refused before it is read.  `what`
+    names it in the message of one that is missing (marked N_, translated there).
 
     Opening never blocks (a FIFO is opened without waiting for a writer, then refused), and a
     terminal never becomes the controlling one.
@@ -45,7 +46,7 @@ def open_regular(path: str, display: str | None = None, what: str = "file") -> B
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        raise InputError(_("no such {what}").format(what=what), Location(name)) from None
+        raise InputError(_("no such {what}").format(what=_(what)), Location(name)) from None
     except IsADirectoryError:
         raise InputError(_("is a folder, not a file"), Location(name)) from None
     except PermissionError:
@@ -68,11 +69,12 @@ def read_limited(stream: BinaryIO, limit: int, name: str) -> bytes:
     except OSError as e:
         raise InputError(_("cannot read: {strerror}").format(strerror=e.strerror or e), Location(name)) from None
     if len(data) > limit:
-        raise InputError(_("is larger than {limit:,} bytes, the most that is read").format(limit=limit), Location(name))
+        raise InputError(_("is larger than {limit} bytes, the most that is read").format(limit=f"{limit:,}"),
+                         Location(name))
     return data
 
 
-def read_bytes(path: str, limit: int, display: str | None = None, what: str = "file") -> bytes:
+def read_bytes(path: str, limit: int, display: str | None = None, what: str = N_("file")) -> bytes:
     """The bytes of a regular file, refused beyond `limit`."""
     with open_regular(path, display, what) as f:
         return read_limited(f, limit, display or path)
@@ -92,7 +94,7 @@ def _checked(line: str, number: int, name: str) -> str:
         return line
     if bad[0] == "\x00":
         raise InputError(_("this is not a text file (it holds NUL bytes)"), Location(name, number, bad.start() + 1))
-    raise InputError(_("not UTF-8 text: byte 0x{value:02x} cannot be read").format(value=ord(bad[0]) - 0xDC00),
+    raise InputError(_("not UTF-8 text: byte 0x{byte} cannot be read").format(byte=f"{ord(bad[0]) - 0xDC00:02x}"),
                      Location(name, number, bad.start() + 1))
 
 

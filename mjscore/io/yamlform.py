@@ -27,7 +27,7 @@ from mjscore.model.errors import Location, MjError, NotationError, YamlFormError
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.model.table import COUNTERS, RECORD_NUMBERS, PlayerHand, Table
 from mjscore.model.tiles import SEATS, WIND_BY_LETTER, Wind
-from mjscore.model.say import _
+from mjscore.model.say import N_, _
 
 if TYPE_CHECKING:                  # yaml is imported when a YAML text is read, not at start-up
     from yaml.nodes import Node
@@ -75,13 +75,15 @@ class NodeReader:
             raise YamlFormError(_("YAML tag '{tag}' is not allowed: tables are plain data").format(
                 tag=node.tag), self.where(node))
 
+    # `what`, below, names the value in a message: a phrase marked N_ or notation ("'round'"),
+    # translated where the message is made (an error), not on the way there.
     def scalar(self, node: Node, what: str) -> Scalar:
         import yaml
 
         self.count(node)
         if not isinstance(node, yaml.ScalarNode):
             raise YamlFormError(_("{what} must be a single value, not a list or mapping").format(
-                what=what), self.where(node))
+                what=_(what)), self.where(node))
         value: str = node.value          # a scalar node's value is its text
         if node.tag == _STR:
             return value
@@ -102,7 +104,7 @@ class NodeReader:
             return ""
         if isinstance(v, bool):
             raise YamlFormError(_("{what} must be text, not {value}").format(
-                what=what, value=node.value), self.where(node))
+                what=_(what), value=node.value), self.where(node))
         return str(v)
 
     def mapping(self, node: Node, what: str, allowed: set[str]) -> Fields:
@@ -110,17 +112,17 @@ class NodeReader:
 
         self.count(node)
         if not isinstance(node, yaml.MappingNode):
-            raise YamlFormError(_("{what} must be a mapping").format(what=what), self.where(node))
+            raise YamlFormError(_("{what} must be a mapping").format(what=_(what)), self.where(node))
         out: Fields = {}
         for k, v in node.value:
-            key = self.scalar(k, _("a key"))
+            key = self.scalar(k, N_("a key"))
             if not isinstance(key, str) or key not in allowed:
-                raise YamlFormError(_("unknown key '{key}' in {what}; known: {list}").format(
-                    key=key, what=what, list=', '.join(sorted(allowed))),
+                raise YamlFormError(_("unknown key '{key}' in {what}; known: {keys}").format(
+                    key=key, what=_(what), keys=', '.join(sorted(allowed))),
                                     self.where(k), str(key))
             if key in out:
                 raise YamlFormError(_("key '{key}' is given twice in {what}").format(
-                    key=key, what=what), self.where(k), key)
+                    key=key, what=_(what)), self.where(k), key)
             out[key] = (k, v)
         return out
 
@@ -158,7 +160,7 @@ class NodeReader:
         if not (isinstance(doc, yaml.MappingNode) and any(
                 isinstance(k, yaml.ScalarNode) and k.value == "hands" for k, __ in doc.value)):
             return [doc]
-        fields = self.mapping(doc, _("a session"), SESSION_KEYS)
+        fields = self.mapping(doc, N_("a session"), SESSION_KEYS)
         hands = fields["hands"][1]
         self.count(hands)
         if not isinstance(hands, yaml.SequenceNode):
@@ -170,9 +172,9 @@ class NodeReader:
         import yaml
 
         if isinstance(node, yaml.ScalarNode):
-            text = self.text(node, _("a table"))
+            text = self.text(node, N_("a table"))
             return parse_table(text, self.file, 1, self.column_of(node), allow_empty=False, names=self.names)
-        fields = self.mapping(node, _("a table"), TABLE_KEYS)
+        fields = self.mapping(node, N_("a table"), TABLE_KEYS)
         if "players" not in fields and "draw" not in fields:
             raise YamlFormError(_("a table needs 'players' (seat: hand)"), self.where(node))
         round_wind = Wind.EAST
@@ -180,7 +182,8 @@ class NodeReader:
             k, v = fields["round"]
             r = self.text(v, "'round'")
             if r not in WIND_BY_LETTER:
-                raise YamlFormError(_("'round' takes a wind (E, S, W or N), not '{r}'").format(r=r), self.where(v), r)
+                raise YamlFormError(_("'round' takes a wind (E, S, W or N), not '{token}'").format(token=r),
+                                    self.where(v), r)
             round_wind = WIND_BY_LETTER[r]
         scheme = self.text(fields["scheme"][1], "'scheme'") if "scheme" in fields else None
         draw = False
@@ -211,7 +214,7 @@ class NodeReader:
             for seat_text, (knode, vnode) in pmap.items():
                 seat = WIND_BY_LETTER[name_seat(self.names, seat_text) or seat_text]
                 if seat in players:
-                    raise YamlFormError(_("seat {value} is listed twice").format(value=seat.value), self.where(knode))
+                    raise YamlFormError(_("seat {seat} is listed twice").format(seat=seat.value), self.where(knode))
                 players[seat] = self.player(seat, knode, vnode)
         if not players and not draw:
             raise YamlFormError(_("the table lists no players"), self.where(node))
@@ -238,13 +241,13 @@ class NodeReader:
             self.count(pnode)
             for item in items:
                 if isinstance(item, yaml.MappingNode):
-                    pf = self.mapping(item, _("a penalty"), {"from", "amount", "to"})
+                    pf = self.mapping(item, N_("a penalty"), {"from", "amount", "to"})
                     text = f"penalty {self.text(pf['from'][1], 'from') if 'from' in pf else ''} " \
                            f"{self.text(pf['amount'][1], 'amount') if 'amount' in pf else ''}"
                     if "to" in pf:
                         text += f" to {self.text(pf['to'][1], 'to')}"
                 else:
-                    text = "penalty " + self.text(item, _("a penalty"))
+                    text = "penalty " + self.text(item, N_("a penalty"))
                 header_lines.append((item, text))
         if not header_lines:
             return Table()
@@ -257,10 +260,12 @@ class NodeReader:
         import yaml
 
         head = Token.at(f"{seat.value}:", self.where(knode))
+        # Named with its seat, so said once a player (not a word): translated here, and again
+        # (to the same) where a message shows it.
+        what = _("player {seat}").format(seat=seat.value)
         if not isinstance(vnode, yaml.MappingNode):
-            return parse_player_tokens(seat, head, self.seats(self.tokens(vnode, _("player {value}").format(
-                value=seat.value))))
-        fields = self.mapping(vnode, _("player {value}").format(value=seat.value), PLAYER_KEYS)
+            return parse_player_tokens(seat, head, self.seats(self.tokens(vnode, what)))
+        fields = self.mapping(vnode, what, PLAYER_KEYS)
         toks: list[Token] = []
         for key in ("tiles", "bonus"):
             if key in fields:
@@ -301,7 +306,7 @@ class NodeReader:
         v = self.scalar(node, what)
         if not isinstance(v, int) or isinstance(v, bool):
             raise NotationError(_("{what} takes a whole number, not '{value}'").format(
-                what=what, value=node.value), self.where(node), node.value)
+                what=_(what), value=node.value), self.where(node), node.value)
         return Token.at(str(v), self.where(node))
 
     def win_tokens(self, knode: Node, vnode: Node) -> list[Token]:
@@ -326,7 +331,7 @@ class NodeReader:
             if isinstance(node, yaml.SequenceNode):
                 self.count(node)
                 for item in node.value:
-                    toks.extend(self.tokens(item, _("a flag")))
+                    toks.extend(self.tokens(item, N_("a flag")))
             else:
                 toks.extend(self.tokens(node, "'flags'"))
         return toks

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from mjscore.model.errors import Location, YamlFormError, excerpt
-from mjscore.model.say import _
+from mjscore.model.say import _, n_
 
 if TYPE_CHECKING:                  # yaml is imported when a YAML text is read, not at start-up
     from yaml import CSafeLoader, SafeLoader
@@ -54,8 +54,8 @@ def load_nodes(text: str, file: str) -> list[Node]:
 
     loader = safe_loader()
     if len(text.encode("utf-8", "surrogatepass")) > MAX_YAML_BYTES:
-        raise YamlFormError(_("YAML input is larger than {value} MiB; split it into several files").format(
-            value=MAX_YAML_BYTES // (1024 * 1024)), Location(file))
+        raise YamlFormError(_("YAML input is larger than {limit} MiB; split it into several files").format(
+            limit=MAX_YAML_BYTES // (1024 * 1024)), Location(file))
     depth = aliases = events = 0
     try:
         for ev in yaml.parse(text, Loader=loader):
@@ -63,15 +63,15 @@ def load_nodes(text: str, file: str) -> list[Node]:
             if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise YamlFormError(_("YAML nested more than {MAX_DEPTH} levels deep").format(MAX_DEPTH=MAX_DEPTH),
+                    raise YamlFormError(_("YAML nested more than {limit} levels deep").format(limit=MAX_DEPTH),
                                         mark_location(file, ev.start_mark))
             elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
             elif isinstance(ev, yaml.AliasEvent):
                 aliases += 1
                 if aliases > MAX_ALIASES:
-                    raise YamlFormError(_("more than {MAX_ALIASES} YAML aliases: refused (alias bomb?)").format(
-                        MAX_ALIASES=MAX_ALIASES),
+                    raise YamlFormError(_("more than {limit} YAML aliases: refused (alias bomb?)").format(
+                        limit=MAX_ALIASES),
                                         mark_location(file, ev.start_mark))
             if events > MAX_EVENTS:
                 raise YamlFormError(_("YAML input has too many values"), mark_location(file, ev.start_mark))
@@ -84,8 +84,8 @@ def load_nodes(text: str, file: str) -> list[Node]:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         where = mark_location(file, mark) if mark is not None else Location(file, 1, 1)
         if "nesting depth" in str(e):      # libyaml's own limit, met before ours on deep flow brackets
-            raise YamlFormError(_("YAML nested more than {MAX_DEPTH} levels deep").format(
-                MAX_DEPTH=MAX_DEPTH), where) from None
+            raise YamlFormError(_("YAML nested more than {limit} levels deep").format(
+                limit=MAX_DEPTH), where) from None
         problem = getattr(e, "problem", None) or getattr(e, "context", None) or str(e)
         raise YamlFormError(_("YAML: {problem}").format(problem=problem), where) from None
 
@@ -136,13 +136,13 @@ def check_expansion(root: Node, file: str, limit: int = MAX_VALUES) -> int:
         if key in size:
             continue
         if node.tag not in _PLAIN:
-            raise YamlFormError(_("YAML tag '{excerpt}' is not allowed: this file is plain data").format(
-                excerpt=excerpt(node.tag)),
+            raise YamlFormError(_("YAML tag '{tag}' is not allowed: this file is plain data").format(
+                tag=excerpt(node.tag)),
                                 mark_location(file, node.start_mark))
         if isinstance(node, yaml.ScalarNode):
             if node.tag.endswith(("int", "float")) and len(node.value) > MAX_DIGITS:
-                raise YamlFormError(_("a number of more than {MAX_DIGITS} digits").format(
-                    MAX_DIGITS=MAX_DIGITS), mark_location(file, node.start_mark))
+                raise YamlFormError(_("a number of more than {limit} digits").format(
+                    limit=MAX_DIGITS), mark_location(file, node.start_mark))
             size[key] = 1
             continue
         if key in busy:
@@ -155,7 +155,8 @@ def check_expansion(root: Node, file: str, limit: int = MAX_VALUES) -> int:
     # Written out, a document may hold a few times the values it spells (a base's table reused
     # under an alias); an alias bomb holds millions of times as many.
     if total > max(limit, 10 * len(size)):
-        raise YamlFormError(_("YAML expands to {total:,} values, from {n:,} written (alias bomb?)").format(
-            total=total, n=len(size)),
+        raise YamlFormError(n_("YAML expands to {total} value, from {written} written (alias bomb?)",
+                               "YAML expands to {total} values, from {written} written (alias bomb?)", total).format(
+            total=f"{total:,}", written=f"{len(size):,}"),
                             mark_location(file, root.start_mark))
     return total

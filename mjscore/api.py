@@ -760,7 +760,7 @@ class Evening:
             {"word": s.word, "value": shown(s, getattr(values, s.name)), "given": s.name in given, "help": _(s.help)}
             for group, values in in_force for s in group]
         changes = _views.diff(load_scheme(scheme.base[1]), scheme) if scheme.base else []
-        return {"scheme": scheme.name, "title": scheme.title, "description": scheme.description,
+        return {"scheme": scheme.name, "title": _(scheme.title), "description": _(scheme.description),
                 "file": None if played.scheme is None else played.scheme,
                 "base": scheme.base[0] if scheme.base else None,
                 "changes": [{"what": what, "base": a, "here": b} for what, a, b in changes],

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 import typer
 
 from mjscore.model.errors import InputError, Location, MjError
-from mjscore.model.say import _
+from mjscore.model.say import LANGUAGES, _
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.version import __version__
 
@@ -107,10 +107,23 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+# The languages mjscore speaks, as `--lang` takes them (their codes: en, de, nl, fr).
+Language = StrEnum("Language", {code: code for code in LANGUAGES})  # type: ignore[misc]
+
+
 @app.callback()
 def _root(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                                help=_("Print the version and exit."))] = False) -> None:
+                                                help=_("Print the version and exit."))] = False,
+          lang: Annotated[Language | None, typer.Option(
+              "--lang", help=_("The language to write in (anywhere on the line); without it MJSCORE_LANG, "
+                               "else the locale's (LC_ALL, LC_MESSAGES, LANG), else English."))] = None) -> None:
     """Score and settle finished Mahjong hands under the classical Chinese (Western) rules."""
+    # The installed command has chosen its language before the app was made (mjscore.cli.start);
+    # here for a caller of the app itself (a test's CliRunner).
+    if lang is not None:
+        from mjscore.cli.start import use
+
+        use(lang.value)
 
 
 def error_width() -> int | None:
@@ -1175,7 +1188,8 @@ def schemes_list(ctx: typer.Context) -> None:
 
     wide = max(len(n) for n, _limit in rows)
     for name, s in rows:
-        typer.echo(terminal_safe("\n".join(term_lines(name, f"{s.title} (limit {s.limit})", wide, output_width()))))
+        said = _("{title} (limit {limit})").format(title=_(s.title), limit=s.limit)
+        typer.echo(terminal_safe("\n".join(term_lines(name, said, wide, output_width()))))
 
 
 @schemes_app.command("show")

@@ -17,6 +17,7 @@ from mjscore.model import plain
 from mjscore.model.errors import Location, MjError, SessionError
 from mjscore.model.table import Table
 from mjscore.pipeline import EMPTY, TableResult, evaluate
+from mjscore.model import say
 from mjscore.model.say import _
 
 
@@ -204,7 +205,7 @@ def _score_in_workers(rows: Iterable[Row], request: Request, jobs: int, encode: 
     # comes meanwhile is taken here as soon as the pool is made.
     held = _hold_signals()
     try:
-        pool = context.Pool(jobs, initializer=_worker_start)
+        pool = context.Pool(jobs, initializer=_worker_start, initargs=(say.language(),))
     finally:
         _release_signals(held)
     try:
@@ -289,10 +290,12 @@ def start_method(available: list[str], platform: str) -> str:
     return "fork" if "fork" in available and platform != "darwin" else "spawn"
 
 
-def _worker_start() -> None:
+def _worker_start(language: str = say.ENGLISH) -> None:
     """A worker leaves Ctrl-C to the main process, which stops it and writes no half line, and
     dies quietly when that process ends it (SIGTERM): it does not inherit the main process's own
-    handler, which would make it print a traceback."""
+    handler, which would make it print a traceback.  It speaks the main process's language (a
+    spawned worker would start in English)."""
+    say.use(language)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _release_signals(set())

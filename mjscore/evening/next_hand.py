@@ -20,7 +20,7 @@ from mjscore.evening.entry import Penalty, hand_parts
 from mjscore.evening.journal import Added, Corrected, HandChangedError, HandTakenError, Removed, hand_version
 from mjscore.evening.session import NextDeal, SessionResult
 from mjscore.model.errors import InputError, Location, MjError, SessionError
-from mjscore.model.say import _, n_
+from mjscore.model.say import Later, _, later, n_
 from mjscore.model.table import name_key
 from mjscore.model.tiles import SEAT_WORDS, WIND_BY_LETTER
 from mjscore.model.tiles import SEATS as SEATS_ORDER
@@ -235,8 +235,7 @@ class NextHand(Generic[E]):
                 raise InputError(_("a hand has at most {n} penalties").format(n=MAX_PENALTIES), Location("<penalty>"))
             self._penalties = (self._penalties if append else []) + given
             if append and given:
-                self._notice("penalty", hand, by, _("{player} entered a penalty: {penalties}").format(
-                    player=given[0]["by"], penalties="; ".join(_penalty_text(p) for p in given)))
+                self._notice("penalty", hand, by, _entered(given[0]["by"], tuple(dict(p) for p in given)))
             self._changed()
             held = [dict(p) for p in self._penalties]
         self._keep()
@@ -321,7 +320,7 @@ class NextHand(Generic[E]):
             nxt = corrected.evening.next
             assert nxt is not None
             changed = corrected.changed()
-            moved = ", ".join(_total_moved(n, c["before"], c["after"]) for n, c in changed.items())
+            moved = _totals_moved([(n, c["before"], c["after"]) for n, c in changed.items()])
             now = self.evening.state()
             with self._lock:
                 self._corrected[hand] = (by, time.strftime("%H:%M"))
@@ -451,8 +450,7 @@ class NextHand(Generic[E]):
                 self._start(played.next.hand)
             self._seats, self._texts, self._totals = played.next.seats, texts, dict(played.totals)
             if said is not None or words:
-                kind, hand, text = said if said is not None else ("file", before,
-                                                                  _("The evening's file changed at the laptop"))
+                kind, hand, text = said if said is not None else ("file", before, _file_changed())
                 self._notice(kind, hand, None, text + words)
         self._keep()
 
@@ -464,7 +462,7 @@ class NextHand(Generic[E]):
         self._version = version
         self._seats, self._texts, self._totals = played.next.seats, texts, dict(played.totals)
 
-    def _reseat(self, nxt: NextDeal) -> str:
+    def _reseat(self, nxt: NextDeal) -> Later | str:
         """Under the lock: the next hand's seats are now `nxt`'s (a correction moved them, or not):
         each line goes to its player's seat, checked there again; a line or a penalty whose
         player is not at the table now is dropped.  The words that name what was dropped."""
@@ -482,18 +480,17 @@ class NextHand(Generic[E]):
                 now = SEATS_ORDER[nxt.seats.index(who)].letter
                 lines[now] = {**self.evening.check_line(now, d["text"]).to_dict(), "text": d["text"], "by": who}
             else:
-                gone.append(_("{player}'s line").format(player=who))
+                gone.append(_line_of(who))
         kept = [p for p in self._penalties if p["from"] in nxt.seats and (p["to"] is None or p["to"] in nxt.seats)]
-        gone += [_("the penalty {penalty}").format(penalty=_penalty_text(p)) for p in self._penalties if p not in kept]
+        gone += [_the_penalty(dict(p)) for p in self._penalties if p not in kept]
         self._lines, self._penalties, self._seats = lines, kept, nxt.seats
         self._changed()
         return _dropped(gone, self._hand)
 
-    def _held_words(self) -> list[str]:
+    def _held_words(self) -> list[Later]:
         """Under the lock: what is held, named (`Ann's line`, `the penalty Dee pays 10 to each`)."""
-        return ([_("{player}'s line").format(player=d.get("by") or self._seats[WIND_BY_LETTER[s].number - 1])
-                 for s, d in self._lines.items()]
-                + [_("the penalty {penalty}").format(penalty=_penalty_text(p)) for p in self._penalties])
+        return ([_line_of(d.get("by") or self._seats[WIND_BY_LETTER[s].number - 1]) for s, d in self._lines.items()]
+                + [_the_penalty(dict(p)) for p in self._penalties])
 
     def _start(self, hand: int) -> None:
         """Under the lock: hand `hand` is the next, with nothing entered yet."""
@@ -528,9 +525,7 @@ class NextHand(Generic[E]):
                 # Held all the same, and every phone told: a restart now would lose it.
                 with self._lock:
                     if not any(n["kind"] == "unkept" for n in self._notices):
-                        self._notice("unkept", self._hand, None, _(
-                            "What was entered could not be kept beside the evening's file ({why}): stopping the "
-                            "server now would lose it").format(why=e.message))
+                        self._notice("unkept", self._hand, None, _unkept(e.message))
 
     _kept = True        # whether a file may be kept beside the evening (at first: it may)
 
@@ -561,7 +556,8 @@ class NextHand(Generic[E]):
         self._other = tuple(other)
         self._changed()
 
-    def _notice(self, kind: str, hand: int, by: str | None, text: str) -> None:
+    def _notice(self, kind: str, hand: int, by: str | None, text: Later) -> None:
+        # The words are said when a phone reads them (`_recent`), in that phone's language.
         self._count += 1
         self._notices.append({"id": self._count, "kind": kind, "hand": hand, "by": by, "text": text,
                               "at": time.monotonic()})
@@ -571,7 +567,7 @@ class NextHand(Generic[E]):
     def _recent(self) -> list[dict[str, Any]]:
         now = time.monotonic()
         self._notices = [n for n in self._notices if now - n["at"] < self.NOTICE_SECONDS]
-        return [{k: v for k, v in n.items() if k != "at"} for n in self._notices]
+        return [{k: v() if k == "text" else v for k, v in n.items() if k != "at"} for n in self._notices]
 
     def _limit(self) -> int | None:
         try:
@@ -634,6 +630,7 @@ def _seated(seats: Sequence[str], seat: str, who: str, hand: int) -> None:
                                                          seat=_(SEAT_WORDS[seat])), Location("<hand>"), now.letter)
 
 
+@later
 def _done(hand: int, what: str, by: str | None) -> str:
     """A notice's words: `Hand 8 was taken back by Ann`."""
     said = {"corrected": _("Hand {hand} was corrected"), "taken_back": _("Hand {hand} was taken back"),
@@ -646,17 +643,58 @@ def _total_moved(name: str, before: int, after: int) -> str:
     return _("{player} {before} -> {after}").format(player=name, before=before, after=after)
 
 
-def _moved(moved: str) -> str:
+@later
+def _moved(moved: Later) -> str:
     """The totals a correction changed, as its notice ends them."""
-    return _(": {totals}").format(totals=moved) if moved else _(": no total changed")
+    totals = moved()
+    return _(": {totals}").format(totals=totals) if totals else _(": no total changed")
 
 
-def _dropped(gone: Sequence[str], hand: int) -> str:
+@later
+def _totals_moved(moved: Sequence[tuple[str, int, int]]) -> str:
+    return ", ".join(_total_moved(name, before, after) for name, before, after in moved)
+
+
+@later
+def _entered(player: str, given: Sequence[Mapping[str, Any]]) -> str:
+    return _("{player} entered a penalty: {penalties}").format(
+        player=player, penalties="; ".join(_penalty_text(p) for p in given))
+
+
+@later
+def _line_of(player: str) -> str:
+    return _("{player}'s line").format(player=player)
+
+
+@later
+def _the_penalty(p: Mapping[str, Any]) -> str:
+    return _("the penalty {penalty}").format(penalty=_penalty_text(p))
+
+
+@later
+def _file_changed() -> str:
+    return _("The evening's file changed at the laptop")
+
+
+@later
+def _unkept(why: str) -> str:
+    return _("What was entered could not be kept beside the evening's file ({why}): stopping the "
+             "server now would lose it").format(why=why)
+
+
+def _dropped(gone: Sequence[Later], hand: int) -> Later | str:
+    """`_dropped_words`, or nothing when nothing was dropped (a notice is made only for a change)."""
+    return _dropped_words(gone, hand) if gone else ""
+
+
+@later
+def _dropped_words(gone: Sequence[Later], hand: int) -> str:
     """What a change dropped of the next hand's entries, as a notice ends: `; Ann's line and the
     penalty Dee pays 10 to each for hand 5 were dropped`."""
     if not gone:
         return ""
-    named = gone[0] if len(gone) == 1 else _("{some} and {last}").format(some=", ".join(gone[:-1]), last=gone[-1])
+    said = [g() for g in gone]
+    named = said[0] if len(said) == 1 else _("{some} and {last}").format(some=", ".join(said[:-1]), last=said[-1])
     return n_("; {gone} for hand {hand} was dropped", "; {gone} for hand {hand} were dropped",
               len(gone)).format(gone=named, hand=hand)
 
@@ -667,23 +705,34 @@ def _texts_key(texts: Sequence[str]) -> str:
 
 
 def _laptop_words(before: Sequence[str], after: Sequence[str], totals_before: Mapping[str, int],
-                  totals_after: Mapping[str, int]) -> tuple[str, int, str] | None:
+                  totals_after: Mapping[str, int]) -> tuple[str, int, Later] | None:
     """What a change of the file beside the page did, in a notice's kind, hand and words (`Hand 3
     was corrected at the laptop: Ann 2000 -> 2040`); None when no hand changed."""
     # The last hand's text ends where the file does, or at the `---` a hand added after it brings.
     before, after = tuple(t.rstrip() for t in before), tuple(t.rstrip() for t in after)
     if len(after) == len(before) + 1 and after[:-1] == before:
-        return "settle", len(after), _("Hand {hand} was added at the laptop").format(hand=len(after))
+        return "settle", len(after), _at_the_laptop("added", len(after))
     if len(after) == len(before) - 1 and after == before[:-1]:
-        return "undo", len(before), _("Hand {hand} was taken back at the laptop").format(hand=len(before))
+        return "undo", len(before), _at_the_laptop("taken_back", len(before))
     if len(after) == len(before):
         changed = next((k + 1 for k, (a, b) in enumerate(zip(before, after, strict=True)) if a != b), None)
         if changed is None:
             return None
-        moved = ", ".join(_total_moved(n, totals_before[n], t) for n, t in totals_after.items()
-                          if n in totals_before and totals_before[n] != t)
-        return "edit", changed, _("Hand {hand} was corrected at the laptop").format(hand=changed) + _moved(moved)
-    return "file", len(after) + 1, _("The evening's file was changed at the laptop")
+        moved = _totals_moved([(n, totals_before[n], t) for n, t in totals_after.items()
+                               if n in totals_before and totals_before[n] != t])
+        return "edit", changed, _at_the_laptop("corrected", changed) + _moved(moved)
+    return "file", len(after) + 1, _at_the_laptop("changed", 0)
+
+
+@later
+def _at_the_laptop(what: str, hand: int) -> str:
+    if what == "added":
+        return _("Hand {hand} was added at the laptop").format(hand=hand)
+    if what == "taken_back":
+        return _("Hand {hand} was taken back at the laptop").format(hand=hand)
+    if what == "corrected":
+        return _("Hand {hand} was corrected at the laptop").format(hand=hand)
+    return _("The evening's file was changed at the laptop")
 
 
 def _held_penalty(p: Mapping[str, Any]) -> str:

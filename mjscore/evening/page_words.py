@@ -13,7 +13,7 @@ deal are not here: the answers carry them, made by mjscore.evening.words as the 
 from __future__ import annotations
 
 from mjscore.evening import words
-from mjscore.model.say import _, language, n_
+from mjscore.model.say import LANGUAGES, _, language, n_
 from mjscore.model.tiles import SEAT_WORDS
 
 
@@ -22,6 +22,9 @@ def page_words() -> dict[str, str | dict[str, str]]:
     season = words.season_words()
     return {
         "lang": language(),
+        # each language by its own name, for the phone's choice (what it is called by its readers)
+        "languages": dict(LANGUAGES),
+        "language": _("Language"),
         # -- the page's frame (page.html)
         "title": _("mjscore · the table"),
         "offline": _("The table's computer cannot be reached; retrying…"),

@@ -218,19 +218,27 @@ def set_keys(s: Scheme) -> list[str]:
     return keys + [f"sets: {{chow: {s.set_points[('chow', 'simple', True)]}}}"]
 
 
-def _flat(s: Scheme) -> dict[str, str]:
-    """Every value of a scheme under a readable key, for comparing two schemes."""
-    d = {_("parameter: {parameter}").format(parameter=k): str(v) for k, v, __ in parameters(s)}
+def _flat(s: Scheme) -> dict[str, tuple[str, str]]:
+    """Every value of a scheme under a readable key, for comparing two schemes: (the value, what
+    names it) -- a rule's name apart, so that two names of one value are no difference."""
+    d = {_("parameter: {parameter}").format(parameter=k): (str(v), "") for k, v, __ in parameters(s)}
     for name, exp, conc in set_rows(s):
-        d[_("set: {set}").format(set=name)] = f"{exp} / {conc}"
+        d[_("set: {set}").format(set=name)] = (f"{exp} / {conc}", "")
     for k, v in s.pair_points.items():
-        d[_("pair: {pair}").format(pair=k)] = str(v)
+        d[_("pair: {pair}").format(pair=k)] = (str(v), "")
     for r in s.rules:
         # Keyed by what the rule rewards, not by its id, so that the same rule under two names
         # (classical's one-suit-with-honours, BMJA's false-color) is compared, not listed twice.
         key = f"{_(SCOPE_TITLES[r.scope]).lower()}: {condition_text(r)}"
-        d[key] = f"{value_text(r)} ({r.text})"
+        d[key] = (value_text(r), _(r.text))
     return d
+
+
+def _shown(value: tuple[str, str] | None) -> str:
+    if value is None:
+        return "-"
+    worth, name = value
+    return _("{value} ({rule})").format(value=worth, rule=name) if name else worth
 
 
 def diff(a: Scheme, b: Scheme) -> list[list[str]]:
@@ -238,10 +246,10 @@ def diff(a: Scheme, b: Scheme) -> list[list[str]]:
     fa, fb = _flat(a), _flat(b)
     rows = []
     for key in list(fa) + [k for k in fb if k not in fa]:
-        va, vb = fa.get(key, "-"), fb.get(key, "-")
+        va, vb = fa.get(key), fb.get(key)
         # A rule whose value is the same under both names only differs in its name: not a difference.
-        if va != vb and (va.split(" (")[0] != vb.split(" (")[0] or "-" in (va, vb)):
-            rows.append([key, va, vb])
+        if va is None or vb is None or va[0] != vb[0]:
+            rows.append([key, _shown(va), _shown(vb)])
     return rows
 
 
@@ -250,11 +258,11 @@ def describe(s: Scheme) -> dict[str, Any]:
     (each with its id, what it is worth, when it applies, and the item a house file writes to
     change it), sources, and what a house file writes to change each parameter, set and pair."""
     return {
-        "name": s.name, "title": s.title, "description": s.description,
+        "name": s.name, "title": _(s.title), "description": _(s.description),
         "parameters": parameters(s),
         "sets": set_rows(s),
         "pairs": [[k, v] for k, v in s.pair_points.items()],
-        "rules": {scope: [{"id": r.id, "text": r.text, "value": value_text(r), "when": condition_text(r),
+        "rules": {scope: [{"id": r.id, "text": _(r.text), "value": value_text(r), "when": condition_text(r),
                            "house": rule_key(r)}
                           for r in s.rules if r.scope == scope] for scope in SCOPE_TITLES},
         "sources": list(s.sources),
@@ -269,7 +277,7 @@ def payoff_tables(s: Scheme) -> list[dict[str, Any]]:
     loser pays the winner, as a multiple of the winner's score, in each situation."""
     tables = dict(builtin_payoffs())
     tables.update(s.payoffs)
-    return [{"name": name, "text": payoff.text, "east_double": payoff.east_double.value,
+    return [{"name": name, "text": _(payoff.text), "east_double": payoff.east_double.value,
              "default": s.settlement.payoff == name, "roles": list(ROLES),
              "rows": [[situation] + [payoff.table[situation].get(role, "") for role in ROLES]
                       for situation in SITUATIONS]}

@@ -38,7 +38,7 @@ from mjscore.rules.conditions import Situation, block_matches, features, seat_bl
 from mjscore.rules.features import FeatureIndex
 from mjscore.rules.scheme import RoundingStage, Rule, Scheme
 from mjscore.rules.situation import Completion
-from mjscore.model.say import _
+from mjscore.model.say import N_, _
 
 
 class Item(NamedTuple):
@@ -50,7 +50,9 @@ class Item(NamedTuple):
     limit: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"rule": self.rule, "text": self.text}
+        # The text in the reader's language (a scheme's own rule names as its file writes them
+        # when no catalogue knows them); `rule` is the machine's name.
+        d: dict[str, Any] = {"rule": self.rule, "text": _(self.text)}
         if self.applies_to is not None:
             d["applies_to"] = self.applies_to
         if self.limit:
@@ -251,7 +253,7 @@ def score_player(hand: PlayerHand, table: Table, scheme: Scheme) -> PlayerScore:
     if hand.score is not None:
         # A counted score is held to the limit like any other hand (docs/rules.md, "The limit"):
         # its points stay as counted, the score is what is paid on.
-        item = Item("counted", "score counted at the table", None, points=hand.score)
+        item = Item("counted", N_("score counted at the table"), None, points=hand.score)
         v = Valuation(None, (item,), (), hand.score, 0, None, 0.0, hand.score, held_to_limit(hand.score, scheme))
         return PlayerScore(hand.seat, (hand.win is not None), v, counted=True, name=hand.name)
     if (hand.win is not None):
@@ -348,7 +350,7 @@ def _bonus_item(t: Tile, engine: Engine) -> Item:
     item = engine.bonus_items.get(t.index)
     if item is None:
         kind = "flower" if t.suit.value == "f" else "season"
-        item = engine.bonus_items[t.index] = Item(kind, kind.capitalize(), t.text,
+        item = engine.bonus_items[t.index] = Item(kind, _BONUS_TEXT[kind], t.text,
                                                   points=engine.scheme.bonus_tile_points)
     return item
 
@@ -369,29 +371,54 @@ def _block_items(b: Block, scheme: Scheme, seat: Wind, prevailing: Wind) -> tupl
         if not pts and b.kind is SetKind.CHOW:
             return ()
         state = "exposed" if b.exposed else "concealed"
-    return (Item(f"{state}-{kind}", f"{state.capitalize()} {kind}{_CLASS_TEXT[cls]}", b.text(), points=pts),)
+    return (Item(f"{state}-{kind}", _SET_TEXT[(state, kind, cls)], b.text(), points=pts),)
 
 
 _KIND_NAME = {k: k.value for k in SetKind}
-_CLASS_TEXT = {"honour": " of honours", "terminal": " of terminals", "simple": ""}
+# An item's text is English here, marked (N_) and said in the reader's language where an answer is
+# shown (Item.as_dict): a scored hand is cached and may be shown to phones of several languages.
+# Whole names, one a set: a language puts "of honours" where it belongs.
+_SET_TEXT = {
+    ("exposed", "pung", "simple"): N_("Exposed pung"),
+    ("exposed", "pung", "terminal"): N_("Exposed pung of terminals"),
+    ("exposed", "pung", "honour"): N_("Exposed pung of honours"),
+    ("concealed", "pung", "simple"): N_("Concealed pung"),
+    ("concealed", "pung", "terminal"): N_("Concealed pung of terminals"),
+    ("concealed", "pung", "honour"): N_("Concealed pung of honours"),
+    ("exposed", "kong", "simple"): N_("Exposed kong"),
+    ("exposed", "kong", "terminal"): N_("Exposed kong of terminals"),
+    ("exposed", "kong", "honour"): N_("Exposed kong of honours"),
+    ("concealed", "kong", "simple"): N_("Concealed kong"),
+    ("concealed", "kong", "terminal"): N_("Concealed kong of terminals"),
+    ("concealed", "kong", "honour"): N_("Concealed kong of honours"),
+    ("claimed", "kong", "simple"): N_("Claimed kong"),
+    ("claimed", "kong", "terminal"): N_("Claimed kong of terminals"),
+    ("claimed", "kong", "honour"): N_("Claimed kong of honours"),
+    ("exposed", "chow", "simple"): N_("Exposed chow"),
+    ("concealed", "chow", "simple"): N_("Concealed chow"),
+    # a chow from a 1 or to a 9, where a club's scheme scores chows by class
+    ("exposed", "chow", "terminal"): N_("Exposed chow of terminals"),
+    ("concealed", "chow", "terminal"): N_("Concealed chow of terminals"),
+}
+_BONUS_TEXT = {"flower": N_("Flower"), "season": N_("Season")}
 
 
 def _pair_items(b: Block, scheme: Scheme, seat: Wind, prevailing: Wind) -> tuple[Item, ...]:
     pp = scheme.pair_points
     i = b.tile
     if DRAGON_BASE <= i < KINDS:
-        return (Item("dragon-pair", "Pair of dragons", b.text(), points=pp["dragon"]),) if pp.get("dragon") else ()
+        return (Item("dragon-pair", N_("Pair of dragons"), b.text(), points=pp["dragon"]),) if pp.get("dragon") else ()
     own = i == WIND_BASE + seat.number - 1
     round_wind = i == WIND_BASE + prevailing.number - 1
     if own and round_wind and "own-and-prevailing" in pp:
         pts = pp["own-and-prevailing"]
-        return (Item("own-and-prevailing-wind-pair", "Pair of own and prevailing wind", b.text(), points=pts),) \
+        return (Item("own-and-prevailing-wind-pair", N_("Pair of own and prevailing wind"), b.text(), points=pts),) \
             if pts else ()
     out = []
     if own and pp.get("own-wind"):
-        out.append(Item("own-wind-pair", "Pair of own wind", b.text(), points=pp["own-wind"]))
+        out.append(Item("own-wind-pair", N_("Pair of own wind"), b.text(), points=pp["own-wind"]))
     if round_wind and pp.get("prevailing-wind"):
-        out.append(Item("prevailing-wind-pair", "Pair of prevailing wind", b.text(), points=pp["prevailing-wind"]))
+        out.append(Item("prevailing-wind-pair", N_("Pair of prevailing wind"), b.text(), points=pp["prevailing-wind"]))
     return tuple(out)
 
 

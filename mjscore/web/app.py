@@ -37,10 +37,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 import mjscore.api as api
 from mjscore.model.errors import MjError
+from mjscore.model import say
 from mjscore.model.say import _
 from mjscore.version import __version__
 from mjscore.web.guard import Guard
@@ -60,7 +61,43 @@ class TableApp(FastAPI):
     answer is compressed (the guard's own refusals are small)."""
 
     def build_middleware_stack(self) -> ASGIApp:
-        return Guard(CompressedJSON(super().build_middleware_stack()), self.state.token)
+        return Guard(Speaking(CompressedJSON(super().build_middleware_stack())), self.state.token)
+
+
+LANGUAGE_COOKIE = "mjscore_lang"
+
+
+def request_language(headers: list[tuple[bytes, bytes]]) -> str:
+    """The language a request is answered in: the one its phone chose on the page (the
+    `mjscore_lang` cookie, which the phone keeps), else the first its browser asks for
+    (`Accept-Language`) that mjscore speaks, else the server's own."""
+    cookie = accept = ""
+    for key, raw in headers:
+        if key == b"cookie":
+            cookie += ";" + raw.decode("latin-1")
+        elif key == b"accept-language":
+            accept += "," + raw.decode("latin-1")
+    for part in cookie.split(";"):
+        name, _eq, value = part.strip().partition("=")
+        if name == LANGUAGE_COOKIE and value in say.LANGUAGES:
+            return value
+    return say.chosen(say.accepted(accept[:2000])) or say.language()
+
+
+class Speaking:
+    """Each request answered in its own phone's language (`request_language`): four phones at one
+    table may read four languages.  What a phone sends back (the notation, seat letters, JSON
+    keys) is never translated, so nothing it does depends on the language."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        with say.speaking(request_language(scope.get("headers", []))):
+            await self.app(scope, receive, send)
 
 
 def create_app(evening_path: str, token: str) -> FastAPI:
@@ -79,7 +116,12 @@ def create_app(evening_path: str, token: str) -> FastAPI:
     app.state.folder = os.path.dirname(os.path.abspath(evening_path))
     app.state.token = token
     here = resources.files("mjscore.web")
-    app.state.files = {name: PageFile.of(_with_words(here.joinpath(name).read_bytes()), name) for name in PAGE_FILES}
+    # page.html is made once for each language (its words written in); the script and style are words-free.
+    raw = {name: here.joinpath(name).read_bytes() for name in PAGE_FILES}
+    app.state.pages = {}
+    for language in say.LANGUAGES:
+        with say.speaking(language):
+            app.state.pages[language] = {name: PageFile.of(_with_words(data), name) for name, data in raw.items()}
     app.include_router(page)
     app.include_router(api_routes)
     return app
@@ -91,7 +133,9 @@ def _with_words(data: bytes) -> bytes:
     if b"{{WORDS}}" not in data:
         return data
     words = json.dumps(api.page_words(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
-    return data.replace(b"{{WORDS}}", words.encode())
+    # The page's own language, for the browser (hyphenation, a screen reader's voice).
+    lang = f'<html lang="{say.language()}">'.encode()
+    return data.replace(b"{{WORDS}}", words.encode()).replace(b'<html lang="en">', lang)
 
 
 # -- every error as the app's error body (web.schemas.ErrorBody) -------------------------------

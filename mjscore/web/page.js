@@ -1263,6 +1263,18 @@ function wire() {
   $("who").addEventListener("click", () => { localStorage.removeItem("mj_me"); S.me = null; render(); });
   $("pick-watch").addEventListener("click", () => setMe("-"));
   buildPalette();
+  // Each phone its own language: the choice is a cookie the phone keeps (a year), which the server
+  // reads before the browser's Accept-Language; the page comes again in it.
+  const lang = $("lang");
+  for (const [code, name] of Object.entries(WORDS.languages)) {
+    const o = document.createElement("option");
+    o.value = code; o.textContent = name; o.lang = code; o.selected = code === WORDS.lang;
+    lang.append(o);
+  }
+  lang.addEventListener("change", () => {
+    document.cookie = `mjscore_lang=${lang.value}; Path=/; Max-Age=31536000; SameSite=Strict`;
+    location.reload();
+  });
 }
 
 function words() {

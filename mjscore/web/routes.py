@@ -22,6 +22,7 @@ from pydantic import TypeAdapter
 from starlette.exceptions import HTTPException
 
 import mjscore.api as api
+from mjscore.model import say
 from mjscore.model import answers as shapes
 from mjscore.model.errors import MjError
 from mjscore.model.say import N_, _, n_
@@ -67,8 +68,9 @@ async def evening_folder(request: Request) -> str:
 
 
 async def page_files(request: Request) -> Mapping[str, static.PageFile]:
-    """The page's files (page.html, page.js, page.css), read and compressed once when the app is made."""
-    files: Mapping[str, static.PageFile] = request.app.state.files
+    """The page's files (page.html, page.js, page.css) in the request's language, read and
+    compressed once for each language when the app is made."""
+    files: Mapping[str, static.PageFile] = request.app.state.pages[say.language()]
     return files
 
 
@@ -187,8 +189,9 @@ def remembered(request: Request, what: str, make: Callable[[], dict[str, Any]]) 
     pool, as JSON bytes: nothing that grows with the evening is encoded on the event loop)."""
     table: api.NextHand[api.Evening] = request.app.state.table
     kept: Remembered = request.app.state.remembered
-    return Response(kept.get(what, table.evening.version, lambda: PlainJSON.plain.dump_json(make())),
-                    media_type="application/json")
+    # Kept for each language: two phones reading two languages ask for the same version.
+    made = kept.get(f"{what}:{say.language()}", table.evening.version, lambda: PlainJSON.plain.dump_json(make()))
+    return Response(made, media_type="application/json")
 
 
 @api_routes.get("/evening", response_model=None, responses=answers(shapes.EveningShownPlain, 422),

@@ -15,6 +15,8 @@ import contextlib
 import threading
 from collections.abc import Callable
 
+from mjscore.model.say import LANGUAGES
+
 
 class Wake:
     """Wakes every status request waiting on the event loop when the next hand changes; told
@@ -74,7 +76,7 @@ class Remembered:
                 if version() == before:
                     with self._lock:
                         self._made[key] = made
-                        while len(self._made) > self.KEEP * 3:
+                        while len(self._made) > self.KEEP * 3 * len(LANGUAGES):
                             del self._made[next(iter(self._made))]
                 return made
         finally:

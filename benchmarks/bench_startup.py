@@ -60,6 +60,11 @@ COMMANDS: dict[str, list[str] | None] = {
     "batch (one table)": ["batch", "win-on-discard.mj"],
     "check (one table)": ["check", "win-on-discard.mj"],
     "schemes": ["schemes"],
+    # The same commands in German (issue 41: the catalogue is read, every sentence looked up);
+    # mjscore 0.x before --lang: leave them out with --only.
+    "score (one hand), de": ["--lang", "de", "score", "win-on-discard.mj"],
+    "session (20 hands), de": ["--lang", "de", "session", "evening.mj"],
+    "--help, de": ["--lang", "de", "--help"],
 }
 
 
@@ -108,7 +113,11 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=20, help="CPU-time runs per command and interpreter")
     ap.add_argument("--python", nargs="*", default=[sys.executable], help="interpreters with mjscore installed")
     ap.add_argument("--no-instructions", action="store_true", help="CPU time only (no valgrind)")
+    ap.add_argument("--only", nargs="*", help="these commands only (their names as printed), and the hello-world")
     args = ap.parse_args()
+    if args.only:
+        for name in [n for n in COMMANDS if n != "hello-world" and n not in args.only]:
+            del COMMANDS[name]
     count = not args.no_instructions and shutil.which("valgrind") is not None
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

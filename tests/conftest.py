@@ -38,6 +38,37 @@ def _no_terminal_width():
     os.environ.update(before)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _english_whatever_the_machine_speaks():
+    """The suite's answers in English on a machine whose locale is German (mjscore follows
+    LANG): a test of another language says so (`--lang`, or an environment of its own)."""
+    before = os.environ.get("MJSCORE_LANG")
+    os.environ["MJSCORE_LANG"] = "en"
+    yield
+    if before is None:
+        os.environ.pop("MJSCORE_LANG", None)
+    else:
+        os.environ["MJSCORE_LANG"] = before
+
+
+@pytest.fixture(autouse=True)
+def _english_again():
+    """A test that ran the app in another language (`--lang de` through CliRunner sets it for the
+    process, as the installed command does) leaves the next test in English."""
+    import gettext
+
+    from mjscore.model import say
+
+    before = os.environ.get("LANGUAGE")
+    yield
+    say.use(None)
+    gettext.textdomain("messages")
+    if before is None:
+        os.environ.pop("LANGUAGE", None)
+    else:
+        os.environ["LANGUAGE"] = before
+
+
 @pytest.fixture
 def unwrapped(monkeypatch):
     """The width this test's messages are compared at: none (no $COLUMNS), as in a pipe: each

@@ -115,7 +115,8 @@ def test_process_exit_codes_and_streams(tmp_path):
 # What a one-hand `score` may load (issue 40): scoring and its printing, nothing of an evening.
 SCORE_MAY_IMPORT = {
     "mjscore", "mjscore.version", "mjscore.api",
-    "mjscore.cli", "mjscore.cli.commands", "mjscore.cli.output", "mjscore.cli.render",
+    "mjscore.cli", "mjscore.cli.start", "mjscore.cli.language", "mjscore.cli.commands", "mjscore.cli.output",
+    "mjscore.cli.render",
     "mjscore.model", "mjscore.model.amounts", "mjscore.model.errors", "mjscore.model.money", "mjscore.model.plain",
     "mjscore.model.settings", "mjscore.model.table", "mjscore.model.tiles",
     "mjscore.io", "mjscore.io.notation", "mjscore.io.reader", "mjscore.io.text", "mjscore.io.yamlform",

@@ -385,7 +385,8 @@ def test_every_word_the_page_asks_for_is_the_librarys_and_none_is_left_over():
     html = (ROOT / "mjscore/web/page.html").read_text()
     asked = set(re.findall(r"\bT\(\"([\w-]+)\"", script))
     asked |= set(re.findall(r'data-w(?:-label|-title)?="([\w-]+)"', html))
-    made = ({"E", "S", "W", "N", "lang", "languages", "exposed", "declared", "claimed", "circle", "square", "triangle", "diamond"}
+    made = ({"E", "S", "W", "N", "lang", "languages", "exposed", "declared", "claimed", "circle", "square", "triangle",
+             "diamond"}
             | {f"flag_{f}" for f in ("loose", "last", "robbed", "heaven", "earth", "original-call", "twofold")})
     assert asked - words.keys() == set()
     assert words.keys() - asked - made == set()

@@ -83,13 +83,15 @@ def browser():
 class Phone:
     """One player's phone: a browser context of its own, every request it makes written down."""
 
-    def __init__(self, browser, name, address, cookies=(), via=None, size=PHONE, dark=False, audited=False):
+    def __init__(self, browser, name, address, cookies=(), via=None, size=PHONE, dark=False, audited=False,
+                 locale="en-US"):
         self.name = name
         self.taps = 0                        # taps and digits, as a player would count them
         # An audited phone lets the test put axe-core into the page past its Content-Security-Policy
         # (script-src 'self'), which the page's own script needs nothing beyond.
+        # `locale`: the browser's language, which it asks the page in (Accept-Language).
         self.context = browser.new_context(viewport=size, device_scale_factor=1, bypass_csp=audited,
-                                           color_scheme="dark" if dark else "light")
+                                           color_scheme="dark" if dark else "light", locale=locale)
         if cookies:
             self.context.add_cookies(list(cookies))
         if via is not None:

@@ -1,6 +1,6 @@
 """mjscore's catalogues, made with Babel (the development extras: `pip install -e '.[test]'`).
 
-    python tools/catalogues.py extract   # every sentence of the package and the shipped schemes -> mjscore/locale/mjscore.pot
+    python tools/catalogues.py extract   # every sentence (package, schemes) -> mjscore/locale/mjscore.pot
     python tools/catalogues.py update    # the template's messages into each language's .po (new ones empty)
     python tools/catalogues.py compile   # each .po -> its .mo, which the wheel ships and gettext reads
     python tools/catalogues.py check     # every message translated, with the same places, nothing fuzzy
@@ -14,6 +14,7 @@ which are data, not Python.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import io
 import re
@@ -45,7 +46,8 @@ KEYWORDS = {"_": None, "N_": None, "n_": (1, 2)}
 PLACE = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)(?:[!:][^{}]*)?\}(?!\})")
 
 
-def scheme_words(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[int, str, str, list[str]]]:
+def scheme_words(fileobj: Any, keywords: Any, comment_tags: Any,
+                 options: Any) -> Iterator[tuple[int, str, str, list[str]]]:
     """Babel extractor for a scheme file: what `schemes show`, a breakdown and the page show of it."""
     text = fileobj.read().decode("utf-8")
     data = yaml.safe_load(text) or {}
@@ -76,6 +78,19 @@ LIBRARIES = {"click": ("core.py", "exceptions.py", "formatting.py", "types.py", 
 LIBRARY_KEYWORDS = {"_": None, "ngettext": (1, 2)}
 
 
+def command_helps(path: Path) -> Iterator[tuple[int, str]]:
+    """The help of each command of the command line: its function's docstring, as Typer shows it
+    (mjscore.cli.commands._said_help says it through the catalogue)."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and any(
+                isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr == "command"
+                for d in node.decorator_list):
+            doc = ast.get_docstring(node, clean=True)
+            if doc:
+                yield node.body[0].lineno, doc
+
+
 def extract() -> Catalog:
     cat = Catalog(project="mjscore", msgid_bugs_address="", copyright_holder="mjscore's authors",
                   charset="utf-8")
@@ -87,11 +102,14 @@ def extract() -> Catalog:
                 strip_comment_tags=True):
             where = str((folder / filename).relative_to(ROOT))
             cat.add(message, None, [(where, lineno)], auto_comments=comments, context=context)
+    commands = ROOT / "mjscore" / "cli" / "commands.py"
+    for lineno, doc in command_helps(commands):
+        cat.add(doc, None, [(str(commands.relative_to(ROOT)), lineno)], auto_comments=["a command's --help"])
     for library, files in LIBRARIES.items():
         folder = Path(importlib.import_module(library).__file__ or "").parent
         for name in files:
             with (folder / name).open("rb") as f:
-                for lineno, message, comments, context in extract_from("python", f, LIBRARY_KEYWORDS):
+                for lineno, message, _comments, context in extract_from("python", f, LIBRARY_KEYWORDS):
                     if message and message not in cat:
                         cat.add(message, None, [(f"{library}/{name}", lineno)], context=context)
     return cat

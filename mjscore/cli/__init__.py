@@ -1,4 +1,4 @@
-"""The command line.  `main` chooses the language first (mjscore.cli.start), then makes the app:
+"""The command line.  `main` chooses the language first (mjscore.cli.language), then makes the app:
 Typer's help is written when the commands are declared, so the language must be known by then."""
 
 from __future__ import annotations

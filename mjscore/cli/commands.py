@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 import typer
 
 from mjscore.model.errors import InputError, Location, MjError
-from mjscore.model.say import LANGUAGES, _
+from mjscore.model.say import Language, _
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.version import __version__
 
@@ -107,10 +107,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-# The languages mjscore speaks, as `--lang` takes them (their codes: en, de, nl, fr).
-Language = StrEnum("Language", {code: code for code in LANGUAGES})  # type: ignore[misc]
-
-
 @app.callback()
 def _root(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                                 help=_("Print the version and exit."))] = False,
@@ -121,7 +117,7 @@ def _root(version: Annotated[bool, typer.Option("--version", callback=_version, 
     # The installed command has chosen its language before the app was made (mjscore.cli.start);
     # here for a caller of the app itself (a test's CliRunner).
     if lang is not None:
-        from mjscore.cli.start import use
+        from mjscore.cli.language import use
 
         use(lang.value)
 
@@ -1312,6 +1308,18 @@ def import_kajongg(
         say_error(refused)
     if got.refused:
         raise typer.Exit(1)
+
+
+def _said_help(*apps: typer.Typer) -> None:
+    """Each command's help (its docstring, which Typer shows) in the language in use; the
+    docstrings are in the catalogue (tools/catalogues.py takes them from here)."""
+    for one in apps:
+        for c in one.registered_commands:
+            if c.help is None and c.callback is not None and c.callback.__doc__:
+                c.help = _(inspect.cleandoc(c.callback.__doc__))
+
+
+_said_help(app, schemes_app, import_app)
 
 
 def _app_for(argv: list[str]) -> typer.Typer:

@@ -21,6 +21,7 @@ from mjscore.api import payments_said, settle_up_part, total_said, winner_said
 from mjscore.api import headings, left_out_said, season_heading, season_words
 from mjscore.model.errors import escaped
 from mjscore.model.money import Stake, with_money
+from mjscore.model.say import number
 from mjscore.model.plain import encode
 from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
@@ -856,9 +857,9 @@ def render_season(result: SeasonPlain, fmt: str = "table", width: int | None = N
         out.extend(["", w["no_hands"]])
         return _finished("\n".join(out) + "\n", fmt)
     out += ["", w["standings"]]
-    rows: list[list[Cell]] = [[s["place"], s["name"], f"{s['won_or_lost']:+d}", f"{s['per_evening']:+.2f}",
-                               f"{s['per_hand']:+.2f}"] for s in result["standings"]]
-    # The signed figures as written (+12.50, not tabulate's 12.5), to the right.
+    rows: list[list[Cell]] = [[s["place"], s["name"], f"{s['won_or_lost']:+d}", number(f"{s['per_evening']:+.2f}"),
+                               number(f"{s['per_hand']:+.2f}")] for s in result["standings"]]
+    # The signed figures as written (+12.50, not tabulate's 12.5; German +12,50), to the right.
     out.append(fit(rows, [w["place"], w["player"], w["won_or_lost"], w["an_evening"], w["a_hand"]], grid, width,
                    wrap=(0, 1, 2, 3, 4), disable_numparse=True, colalign=("right", "left", "right", "right", "right")))
     out += ["", w["played"]]

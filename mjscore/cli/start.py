@@ -1,60 +1,14 @@
-"""The command line's first step: its language, from `--lang` (anywhere before `--`), else
-`MJSCORE_LANG`, else the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`), else English; chosen before the
-app is made, because Typer's help and click's own words ("Usage:", "No such option") are written
-when they are imported.
-
-Click says its words through gettext's global domain: that domain is made mjscore's and its language
-the one chosen (GNU gettext's `LANGUAGE`), so that click's words come from mjscore's catalogue too.
-"""
+"""The command line's first step: its language (mjscore.cli.language), then the app, made in it."""
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
-
-from mjscore.model import say
-
-OPTION = "--lang"
-
-
-def language_of(argv: list[str], environ: Mapping[str, str]) -> tuple[str, list[str]]:
-    """The language the line asks for and the line without `--lang` (left in, for the app to refuse,
-    when it names no language mjscore speaks)."""
-    rest = [argv[0]] if argv else []
-    wanted: str | None = None
-    i = 1
-    while i < len(argv):
-        word = argv[i]
-        if word == "--":
-            rest += argv[i:]
-            break
-        value = None
-        if word == OPTION and i + 1 < len(argv):
-            value, step = argv[i + 1], 2
-        elif word.startswith(OPTION + "="):
-            value, step = word[len(OPTION) + 1:], 1
-        if value is not None and value in say.LANGUAGES:
-            wanted = value
-            i += step
-            continue
-        rest.append(word)
-        i += 1
-    return wanted or say.from_environment(environ), rest
-
-
-def use(language: str) -> None:
-    """Speak `language` in this process: mjscore's sentences, and click's through gettext's domain."""
-    say.use(language)
-    if language != say.ENGLISH:
-        import gettext
-
-        gettext.bindtextdomain("mjscore", str(say.LOCALE))
-        gettext.textdomain("mjscore")
-        os.environ["LANGUAGE"] = language
 
 
 def main() -> None:
+    from mjscore.cli.language import language_of, use
+
     language, sys.argv[:] = language_of(sys.argv, os.environ)
     use(language)
     from mjscore.cli.commands import main as run

@@ -23,7 +23,7 @@ def page_words() -> dict[str, str | dict[str, str]]:
     return {
         "lang": language(),
         # each language by its own name, for the phone's choice (what it is called by its readers)
-        "languages": dict(LANGUAGES),
+        "languages": {code.value: name for code, name in LANGUAGES.items()},
         "language": _("Language"),
         # -- the page's frame (page.html)
         "title": _("mjscore · the table"),

@@ -41,6 +41,7 @@ from mjscore.model.errors import MjError
 from mjscore.model.tiles import WIND_BY_LETTER
 from mjscore.pipeline import EMPTY, TableResult
 from mjscore.rules.scheme import load_scheme
+from mjscore.model.say import language
 from mjscore.version import __version__
 
 # An add finds its record among the last few (an undo's is the one before the last).
@@ -112,7 +113,8 @@ def fingerprints(session: Session, path: str, scheme: str | None, given: Mapping
     if session.head is None:
         return None                     # a YAML session: its hands have no text of their own
     where = os.path.realpath(path)
-    asked = repr((scheme, sorted((k, repr(v)) for k, v in given.items()), explain))
+    # The language too: a hand's result holds its items' names and notes as said in it.
+    asked = repr((scheme, sorted((k, repr(v)) for k, v in given.items()), explain, language()))
     # A name that is not UTF-8 arrives as the surrogates that stand for its bytes: kept, not refused.
     first = fingerprint(f"{__version__}\0{_FORM}\0{where}\0{asked}\0{session.header.where.line}\0"
                         f"{session.head}".encode("utf-8", "surrogateescape"))

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from mjscore.model.money import with_money
-from mjscore.model.say import _, n_
+from mjscore.model.say import number, _, n_
 from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
 
@@ -184,7 +184,7 @@ def figures(player: Mapping[str, Any]) -> str:
                                            doubles=n_("{n} double", "{n} doubles", doubles).format(n=doubles))
 
 
-def evening_words(evening: Mapping[str, Any]) -> dict[str, list[str]]:
+def evening_words(evening: Mapping[str, Any]) -> dict[str, Any]:
     """The evening's phrases that every shell shows (its plain form, `session --format json`, or
     its summary with `start`): each standing's won or lost, in the standings' order; each payment
     of the settle-up ("Ann pays Bob 596 (EUR 29.80)"); and, where its hands are listed, what came
@@ -196,11 +196,22 @@ def evening_words(evening: Mapping[str, Any]) -> dict[str, list[str]]:
     """
     currency = (evening.get("stake") or {}).get("currency")
     start = evening["start"]
-    out = {"standings": [won_or_lost(p["total"], start, p.get("money"), currency) for p in evening["standings"]],
-           "settle_up": transfer_sentences(evening)}
+    out: dict[str, Any] = {"standings": [won_or_lost(p["total"], start, p.get("money"), currency)
+                                         for p in evening["standings"]],
+                           "settle_up": transfer_sentences(evening)}
     if isinstance(evening.get("hands"), list):
         out["hands"] = [outcome(h) for h in evening["hands"]]
+    if evening.get("stake"):
+        out["stake"] = stake_words(evening["stake"])
     return out
+
+
+def stake_words(stake: Mapping[str, Any]) -> str:
+    """What a point is worth, as the reader's language writes money: "EUR 0.05", German "0,05 EUR"."""
+    money = number(str(stake["per_point"]))
+    if stake.get("currency"):
+        return _("{currency} {money}").format(currency=stake["currency"], money=money)
+    return money
 
 
 def pays(payer: str, payee: str, amount: str) -> str:

@@ -259,11 +259,13 @@ class SessionPlain(EveningPlain):
 
 class EveningSaidPlain(TypedDict):
     """The evening's phrases, as the command line says them: each standing's won or lost (in the
-    standings' order), each payment of the settle-up, and what came of each hand."""
+    standings' order), each payment of the settle-up, what came of each hand, and what a point is
+    worth under a stake (as the reader's language writes money)."""
 
     standings: list[str]
     settle_up: list[str]
     hands: NotRequired[list[str]]
+    stake: NotRequired[str]
 
 
 class EveningShownPlain(EveningPlain):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from mjscore.model.say import _
+from mjscore.model.say import _, number
 
 if TYPE_CHECKING:
     from mjscore.model.answers import StakePlain
@@ -187,7 +187,11 @@ def with_money(points: int, money: str, currency: str | None = None, signed: boo
         nothing = not money.strip("0.")
         money = ("-" if nothing and points < 0 else "+") + money
     figure = f"{points:+d}" if signed else str(points)
-    return f"{figure} ({currency} {money})" if currency else f"{figure} ({money})"
+    # As the reader's language writes money: German `596 (29,80 EUR)`, its decimal comma too.
+    money = number(money)
+    if currency:
+        return _("{points} ({currency} {money})").format(points=figure, currency=currency, money=money)
+    return _("{points} ({money})").format(points=figure, money=money)
 
 
 def _plain(d: Decimal) -> str:

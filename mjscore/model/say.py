@@ -20,16 +20,26 @@ import gettext
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from enum import StrEnum
 from functools import cache
 from pathlib import Path
 from typing import ParamSpec
 
 P = ParamSpec("P")
 
-# The languages mjscore speaks, each by its own name (what a phone's choice of language shows).
-# Each but English has a catalogue in mjscore/locale (tested both ways).
-LANGUAGES = {"en": "English", "de": "Deutsch", "nl": "Nederlands", "fr": "Français"}
-ENGLISH = "en"
+class Language(StrEnum):
+    """The languages mjscore speaks, by their codes (`--lang`, a catalogue's folder, a phone's
+    choice); each but English has a catalogue in mjscore/locale (tested both ways)."""
+
+    en = "en"
+    de = "de"
+    nl = "nl"
+    fr = "fr"
+
+
+# Each language by its own name: what a phone's choice of language shows.
+LANGUAGES = {Language.en: "English", Language.de: "Deutsch", Language.nl: "Nederlands", Language.fr: "Français"}
+ENGLISH = Language.en.value
 # How each language writes a number: its decimal mark and the mark between thousands.  French
 # groups with a narrow no-break space (U+202F), as its typography (and CLDR) does.
 _NUMBERS = {"en": (".", ","), "de": (",", "."), "nl": (",", "."), "fr": (",", "\u202f")}

@@ -13,7 +13,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from mjscore.model.errors import InputError, Location, excerpt
-from mjscore.model.say import _
+from mjscore.model.say import _, language
 
 # Each data package and the folder of the source tree it is built from (pyproject.toml's
 # package-dir).
@@ -48,12 +48,20 @@ def package_folder(package: str) -> Path:
 
 
 def help_topics() -> dict[str, str]:
-    """Each document by topic name (`notation`, `rules`, `schemes`), with its first heading."""
+    """Each document by topic name (`notation`, `rules`, `schemes`), with its first heading (the
+    heading of its translation, where the language in use has one)."""
     out = {}
     for path in sorted(package_folder("mjscore.docs").glob("*.md")):
-        out[path.stem] = _title(path)
+        out[path.stem] = _title(_translated(path))
     out["schemes"] = _title(package_folder("mjscore.schemes") / "README.md")
     return out
+
+
+def _translated(path: Path) -> Path:
+    """A document in the language in use, where it has been translated (docs/<lang>/NAME.md:
+    the notation in brief); else the English one."""
+    there = path.parent / language() / path.name
+    return there if there.is_file() else path
 
 
 def help_document(topic: str) -> str:
@@ -64,7 +72,9 @@ def help_document(topic: str) -> str:
                                                                                   topics=", ".join(topics)),
                          Location("mjscore help"), topic)
     folder = package_folder("mjscore.schemes") if topic == "schemes" else package_folder("mjscore.docs")
-    return (folder / ("README.md" if topic == "schemes" else f"{topic}.md")).read_text(encoding="utf-8")
+    if topic == "schemes":
+        return (folder / "README.md").read_text(encoding="utf-8")
+    return _translated(folder / f"{topic}.md").read_text(encoding="utf-8")
 
 
 def _samples() -> dict[str, Path]:

@@ -996,7 +996,7 @@ async function showStandings() {
     data.standings.map((s, i) => [`${i + 1}. ${s.name}`, s.total, data.said.standings[i]]), [1, 2]));
   const settle = document.createElement("h2"); settle.textContent = T("settle_up");
   parts.push(settle);
-  if (stake) parts.push(para("small", T("a_point_is", { money: `${stake.currency ? stake.currency + " " : ""}${stake.per_point}` })));
+  if (stake) parts.push(para("small", T("a_point_is", { money: data.said.stake })));
   if (data.settle_up === null) parts.push(hint(data.settle_up_note));
   else if (!data.settle_up.length) parts.push(hint(T("nobody_owes")));
   else for (const line of data.said.settle_up) { const p = para("pays", ""); money(p, line); parts.push(p); }

@@ -90,6 +90,7 @@ if TYPE_CHECKING:      # what type checkers see; at run time, see above
     from mjscore.evening.words import left_out_said as left_out_said, season_heading as season_heading
     from mjscore.evening.words import headings as headings, season_words as season_words
     from mjscore.evening.words import prompt_words as prompt_words, scheme_words as scheme_words
+    from mjscore.evening.words import items_said as items_said
     from mjscore.evening.page_words import page_words as page_words  # for the page: its own words, made once
     from mjscore.io.sessionfile import SessionHeader
 
@@ -108,7 +109,7 @@ _ELSEWHERE = {
                      "settle_up_lines", "totals_stop", "added_up_said", "completed_said", "draw_said", "grid_words",
                      "no_payments_said", "not_settled_said", "payments_said", "total_said", "winner_said",
                      "settle_up_part", "left_out_said", "season_heading", "season_words", "headings", "prompt_words",
-                     "scheme_words"),
+                     "scheme_words", "items_said"),
                     "mjscore.evening.words"),
 }
 

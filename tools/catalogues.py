@@ -60,7 +60,7 @@ def scheme_words(fileobj: Any, keywords: Any, comment_tags: Any,
     for key in ("title", "description"):
         value = data.get(key)
         if isinstance(value, str) and value.strip():
-            yield line_of(value), "_", value.strip() if key == "title" else value, [f"the scheme's {key}"]
+            yield line_of(value), "_", value.strip(), [f"the scheme's {key}"]
     for rule in data.get("rules") or ():
         if isinstance(rule, dict) and isinstance(rule.get("text"), str):
             yield line_of(rule["text"]), "_", rule["text"], [f"a rule's name ({rule.get('id')})"]

@@ -18,10 +18,10 @@ from mjscore.api import amount, how_won, outcome, paid, payment_sentences, penal
 from mjscore.api import figures, finished, nobody_pays, settle_up_lines, totals_stop, won_or_lost
 from mjscore.api import added_up_said, completed_said, draw_said, grid_words, no_payments_said, not_settled_said
 from mjscore.api import payments_said, settle_up_part, total_said, winner_said
-from mjscore.api import headings, left_out_said, season_heading, season_words
+from mjscore.api import headings, items_said, left_out_said, season_heading, season_words
 from mjscore.model.errors import escaped
 from mjscore.model.money import Stake, with_money
-from mjscore.model.say import number
+from mjscore.model.say import _, number
 from mjscore.model.plain import encode
 from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
@@ -53,7 +53,7 @@ _NO_WIN: WinPlain = {"tile": None, "from": None, "flags": []}
 
 
 def to_json(result: Mapping[str, object]) -> str:
-    return json_safe(encode(result))
+    return json_safe(encode(items_said(result)))
 
 
 def json_safe(text: str) -> str:
@@ -81,8 +81,8 @@ def _json_escape(c: str) -> str:
 def _fmt_item(item: ItemPlain) -> list[Cell]:
     if "limit" in item:
         value = headings()["share_of_limit"].format(share=_fraction(item["limit"]))
-        return [item["text"], item.get("applies_to", ""), "", "", value]
-    return [item["text"], item.get("applies_to", ""), item.get("points", "") if "points" in item else "",
+        return [_(item["text"]), item.get("applies_to", ""), "", "", value]
+    return [_(item["text"]), item.get("applies_to", ""), item.get("points", "") if "points" in item else "",
             item.get("doubles", "") if "doubles" in item else "", ""]
 
 
@@ -99,7 +99,7 @@ def _who(p: PlayerPlain, names: dict[str, str] | None = None) -> str:
 def _item_words(item: ItemPlain) -> str:
     """An item by its text and what it is for: `Pung or kong of dragons [CCC]`."""
     applies_to = item.get("applies_to")
-    return item["text"] + (" " + applies_to if applies_to else "")
+    return _(item["text"]) + (" " + applies_to if applies_to else "")
 
 
 def render_text(result: Scored, fmt: str = "table", width: int | None = None) -> str:

@@ -504,3 +504,18 @@ def scheme_words() -> dict[str, str]:
         "east_switch": _("East pays and receives double when --east-double is on"),
         "east_built_in": _("East's double is in the figures"), "east_none": _("East is never doubled"),
     }
+
+
+def items_said(value: Any) -> Any:
+    """An answer (a hand, an evening, a table's result: plain JSON) with each scoring item's text
+    said in the reader's language (`{"rule": ..., "text": "Pair of dragons"}`): results are kept
+    in English, the words a scheme's file writes, and said where they are shown.  A club's own
+    rule name no catalogue knows is shown as its file writes it."""
+    if isinstance(value, dict):
+        out = {k: items_said(v) for k, v in value.items()}
+        if isinstance(out.get("rule"), str) and isinstance(out.get("text"), str):
+            out["text"] = _(out["text"])
+        return out
+    if isinstance(value, list):
+        return [items_said(v) for v in value]
+    return value

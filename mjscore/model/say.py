@@ -190,3 +190,20 @@ def later(say: Callable[P, str]) -> Callable[P, Later]:
         return Later(lambda: say(*args, **kwargs))
 
     return deferred
+
+
+class Said(Mapping[str, str]):
+    """Words by key (marked with N_ where declared), each said in the language in use when it is
+    read: a module's table of words made at import, before any language is chosen."""
+
+    def __init__(self, words: Mapping[str, str]) -> None:
+        self._words = dict(words)
+
+    def __getitem__(self, key: str) -> str:
+        return _(self._words[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)

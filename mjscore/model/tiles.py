@@ -9,11 +9,12 @@ module is for people.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal
 
-from mjscore.model.say import N_, _
+from mjscore.model.say import N_, Said, _
 
 # A seat, and a round, by its wind's letter: what every result and payment writes.
 SeatLetter = Literal["E", "S", "W", "N"]
@@ -83,7 +84,8 @@ _number_the_seats()
 # The seats as the plain forms of results write them (E S W N), as people say them (East ...),
 # and from their letter back to the wind.
 SEAT_LETTERS: tuple[SeatLetter, ...] = tuple(w.letter for w in SEATS)
-SEAT_WORDS: dict[str, str] = {w.letter: w.name.capitalize() for w in SEATS}
+# Said where read, in the reader's language (say.Said).
+SEAT_WORDS: Mapping[str, str] = Said({"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")})
 WIND_BY_LETTER: dict[str, Wind] = {w.letter: w for w in SEATS}
 
 

@@ -50,9 +50,10 @@ class Item(NamedTuple):
     limit: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        # The text in the reader's language (a scheme's own rule names as its file writes them
-        # when no catalogue knows them); `rule` is the machine's name.
-        d: dict[str, Any] = {"rule": self.rule, "text": _(self.text)}
+        # The text in English, as the scheme writes it: a result is kept (a checkpoint, an
+        # evening played once for every phone) whatever language reads it; the shells say it in
+        # the reader's language (evening.words.items_said).
+        d: dict[str, Any] = {"rule": self.rule, "text": self.text}
         if self.applies_to is not None:
             d["applies_to"] = self.applies_to
         if self.limit:

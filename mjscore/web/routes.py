@@ -50,7 +50,8 @@ class PlainJSON(JSONResponse):
     plain = TypeAdapter(dict[str, Any])
 
     def render(self, content: Any) -> bytes:
-        return self.plain.dump_json(content)
+        # scoring's item names in the phone's language (results are kept in English)
+        return self.plain.dump_json(api.items_said(content))
 
 
 # -- what belongs to one app -------------------------------------------------------------------
@@ -190,7 +191,8 @@ def remembered(request: Request, what: str, make: Callable[[], dict[str, Any]]) 
     table: api.NextHand[api.Evening] = request.app.state.table
     kept: Remembered = request.app.state.remembered
     # Kept for each language: two phones reading two languages ask for the same version.
-    made = kept.get(f"{what}:{say.language()}", table.evening.version, lambda: PlainJSON.plain.dump_json(make()))
+    made = kept.get(f"{what}:{say.language()}", table.evening.version,
+                    lambda: PlainJSON.plain.dump_json(api.items_said(make())))
     return Response(made, media_type="application/json")
 
 

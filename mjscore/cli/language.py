@@ -1,10 +1,11 @@
 """The command line's first step: its language, from `--lang` (anywhere before `--`), else
 `MJSCORE_LANG`, else the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`), else English; chosen before the
-app is made, because Typer's help and click's own words ("Usage:", "No such option") are written
-when they are imported.
+app is made, because Typer's help is written when the commands are declared.
 
-Click says its words through gettext's global domain: that domain is made mjscore's and its language
-the one chosen (GNU gettext's `LANGUAGE`), so that click's words come from mjscore's catalogue too.
+Typer says some of its words ("Options", "Commands", "Arguments") through gettext's global domain,
+as click does: that domain is made mjscore's and its language the one chosen (GNU gettext's
+`LANGUAGE`), so those come from mjscore's catalogue too.  Typer 0.28's own copy of click writes its
+usage errors and the help option's help as they stand, in English (not yet translated).
 """
 
 from __future__ import annotations

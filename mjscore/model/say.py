@@ -117,11 +117,6 @@ def number(text: str) -> str:
     return text.translate({ord("."): point, ord(","): thousands})
 
 
-def grouped(n: int) -> str:
-    """A whole number with its thousands marked, as the language in use marks them (1,000; 1.000)."""
-    return number(f"{n:,}")
-
-
 def chosen(wanted: Iterable[str]) -> str | None:
     """The first of `wanted` (language tags or locale names, best first: `de-CH`, `fr_FR.UTF-8`,
     `nl`) that mjscore speaks; None if none.  `C` and `POSIX` are English."""

@@ -377,7 +377,7 @@ def _block_items(b: Block, scheme: Scheme, seat: Wind, prevailing: Wind) -> tupl
 
 _KIND_NAME = {k: k.value for k in SetKind}
 # An item's text is English here, marked (N_) and said in the reader's language where an answer is
-# shown (Item.as_dict): a scored hand is cached and may be shown to phones of several languages.
+# shown (evening.words.items_said): a scored hand is kept and may be shown to phones of several languages.
 # Whole names, one a set: a language puts "of honours" where it belongs.
 _SET_TEXT = {
     ("exposed", "pung", "simple"): N_("Exposed pung"),

@@ -117,11 +117,12 @@ def create_app(evening_path: str, token: str) -> FastAPI:
     app.state.token = token
     here = resources.files("mjscore.web")
     # page.html is made once for each language (its words written in); the script and style are words-free.
-    raw = {name: here.joinpath(name).read_bytes() for name in PAGE_FILES}
+    shared = {name: PageFile.of(here.joinpath(name).read_bytes(), name) for name in PAGE_FILES if name != "page.html"}
+    html = here.joinpath("page.html").read_bytes()
     app.state.pages = {}
     for language in say.LANGUAGES:
         with say.speaking(language):
-            app.state.pages[language] = {name: PageFile.of(_with_words(data), name) for name, data in raw.items()}
+            app.state.pages[language] = {**shared, "page.html": PageFile.of(_with_words(html), "page.html")}
     app.include_router(page)
     app.include_router(api_routes)
     return app

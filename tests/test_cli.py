@@ -116,6 +116,7 @@ def test_process_exit_codes_and_streams(tmp_path):
 SCORE_MAY_IMPORT = {
     "mjscore", "mjscore.version", "mjscore.api",
     "mjscore.cli", "mjscore.cli.start", "mjscore.cli.language", "mjscore.cli.commands", "mjscore.cli.output",
+    "mjscore.cli.usage",
     "mjscore.cli.render",
     "mjscore.model", "mjscore.model.amounts", "mjscore.model.errors", "mjscore.model.money", "mjscore.model.plain",
     "mjscore.model.settings", "mjscore.model.table", "mjscore.model.tiles",

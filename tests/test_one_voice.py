@@ -110,7 +110,8 @@ FOR_PROGRAMMERS = {"TypeError", "AttributeError", "IndexError", "KeyError", "Not
 # The modules whose every phrase goes through `_()` (or `n_()`): the sentences about a hand, a
 # payment, a standing and a deal, the command line's layout of them and its prompt, the page's
 # next hand (its notices and refusals).
-THROUGH_THE_DOOR = ["mjscore/model/say.py", "mjscore/evening/words.py", "mjscore/evening/session.py",
+THROUGH_THE_DOOR = ["mjscore/model/say.py", "mjscore/cli/usage.py",
+                    "mjscore/evening/words.py", "mjscore/evening/session.py",
                     "mjscore/evening/entry.py", "mjscore/evening/next_hand.py", "mjscore/cli/render.py",
                     "mjscore/cli/prompt.py", "mjscore/cli/output.py", "mjscore/pipeline.py", "mjscore/settle.py",
                     "mjscore/api.py", "mjscore/web/app.py", "mjscore/web/guard.py", "mjscore/store/atomic.py",
@@ -253,6 +254,10 @@ def phrases_outside_the_door(source):
         if isinstance(call, ast.Call) and (name in ("_", "n_", "N_", "cast") or (isinstance(node, ast.Raise)
                                                                            and name in FOR_PROGRAMMERS)):
             aside |= {id(m) for a in call.args for m in ast.walk(a)}
+        # A pattern is matched against text, never shown (mjscore.cli.usage reads Typer's English back).
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "compile" \
+                and getattr(call.func.value, "id", None) == "re" and call.args:
+            aside |= {id(m) for m in ast.walk(call.args[0])}
     parts = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
     for node in ast.walk(tree):
         if id(node) in aside:
@@ -325,7 +330,8 @@ def test_the_shells_make_no_sentence_of_the_game():
 # are the notation it writes, its class names and its strict mode.
 PAGE_NOT_A_SENTENCE = {
     '"use strict"': "the script's mode",
-    "`mjscore_lang=${lang.value}; Path=/; Max-Age=31536000; SameSite=Strict`": "a cookie: the phone's language",
+    "`${lang.dataset.cookie}=${lang.value}; Path=/; Max-Age=31536000; SameSite=Strict`":
+        "a cookie: the phone's language (its name from the page, mjscore.web.app declares it)",
     "`score ${S.score}`": "the notation, as the player's line writes a score",
     '`win${tile} ${S.from === "self" ? "self" : "from " + S.from}`': "the notation, as the line writes a win",
     '"check bad"': "class names", '"check ok"': "class names", '"row wrap"': "class names",

@@ -69,12 +69,11 @@ def scheme_words(fileobj: Any, keywords: Any, comment_tags: Any,
             yield line_of(payoff["text"]), "_", payoff["text"], [f"the payoff scheme {name}"]
 
 
-# Click's and Typer's own words that mjscore's command line shows (its help's headings, its
-# usage errors): they say them through gettext's global domain, which mjscore.cli.start makes
-# mjscore's, so they are translated in mjscore's catalogue.
-LIBRARIES = {"click": ("core.py", "exceptions.py", "formatting.py", "types.py", "decorators.py", "parser.py",
-                       "termui.py"),
-             "typer": ("core.py",)}
+# Typer's own words that mjscore's command line shows (its help's headings, "Missing command."):
+# Typer says them through gettext's global domain, which mjscore.cli.start makes mjscore's, so they
+# are translated in mjscore's catalogue.  (Typer 0.28's copy of click writes its words as they
+# stand: mjscore.cli.usage says those, in mjscore's own messages.)
+LIBRARIES = {"typer": ("core.py",)}
 LIBRARY_KEYWORDS = {"_": None, "ngettext": (1, 2)}
 
 

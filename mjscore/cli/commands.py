@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
+import typer.core
 
+from mjscore.cli import usage
 from mjscore.model.errors import InputError, Location, MjError
 from mjscore.model.say import Language, _
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     name="mjscore",
+    cls=usage.Group,
     help=_("Score and settle finished Mahjong hands under the classical Chinese (Western) rules.\n\n"
          "Hands are written in the compact notation (.mj) or YAML (.yaml): 'mjscore help notation' says how, "
          "'mjscore example' lists sample tables and evenings to try the commands on, and 'mjscore COMMAND "
@@ -1154,7 +1157,7 @@ def example(name: Annotated[str | None, typer.Argument(metavar="[NAME]",
         fail(e)
 
 
-schemes_app = typer.Typer(help=_("The shipped scoring schemes: list them, show one, compare two."),
+schemes_app = typer.Typer(cls=usage.Group, help=_("The shipped scoring schemes: list them, show one, compare two."),
                           no_args_is_help=False, rich_markup_mode=None)
 app.add_typer(schemes_app, name="schemes")
 ViewFormatOpt = Annotated[ViewFormat, typer.Option("--format", "-f", help=_("table or markdown."))]
@@ -1237,7 +1240,7 @@ def schemes_diff(a: Annotated[str, typer.Argument(help=_("A scheme name or file.
         fail(e)
 
 
-import_app = typer.Typer(help=_("Bring in games another program recorded: KDE Kajongg's."),
+import_app = typer.Typer(cls=usage.Group, help=_("Bring in games another program recorded: KDE Kajongg's."),
                          no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(import_app, name="import")
 
@@ -1312,9 +1315,12 @@ def import_kajongg(
 
 def _said_help(*apps: typer.Typer) -> None:
     """Each command's help (its docstring, which Typer shows) in the language in use; the
-    docstrings are in the catalogue (tools/catalogues.py takes them from here)."""
+    docstrings are in the catalogue (tools/catalogues.py takes them from here).  Each command is
+    made a `usage.Command`, whose usage line and help option are said in it too."""
     for one in apps:
         for c in one.registered_commands:
+            if c.cls in (None, typer.core.TyperCommand):
+                c.cls = usage.Command
             if c.help is None and c.callback is not None and c.callback.__doc__:
                 c.help = _(inspect.cleandoc(c.callback.__doc__))
 

@@ -5,7 +5,8 @@ app is made, because Typer's help is written when the commands are declared.
 Typer says some of its words ("Options", "Commands", "Arguments") through gettext's global domain,
 as click does: that domain is made mjscore's and its language the one chosen (GNU gettext's
 `LANGUAGE`), so those come from mjscore's catalogue too.  Typer 0.28's own copy of click writes its
-usage errors and the help option's help as they stand, in English (not yet translated).
+words as they stand, in English: mjscore.cli.usage says them (the usage line, the help option, a
+refused line).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from mjscore.api import payments_said, settle_up_part, total_said, winner_said
 from mjscore.api import headings, items_said, left_out_said, season_heading, season_words
 from mjscore.model.errors import escaped
 from mjscore.model.money import Stake, with_money
-from mjscore.model.say import _, number
+from mjscore.model.say import ENGLISH, _, language, number
 from mjscore.model.plain import encode
 from mjscore.model.tiles import SEAT_LETTERS, SEAT_WORDS
 
@@ -561,6 +561,8 @@ def batch_line(item: BatchItem | None, fmt: str, header: bool = False) -> str:
         if "settle_up" in row:                     # a session's end
             return render_csv(session_end_rows(cast("EveningPlain", row), row["file"], row["line"]), header=False)
         return render_csv(csv_rows(cast("Scored", row), row["table"], row["file"], row["line"]), header=False)
+    if language() != ENGLISH:       # results are kept in English: their items' names said here
+        return json_safe(encode(items_said(item.to_dict()))) + "\n"
     return json_safe(item.to_json()) + "\n"
 
 

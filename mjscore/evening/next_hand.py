@@ -633,9 +633,14 @@ def _seated(seats: Sequence[str], seat: str, who: str, hand: int) -> None:
 @later
 def _done(hand: int, what: str, by: str | None) -> str:
     """A notice's words: `Hand 8 was taken back by Ann`."""
-    said = {"corrected": _("Hand {hand} was corrected"), "taken_back": _("Hand {hand} was taken back"),
+    # Each a whole sentence, with its player and without (a language orders them its own way).
+    if by:
+        return {"corrected": _("Hand {hand} was corrected by {player}"),
+                "taken_back": _("Hand {hand} was taken back by {player}"),
+                "settled": _("Hand {hand} was settled by {player}"),
+                "added": _("Hand {hand} was added by {player}")}[what].format(hand=hand, player=by)
+    return {"corrected": _("Hand {hand} was corrected"), "taken_back": _("Hand {hand} was taken back"),
             "settled": _("Hand {hand} was settled"), "added": _("Hand {hand} was added")}[what].format(hand=hand)
-    return said + (_(" by {player}").format(player=by) if by else "")
 
 
 def _total_moved(name: str, before: int, after: int) -> str:
@@ -737,8 +742,9 @@ def _at_the_laptop(what: str, hand: int) -> str:
 
 def _held_penalty(p: Mapping[str, Any]) -> str:
     """A held penalty as the phones list it: `Penalty: Dee pays 10 to each (entered by Bob)`."""
-    said = _("Penalty: {penalty}").format(penalty=_penalty_text(p))
-    return said + (_(" (entered by {player})").format(player=p["by"]) if p.get("by") else "")
+    if p.get("by"):
+        return _("Penalty: {penalty} (entered by {player})").format(penalty=_penalty_text(p), player=p["by"])
+    return _("Penalty: {penalty}").format(penalty=_penalty_text(p))
 
 
 def _penalty_text(p: Mapping[str, Any]) -> str:

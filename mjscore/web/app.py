@@ -130,13 +130,15 @@ def create_app(evening_path: str, token: str) -> FastAPI:
 
 def _with_words(data: bytes) -> bytes:
     """A page file with the page's words written in where it asks for them (page.html's
-    `{{WORDS}}`): JSON in a script element of its own, every `<` escaped so that no word can end it."""
+    `{{WORDS}}`): JSON in a script element of its own, every `<` escaped so that no word can end it;
+    and the name of the cookie that keeps a phone's language (`{{LANGUAGE_COOKIE}}`), declared here."""
     if b"{{WORDS}}" not in data:
         return data
     words = json.dumps(api.page_words(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     # The page's own language, for the browser (hyphenation, a screen reader's voice).
     lang = f'<html lang="{say.language()}">'.encode()
-    return data.replace(b"{{WORDS}}", words.encode()).replace(b'<html lang="en">', lang)
+    return data.replace(b"{{WORDS}}", words.encode()).replace(b'<html lang="en">', lang).replace(
+        b"{{LANGUAGE_COOKIE}}", LANGUAGE_COOKIE.encode())
 
 
 # -- every error as the app's error body (web.schemas.ErrorBody) -------------------------------

@@ -1272,7 +1272,7 @@ function wire() {
     lang.append(o);
   }
   lang.addEventListener("change", () => {
-    document.cookie = `mjscore_lang=${lang.value}; Path=/; Max-Age=31536000; SameSite=Strict`;
+    document.cookie = `${lang.dataset.cookie}=${lang.value}; Path=/; Max-Age=31536000; SameSite=Strict`;
     location.reload();
   });
 }

@@ -5,13 +5,14 @@ parse (an unknown option, a value that is none of the choices, an option without
 Typer 0.28 carries its own copy of click (`typer._click`), which writes these in English as they
 stand, where click said them through gettext.  Typer's classes are extended here (its `cls=` hook),
 and a refusal is said again from its parts: the kind of refusal (its class), the option it names,
-and the reason the copy wrote, read back by `REASONS` (the copy's English sentences, each with the
+and the reason the copy wrote, read back by `reasons()` (the copy's English sentences, each with the
 message mjscore says instead; a reason none of them matches, such as mjscore's own, already said,
 is written as it stands).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Sequence
@@ -26,36 +27,40 @@ from mjscore.model.say import N_, _
 # The reasons Typer 0.28's copy of click gives, as it writes them (typer/_click/types.py,
 # parser.py, core.py; typer/_types.py), each with mjscore's message of the same words, whose
 # places are the pattern's groups.  Full matches only; re.S for the choices listed a line each.
-REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?P<value>.*) is not one of (?P<choices>.*)\.", re.S),
-     N_("{value} is not one of {choices}.")),
-    (re.compile(r"(?P<value>.*) is not a valid integer\.", re.S),
-     N_("{value} is not a valid integer.")),
-    (re.compile(r"(?P<value>.*) is not a valid float\.", re.S),
-     N_("{value} is not a valid float.")),
-    (re.compile(r"(?P<value>.*) is not a valid int range\.", re.S),
-     N_("{value} is not a valid int range.")),
-    (re.compile(r"(?P<value>.*) is not a valid float range\.", re.S),
-     N_("{value} is not a valid float range.")),
-    (re.compile(r"(?P<value>.*) is not in the range (?P<range>.*)\.", re.S),
-     N_("{value} is not in the range {range}.")),
-    (re.compile(r"(?P<value>.*) is not a valid boolean\. Recognized values: (?P<states>.*)", re.S),
-     N_("{value} is not a valid boolean. Recognized values: {states}")),
-    (re.compile(r"Option (?P<name>.*) requires an argument\.", re.S),
-     N_("Option {name} requires an argument.")),
-    (re.compile(r"Option (?P<name>.*) requires (?P<nargs>\d+) arguments\.", re.S),
-     N_("Option {name} requires {nargs} arguments.")),
-    (re.compile(r"Option (?P<name>.*) does not take a value\.", re.S),
-     N_("Option {name} does not take a value.")),
-    (re.compile(r"Argument (?P<name>.*) takes (?P<nargs>\d+) values\.", re.S),
-     N_("Argument {name} takes {nargs} values.")),
-    (re.compile(r"Got unexpected extra argument\(s\) \((?P<args>.*)\)", re.S),
-     N_("Got unexpected extra argument(s) ({args})")),
-    (re.compile(r"Choose from:\n\t(?P<choices>.*)", re.S),
-     N_("Choose from:\n\t{choices}")),
-    (re.compile(r"No such option: (?P<name>.*)", re.S),
-     N_("No such option: {name}")),
-)
+# Compiled when a line is first refused, not at every start (compiled at import they cost a
+# one-hand `score` 7 M instructions of its 533 M, callgrind).
+@functools.cache
+def reasons() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return (
+        (re.compile(r"(?P<value>.*) is not one of (?P<choices>.*)\.", re.S),
+         N_("{value} is not one of {choices}.")),
+        (re.compile(r"(?P<value>.*) is not a valid integer\.", re.S),
+         N_("{value} is not a valid integer.")),
+        (re.compile(r"(?P<value>.*) is not a valid float\.", re.S),
+         N_("{value} is not a valid float.")),
+        (re.compile(r"(?P<value>.*) is not a valid int range\.", re.S),
+         N_("{value} is not a valid int range.")),
+        (re.compile(r"(?P<value>.*) is not a valid float range\.", re.S),
+         N_("{value} is not a valid float range.")),
+        (re.compile(r"(?P<value>.*) is not in the range (?P<range>.*)\.", re.S),
+         N_("{value} is not in the range {range}.")),
+        (re.compile(r"(?P<value>.*) is not a valid boolean\. Recognized values: (?P<states>.*)", re.S),
+         N_("{value} is not a valid boolean. Recognized values: {states}")),
+        (re.compile(r"Option (?P<name>.*) requires an argument\.", re.S),
+         N_("Option {name} requires an argument.")),
+        (re.compile(r"Option (?P<name>.*) requires (?P<nargs>\d+) arguments\.", re.S),
+         N_("Option {name} requires {nargs} arguments.")),
+        (re.compile(r"Option (?P<name>.*) does not take a value\.", re.S),
+         N_("Option {name} does not take a value.")),
+        (re.compile(r"Argument (?P<name>.*) takes (?P<nargs>\d+) values\.", re.S),
+         N_("Argument {name} takes {nargs} values.")),
+        (re.compile(r"Got unexpected extra argument\(s\) \((?P<args>.*)\)", re.S),
+         N_("Got unexpected extra argument(s) ({args})")),
+        (re.compile(r"Choose from:\n\t(?P<choices>.*)", re.S),
+         N_("Choose from:\n\t{choices}")),
+        (re.compile(r"No such option: (?P<name>.*)", re.S),
+         N_("No such option: {name}")),
+    )
 
 # Typer's own options' help, written where Typer declares them (typer/completion.py, the copy's
 # help option): said in the reader's language where they are shown.
@@ -68,7 +73,7 @@ OPTION_HELP = (
 
 def reason(written: str) -> str:
     """What the copy of click wrote, in the language in use."""
-    for pattern, message in REASONS:
+    for pattern, message in reasons():
         m = pattern.fullmatch(written)
         if m:
             return _(message).format(**m.groupdict())

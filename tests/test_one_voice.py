@@ -113,6 +113,7 @@ FOR_PROGRAMMERS = {"TypeError", "AttributeError", "IndexError", "KeyError", "Not
 THROUGH_THE_DOOR = ["mjscore/model/say.py", "mjscore/cli/usage.py",
                     "mjscore/evening/words.py", "mjscore/evening/session.py",
                     "mjscore/evening/entry.py", "mjscore/evening/next_hand.py", "mjscore/cli/render.py",
+                    "mjscore/cli/html.py",
                     "mjscore/cli/prompt.py", "mjscore/cli/output.py", "mjscore/pipeline.py", "mjscore/settle.py",
                     "mjscore/api.py", "mjscore/web/app.py", "mjscore/web/guard.py", "mjscore/store/atomic.py",
                     "mjscore/store/lock.py", "mjscore/store/packaged.py", "mjscore/rules/shipped.py",
@@ -130,7 +131,11 @@ THROUGH_THE_DOOR = ["mjscore/model/say.py", "mjscore/cli/usage.py",
 EVENING_FILE = "the notation, as the evening file writes it"
 SHOWN = "the notation, as `show` and the files write it"
 YAML_FORM = "a scheme file's YAML, as a club writes it"
-NOT_A_SENTENCE = {("mjscore/cli/render.py", "'mjscore help {}'"): "a command the reader types",
+NOT_A_SENTENCE = {("mjscore/cli/html.py", "default-src 'none'; style-src 'unsafe-inline'; img-src data:"):
+                  "the printed page's Content-Security-Policy, HTTP's words",
+                  ("mjscore/cli/html.py", "<!DOCTYPE html>\n"): "the printed page's first line, HTML",
+                  ("mjscore/cli/html.py", "width=device-width, initial-scale=1"): "the page's viewport, HTML",
+                  ("mjscore/cli/render.py", "'mjscore help {}'"): "a command the reader types",
                   ("mjscore/evening/entry.py", "penalty {} {}"): "the notation, as a file writes a penalty",
                   ("mjscore/evening/entry.py", " to {}"): "the notation, as a file writes a penalty",
                   ("mjscore/web/app.py", "mjscore table"): "the API's title in /openapi.json, for developers",

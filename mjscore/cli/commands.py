@@ -78,6 +78,15 @@ class Format(StrEnum):
     markdown = "markdown"
 
 
+class ReportFormat(StrEnum):
+    """`session` and `season`: the forms `Format` names, and a document to print."""
+    table = "table"
+    json = "json"
+    csv = "csv"
+    markdown = "markdown"
+    html = "html"
+
+
 class BatchFormat(StrEnum):
     json = "json"
     csv = "csv"
@@ -324,6 +333,8 @@ SchemeOpt = Annotated[str | None, typer.Option(
     help=_("A shipped scheme (see 'mjscore schemes': classical, dmjl, bmja, babcock, millington, ...) or a scheme "
          "file; default: the table's 'scheme' header, else classical."))]
 FormatOpt = Annotated[Format, typer.Option("--format", "-f", help=_("table, json, csv or markdown."))]
+ReportOpt = Annotated[ReportFormat, typer.Option(
+    "--format", "-f", help=_("table, json, csv, markdown, or html (one self-contained page to print or keep)."))]
 
 
 @app.command()
@@ -560,7 +571,7 @@ def check(
 def session(
     file: FileArg = None,
     scheme: SchemeOpt = None,
-    format: FormatOpt = Format.table,
+    format: ReportOpt = ReportFormat.table,
     chart: Annotated[bool, typer.Option("--chart",
                                         help=_("Also draw the running totals as a terminal chart."))] = False,
     hand: Annotated[int | None, typer.Option(
@@ -582,15 +593,24 @@ def session(
       mjscore example evening-session | mjscore session -
       mjscore example evening-session.yaml | mjscore session - --format json
       mjscore example evening-session | mjscore session - --stats
+      mjscore example evening-session | mjscore session - --format html > evening.html
     """
     import mjscore.api as api
     from mjscore.cli.render import render_session, session_chart, session_csv, terminal_safe, to_json
 
     _check_payoff(settings, scheme)
-    file = _session_options(file, format, chart, hand, stats)
+    page = format is ReportFormat.html
+    if page and (chart or hand is not None):
+        raise typer.BadParameter(_("--format html is the whole evening with its chart: it goes with neither --hand "
+                                   "nor --chart"))
+    fmt = Format.table if page else Format(format.value)
+    file = _session_options(file, fmt, chart, hand, stats)
     if stats:
         # The season's code over this one evening: the same figures, the same forms.
         _print_season(api.play_season([_path(file)], scheme=scheme, **settings), format, chart=False)
+        return
+    if page:
+        _print_session_page(_path(file), scheme, settings)
         return
     try:
         played = api.play_session(_path(file), keep_going=True, scheme=scheme, **settings)
@@ -601,13 +621,13 @@ def session(
             raise typer.BadParameter(_("the evening has {n} hands played").format(n=len(played.hands)),
                                      param_hint="'--hand'")
         one = played.hands[hand - 1].to_dict()
-        if format is Format.json:
+        if fmt is Format.json:
             typer.echo(to_json(one))
         else:
             from mjscore.cli.render import emphasis_safe, hand_title, render_text, won_or_lost_line
 
             totals = "  ".join(f"{n} {t}" for n, t in one["totals"].items())
-            text = render_text(one, "markdown" if format is Format.markdown else "table", output_width())
+            text = render_text(one, "markdown" if fmt is Format.markdown else "table", output_width())
             head = f"{hand_title(hand, one['dealer'], one['round'], one.get('kajongg_hand'))}\n\n"
             final = played.stake is not None and one["totals"] == played.totals   # the standings' own money then
             won = won_or_lost_line(one["totals"], played.start, played.stake, output_width(),
@@ -615,7 +635,7 @@ def session(
                                    played.summary().get("money") if final else None)
             tail = "\n" + _("Totals after it: {totals}").format(totals=totals) + "\n" + "".join(
                 f"{line}\n" for line in won)
-            if format is Format.markdown:
+            if fmt is Format.markdown:
                 head, tail = emphasis_safe(head), emphasis_safe(tail)
             sys.stdout.write(terminal_safe(f"{head}{text}{tail}"))
         return
@@ -626,16 +646,33 @@ def session(
         hands = list(hands)                     # drawn from twice
     result = cast("SessionPlain", {"players": list(played.players), "start": played.start, "hands": hands,
                                    **played.summary()})
-    if format is Format.json:
+    if fmt is Format.json:
         typer.echo(to_json(played.to_dict()))
-    elif format is Format.csv:
+    elif fmt is Format.csv:
         sys.stdout.write(session_csv(result))
     else:
-        sys.stdout.write(terminal_safe(render_session(result, format.value, output_width())))
+        sys.stdout.write(terminal_safe(render_session(result, fmt.value, output_width())))
     for bad in played.errors:
         say_error(bad)
     if chart:
         _write_chart(lambda color, width: session_chart(result, color=color, width=width))
+    if played.errors:
+        raise typer.Exit(1)
+
+
+def _print_session_page(path: Path, scheme: str | None, settings: dict[str, Any]) -> None:
+    """`session --format html`: the evening's plain form (what `--format json` prints) as one
+    document, its errors on standard error."""
+    import mjscore.api as api
+    from mjscore.cli.html import session_html
+
+    try:
+        played = api.play_session(path, keep_going=True, scheme=scheme, **settings)
+    except MjError as e:
+        fail(e)
+    sys.stdout.write(session_html(played.to_dict()))
+    for bad in played.errors:
+        say_error(bad)
     if played.errors:
         raise typer.Exit(1)
 
@@ -651,9 +688,10 @@ def _session_options(file: str | None, format: Format, chart: bool, hand: int | 
     return file
 
 
-def _check_chart(chart: bool, format: Format) -> None:
-    """`--chart` refused with a format written for programs (`session`, `season`)."""
-    if chart and format in (Format.json, Format.csv):
+def _check_chart(chart: bool, format: Format | ReportFormat) -> None:
+    """`--chart` refused with a format written for programs (`session`, `season`), and with html,
+    whose page draws its own chart."""
+    if chart and format in (Format.json, Format.csv, ReportFormat.html):
         raise typer.BadParameter(_("--chart draws for people: it goes with --format table or markdown, not "
                                    "{format}").format(format=format.value))
 
@@ -665,7 +703,7 @@ def season(
                                                help=_("Evening files (.mj, or YAML sessions) and folders of them; '-' "
                                                     "reads standard input."))],
     scheme: SchemeOpt = None,
-    format: FormatOpt = Format.table,
+    format: ReportOpt = ReportFormat.table,
     chart: Annotated[bool, typer.Option(
         "--chart", help=_("Also draw each player's season total, evening by evening."))] = False,
     *,
@@ -685,6 +723,7 @@ def season(
     Example:
       mjscore example evening-session > evening.mj
       mjscore season evening.mj --format json
+      mjscore season evenings/ --format html > season.html
     """
     import mjscore.api as api
 
@@ -693,15 +732,19 @@ def season(
     _print_season(api.play_season([Path(f) for f in files], scheme=scheme, **settings), format, chart)
 
 
-def _print_season(played: SeasonResult, format: Format, chart: bool) -> None:
+def _print_season(played: SeasonResult, format: ReportFormat, chart: bool) -> None:
     """A season's record (or one evening's figures) in the form asked, its errors on standard
     error, exit status 1 when an evening was left out."""
     from mjscore.cli.render import render_season, season_chart, season_csv, terminal_safe, to_json
 
     result = cast("SeasonPlain", played.to_dict())
-    if format is Format.json:
+    if format is ReportFormat.html:
+        from mjscore.cli.html import season_html
+
+        sys.stdout.write(season_html(result))
+    elif format is ReportFormat.json:
         typer.echo(to_json(result))
-    elif format is Format.csv:
+    elif format is ReportFormat.csv:
         sys.stdout.write(season_csv(result))
     else:
         sys.stdout.write(terminal_safe(render_season(result, format.value, output_width())))

@@ -91,7 +91,9 @@ def _marker(shape: str, x: float, y: float, colour: str) -> str:
         return _el("circle", cx=_f(x), cy=_f(y), r=r, fill=colour)
     if shape == "square":
         return _el("rect", x=_f(x - r), y=_f(y - r), width=2 * r, height=2 * r, fill="none", **line)
-    arms = {"cross": ((-r, -r, r, r), (-r, r, r, -r)), "plus": ((-r, 0, r, 0), (0, -r, 0, r)),
+    if shape == "plus":
+        return _el("path", d=f"M{_f(x - r)},{_f(y)}H{_f(x + r)}M{_f(x)},{_f(y - r)}V{_f(y + r)}", **line)
+    arms = {"cross": ((-r, -r, r, r), (-r, r, r, -r)),
             "star": ((-r, 0, r, 0), (0, -r, 0, r), (-.7 * r, -.7 * r, .7 * r, .7 * r),
                      (-.7 * r, .7 * r, .7 * r, -.7 * r))}
     if shape in arms:

@@ -63,6 +63,11 @@ def _h2(text: str) -> str:
     return _el("h2", _e(text)) + "\n"
 
 
+def _titled(title: str, headers: Sequence[str], rows: Sequence[Sequence[object]], numeric: Sequence[int] = ()) -> str:
+    """A heading and its short table, kept together on one printed page."""
+    return _el("div", _h2(title), _table(headers, rows, numeric), class_="part") + "\n"
+
+
 def _p(text: str) -> str:
     return _el("p", _e(text)) + "\n"
 
@@ -202,9 +207,8 @@ def session_html(result: Mapping[str, Any]) -> str:
     currency = stake.get("currency") if stake else None
     standings = [[i + 1, s["name"], s["total"], _won_or_lost(s, result["start"], currency)]
                  for i, s in enumerate(result["standings"])]
-    closing = (_h2(h['final_standings'])
-               + _table([h["place"], h["player"], h["total_column"], h["won_or_lost_column"]], standings,
-                        numeric=(0, 2, 3)))
+    closing = _titled(h["final_standings"], [h["place"], h["player"], h["total_column"], h["won_or_lost_column"]],
+                      standings, numeric=(0, 2, 3))
     lines = settle_up_lines(result)
     closing += _h2(lines[0].rstrip(':'))
     if len(lines) > 1:
@@ -241,31 +245,32 @@ def season_html(result: Mapping[str, Any]) -> str:
         first += _p(_('Left out (see the errors): {files}').format(files=', '.join(result['left_out'])))
     if not players:
         return _page(_("Season"), [first + _p(w['no_hands'])])
-    first += _h2(w['standings']) + _table(
+    first += _titled(w['standings'],
         [w["place"], w["player"], w["won_or_lost"], w["an_evening"], w["a_hand"]],
         [[s["place"], s["name"], f"{s['won_or_lost']:+d}", number(f"{s['per_evening']:+.2f}"),
           number(f"{s['per_hand']:+.2f}")] for s in result["standings"]], numeric=(0, 2, 3, 4))
-    first += _h2(w['played']) + _table(
+    first += _titled(w['played'],
         [w["player"], w["evenings"], w["hands"], w["dealt"], w["draws"], _("hands won"), w["self_drawn"],
          w["on_a_discard"]],
         [[p["name"], p["evenings"], p["hands"], p["dealt"], p["draws"], p["hands_won"], p["won_self_drawn"],
           p["won_on_discard"]] for p in players], numeric=range(1, 8))
-    first += _h2(w['biggest_hands']) + _table(
+    first += _titled(w['biggest_hands'],
         [w["player"], w["score"], w["limit_hand"], w["evening"], w["hand"]],
         [[p["name"], *_biggest(p["biggest_hand"], w)] for p in players], numeric=(1, 4))
     limits = [(p["name"], p["limit_hands"]) for p in players if p["limit_hands"]]
     if limits:
-        first += _h2(w['limit_hands'].rstrip(':')) + _table(
+        first += _titled(w['limit_hands'].rstrip(':'),
             [w["player"], w["limit_hand"], w["hands"]],
             [[name, limit, n] for name, counts in limits for limit, n in counts.items()], numeric=(2,))
     else:
         first += _p(w['no_limit_hands'])
-    first += _h2(w['penalties']) + _table(
+    first += _titled(w['penalties'],
         [w["player"], w["paid"], w["received"], w["paid_for_all"]],
         [[p["name"], p["penalties_paid"], p["penalties_received"], p["paid_for_all"]] for p in players],
         numeric=(1, 2, 3))
-    sections = [first, _by_evening(evenings, [s["name"] for s in result["standings"]], w)]
-    sections.extend(_further(key, value) for key, value in result.items() if key not in SEASON_KEYS)
+    # The evenings' table, and with it any part of the plain form this page does not know by name.
+    sections = [first, _by_evening(evenings, [s["name"] for s in result["standings"]], w)
+                + "".join(_further(key, value) for key, value in result.items() if key not in SEASON_KEYS)]
     series: dict[str, list[int]] = {p["name"]: [0] for p in players}
     for evening in evenings:
         for name, line in series.items():
@@ -296,14 +301,14 @@ def _by_evening(evenings: Sequence[Mapping[str, Any]], names: Sequence[str], w: 
 def _further(key: str, value: object) -> str:
     """A part of the season's plain form this page does not know by name, shown as it is: a list
     of records as a table (their keys the columns), a mapping as a table of two columns."""
-    title = _h2(key.replace('_', ' ').capitalize())
+    title = key.replace("_", " ").capitalize()
     if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
         columns = list(dict.fromkeys(k for v in value for k in v))
         rows = [[_flat(v.get(c, "")) for c in columns] for v in value]
-        return title + _table([c.replace("_", " ") for c in columns], rows)
+        return _titled(title, [c.replace("_", " ") for c in columns], rows)
     if isinstance(value, dict):
-        return title + _table(["", ""], [[k, _flat(v)] for k, v in value.items()])
-    return title + _p(_flat(value))
+        return _titled(title, ["", ""], [[k, _flat(v)] for k, v in value.items()])
+    return _h2(title) + _p(_flat(value))
 
 
 def _flat(value: object) -> str:

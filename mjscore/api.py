@@ -453,9 +453,10 @@ def play_season(paths: Iterable[str | os.PathLike[str]] | os.PathLike[str], *,
     input.  A player's night counts once however many of its tables she sat at
     (`PlayerFigures.nights`, her result that night the sum over them: `result.nights`); the
     evenings' counts (`evenings`, `per_evening`) still count evening files.  With stakes, the
-    money: `result.stake` where every evening had the same one, `result.money` by currency.  The scheme and the settings as for `play_session`,
-    for every evening.  An evening that cannot be played (a bad header or hand, a file that
-    cannot be read) is left out, its errors in `result.errors`; the others still count.  Each
+    money: `result.stake` where every evening had the same one, `result.money` by currency.
+    The scheme and the settings as for `play_session`, for every evening.  An evening that
+    cannot be played (a bad header or hand, a file that cannot be read) is left out, its errors
+    in `result.errors`; the others still count.  Each
     evening is counted and let go, so a season of any length takes the same memory.
     `result.to_dict()` is what `mjscore season --format json` prints.
 

@@ -106,7 +106,8 @@ def test_each_night_cell_is_the_sum_of_session_over_its_files(tmp_path):
 STAKES = {
     # both nights at one stake: one total in money a player, in the standings
     "same stake": (("0.05 EUR", "0.05 EUR"), {"per_point": "0.05", "currency": "EUR"},
-                   [{"currency": "EUR", "won_or_lost": {"Ann": "5.00", "Bob": "-1.00", "Cid": "-3.00", "Dee": "-1.00"}}]),
+                   [{"currency": "EUR",
+                     "won_or_lost": {"Ann": "5.00", "Bob": "1.00", "Cid": "-3.00", "Dee": "-3.00"}}]),
     # the same currency at two stakes: still added (EUR is EUR), but no one stake
     "different stakes, one currency": (("0.05 EUR", "0.10 EUR"), None,
                                        [{"currency": "EUR", "won_or_lost": {"Ann": "4.00", "Bob": "4.00",
@@ -127,8 +128,6 @@ def test_money_by_stake(tmp_path, case):
     paths = make(tmp_path, [("1.mj", [evening(ABCD, [("E", 40)], first)]),
                             ("2.mj", [evening(ABCD, [("S", 20)], second)])])
     plain = mjscore.play_season(paths).to_dict()
-    if case == "same stake":
-        money = [{"currency": "EUR", "won_or_lost": {"Ann": "5.00", "Bob": "1.00", "Cid": "-3.00", "Dee": "-3.00"}}]
     assert plain["stake"] == stake
     assert plain["money"] == money
     text = render_season(plain, width=60)

@@ -844,7 +844,7 @@ def line_chart(series: dict[str, list[int]], title: str, xlabel: str, color: boo
     for i, (name, ys) in enumerate(series.items()):
         marker, dash = chart_style(i)
         px, py = _dashed(xs, ys, dash, x_cell, y_cell or 1)
-        plt.scatter(px, py, marker=marker)
+        plt.scatter(px, py, marker=marker, label=name)     # plotext's legend too: "oo Ann"
         plt.text(f" {marker} {name}", x=xs[-1] + extra * 0.15, y=min(placed[name], top), alignment="left")
     plt.plotsize(columns, rows)
     plt.xlim(0, xmax + extra)
@@ -912,8 +912,8 @@ def render_season(result: SeasonPlain, fmt: str = "table", width: int | None = N
         money = s.get("money")
         return f"{s['won_or_lost']:+d}" if money is None else with_money(s["won_or_lost"], money, currency, True)
 
-    average = "per_night" if by_night else "per_evening"
-    rows: list[list[Cell]] = [[s["place"], s["name"], won(s), number(f"{s[average]:+.2f}"),
+    rows: list[list[Cell]] = [[s["place"], s["name"], won(s),
+                               number(f"{s['per_night'] if by_night else s['per_evening']:+.2f}"),
                                number(f"{s['per_hand']:+.2f}")] for s in result["standings"]]
     # The signed figures as written (+12.50, not tabulate's 12.5; German +12,50), to the right.
     out.append(fit(rows, [w["place"], w["player"], w["won_or_lost"], w["a_night"] if by_night else w["an_evening"],
@@ -1039,6 +1039,9 @@ SEASON_CSV_FIELDS = ["place", "name", "evenings", "hands", "won_or_lost", "per_e
                      "penalties_received", "paid_for_all"]
 
 
+NIGHT_FIELD = "night"          # a night's column of the season's CSV: `night NAME` (a header: never translated)
+
+
 def season_csv(result: SeasonPlain) -> str:
     """A row for every player, in the standings' order: her standing and her figures (the limit
     hands in one cell, `Thirteen Orphans 2; Heavenly Hand 1`); then her nights, her average a
@@ -1047,10 +1050,10 @@ def season_csv(result: SeasonPlain) -> str:
     buf = io.StringIO()
     night_fields: list[str] = []
     for n in result["nights"]:                   # two nights of one name: the second `night NAME (2)`
-        field, k = f"night {escaped(n['name'])}", 1
+        field, k = f"{NIGHT_FIELD} {escaped(n['name'])}", 1
         while field in night_fields:
             k += 1
-            field = f"night {escaped(n['name'])} ({k})"
+            field = f"{NIGHT_FIELD} {escaped(n['name'])} ({k})"
         night_fields.append(field)
     w = _Writer(buf, SEASON_CSV_FIELDS + ["nights", "per_night", "money"] + night_fields)
     w.writeheader()

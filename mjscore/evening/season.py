@@ -312,7 +312,7 @@ class SeasonBook:
         if self._night is None:                      # an evening counted alone is a night of its own
             self.begin_night(night_name(file))
         assert self._night is not None
-        _, files, night_won_or_lost, night_hands, night_stakes, night_money = self._night
+        _name, files, night_won_or_lost, night_hands, night_stakes, night_money = self._night
         files.append(file)
         night_hands[0] += len(played.hands)
         for n, tally in players.items():

@@ -91,6 +91,7 @@ if TYPE_CHECKING:      # what type checkers see; at run time, see above
     from mjscore.evening.words import headings as headings, season_words as season_words
     from mjscore.evening.words import prompt_words as prompt_words, scheme_words as scheme_words
     from mjscore.evening.words import items_said as items_said
+    from mjscore.evening.words import stakes_differ_said as stakes_differ_said, money_total_said as money_total_said
     from mjscore.evening.page_words import page_words as page_words  # for the page: its own words, made once
     from mjscore.io.sessionfile import SessionHeader
 
@@ -109,7 +110,7 @@ _ELSEWHERE = {
                      "settle_up_lines", "totals_stop", "added_up_said", "completed_said", "draw_said", "grid_words",
                      "no_payments_said", "not_settled_said", "payments_said", "total_said", "winner_said",
                      "settle_up_part", "left_out_said", "season_heading", "season_words", "headings", "prompt_words",
-                     "scheme_words", "items_said"),
+                     "scheme_words", "items_said", "stakes_differ_said", "money_total_said"),
                     "mjscore.evening.words"),
 }
 
@@ -445,12 +446,17 @@ def play_season(paths: Iterable[str | os.PathLike[str]] | os.PathLike[str], *,
     its checkpoint where it has one), the players matched across evenings by name as an evening
     matches them (`ann` is Ann; the name shown is the first spelling met), and their figures.
 
-    `paths` are evening files (compact `.mj` or YAML sessions) and folders, each a path (a `str`
-    here is a path, a season being files); a folder's evening files (`.mj`, `.yaml`, `.yml`
-    that are sessions) are taken in the order of their names, the files given in the order
-    given; `Path("-")` is standard input.  The scheme and the settings as for `play_session`,
-    for every evening.  An evening that cannot be played (a bad header or hand, a file that
-    cannot be read) is left out, its errors in `result.errors`; the others still count.  Each
+    `paths` are the season's nights, in order, each a path (a `str` here is a path, a season
+    being files): a folder is one night, its evening files (`.mj`, `.yaml`, `.yml` that are
+    sessions, in the order of their names; a link among them never followed) each a table of
+    that night; an evening file given alone is a night of one table; `Path("-")` is standard
+    input.  A player's night counts once however many of its tables she sat at
+    (`PlayerFigures.nights`, her result that night the sum over them: `result.nights`); the
+    evenings' counts (`evenings`, `per_evening`) still count evening files.  With stakes, the
+    money: `result.stake` where every evening had the same one, `result.money` by currency.
+    The scheme and the settings as for `play_session`, for every evening.  An evening that
+    cannot be played (a bad header or hand, a file that cannot be read) is left out, its errors
+    in `result.errors`; the others still count.  Each
     evening is counted and let go, so a season of any length takes the same memory.
     `result.to_dict()` is what `mjscore season --format json` prints.
 

@@ -100,7 +100,8 @@ def test_each_players_figures_as_worked_out_by_hand(club, row):
     name, *counts, big, limits, paid, received, liable = row
     season = mjscore.play_season(["a.mj", "b.mj", "c.mj"])
     biggest = BiggestHand(big[1], big[0], big[2], big[3]) if big else None
-    assert season.player(name) == PlayerFigures(name, *counts, biggest, limits, paid, received, liable)
+    # Each file given alone is a night of its own: her nights are her evenings.
+    assert season.player(name) == PlayerFigures(name, *counts, biggest, limits, paid, received, liable, counts[0])
 
 
 def test_the_standings_and_the_evenings(club):
@@ -168,19 +169,24 @@ def test_a_folder_gives_its_evenings_in_name_order_and_passes_over_the_rest(club
 def test_every_format(club):
     code, out, _ = season_json(".")
     assert code == 0
-    assert list(out) == ["evenings", "hands", "standings", "players", "left_out", "errors"]
-    assert list(out["standings"][0]) == ["place", "name", "evenings", "hands", "won_or_lost", "per_evening", "per_hand"]
+    # The keys of issue 30 first and unchanged; the nights' (issue 42) after them.
+    assert list(out) == ["evenings", "hands", "standings", "players", "left_out", "errors",
+                         "nights", "stake", "stakes", "unstaked", "money"]
+    assert list(out["standings"][0]) == ["place", "name", "evenings", "hands", "won_or_lost", "per_evening", "per_hand",
+                                         "nights", "per_night"]
     assert list(out["players"][0]) == ["name", "evenings", "hands", "won_or_lost", "hands_won", "won_self_drawn",
                                        "won_on_discard", "dealt", "draws", "biggest_hand", "limit_hands",
-                                       "penalties_paid", "penalties_received", "paid_for_all"]
+                                       "penalties_paid", "penalties_received", "paid_for_all", "nights", "per_night"]
     assert out["players"][0]["biggest_hand"] == {"score": 1000, "file": "./c.mj", "hand": 1, "limit": TO}
     assert [p["name"] for p in out["players"]] == [s["name"] for s in out["standings"]] == [s[1] for s in STANDINGS]
     csv = runner.invoke(app, ["season", "a.mj", "b.mj", "c.mj", "--format", "csv"]).stdout.splitlines()
     assert csv[0] == ("place,name,evenings,hands,won_or_lost,per_evening,per_hand,hands_won,won_self_drawn,"
                       "won_on_discard,dealt,draws,biggest_hand,biggest_hand_limit,biggest_hand_file,"
-                      "biggest_hand_number,limit_hands,penalties_paid,penalties_received,paid_for_all")
-    assert csv[1] == "1,Dee,2,6,3010,1505.0,501.67,2,1,1,2,1,1000,Thirteen Orphans,c.mj,1,Thirteen Orphans 1,0,30,0"
-    assert csv[5] == "5,Cid,3,9,-2190,-730.0,-243.33,0,0,0,1,2,,,,,,30,10,0"
+                      "biggest_hand_number,limit_hands,penalties_paid,penalties_received,paid_for_all,"
+                      "nights,per_night,money,night a,night b,night c")
+    assert csv[1] == ("1,Dee,2,6,3010,1505.0,501.67,2,1,1,2,1,1000,Thirteen Orphans,c.mj,1,Thirteen Orphans 1,0,30,0,"
+                      "2,1505.0,,60,,2950")
+    assert csv[5] == "5,Cid,3,9,-2190,-730.0,-243.33,0,0,0,1,2,,,,,,30,10,0,3,-730.0,,-90,-1050,-1050"
     table = runner.invoke(app, ["season", "a.mj", "b.mj", "c.mj"], env={"COLUMNS": "60"}).stdout
     assert max(map(len, table.splitlines())) <= 60
     assert table.splitlines()[0] == "Season: 3 evenings, 9 hands, 5 players"

@@ -700,24 +700,28 @@ def _check_chart(chart: bool, format: Format | ReportFormat) -> None:
 @settings_options(SETTINGS, ROTATION)
 def season(
     files: Annotated[list[str], typer.Argument(metavar="FILE...",
-                                               help=_("Evening files (.mj, or YAML sessions) and folders of them; '-' "
-                                                    "reads standard input."))],
+                                               help=_("The nights, in order: a folder is a night of its evening "
+                                                    "files (a table each), a file (.mj, or a YAML session) a "
+                                                    "night of one table; '-' reads standard input."))],
     scheme: SchemeOpt = None,
     format: ReportOpt = ReportFormat.table,
     chart: Annotated[bool, typer.Option(
-        "--chart", help=_("Also draw each player's season total, evening by evening."))] = False,
+        "--chart", help=_("Also draw each player's season total, night by night."))] = False,
     *,
     settings: dict[str, Any],
 ) -> None:
     """The club's record: many evenings played as 'session' plays each, the players matched by
     name across them ('ann' is Ann), the season's standings and each player's figures.
 
-    The evenings count in the order given; a folder's evening files (.mj, .yaml, .yml that are
-    sessions) in the order of their names. Each player's evenings, hands, won or lost (each
-    evening's total less its start, summed), a place; her hands won (self-drawn, on a discard),
-    dealt, draws, biggest hand, limit hands, penalties paid and received, and the times she
-    paid for all. An evening with an error is left out, its errors said, and the others still
-    count (exit status 1).
+    The nights count in the order given: a folder is one night, its evening files (.mj, .yaml,
+    .yml that are sessions, in the order of their names; a link among them never followed)
+    the night's tables; a file given alone is a night of one table. A player's night counts
+    once however many tables she sat at. Each player's nights, evenings, hands, won or lost
+    (each evening's total less its start, summed), a place; her hands won (self-drawn, on a
+    discard), dealt, draws, biggest hand, limit hands, penalties paid and received, and the
+    times she paid for all; then each player's won or lost night by night, and the money
+    where the evenings had a stake. An evening with an error is left out, its errors said,
+    and the others still count (exit status 1).
 
     \b
     Example:

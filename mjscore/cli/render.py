@@ -19,6 +19,7 @@ from mjscore.api import figures, finished, nobody_pays, settle_up_lines, totals_
 from mjscore.api import added_up_said, completed_said, draw_said, grid_words, no_payments_said, not_settled_said
 from mjscore.api import payments_said, settle_up_part, total_said, winner_said
 from mjscore.api import headings, items_said, left_out_said, season_heading, season_words
+from mjscore.api import money_total_said, stakes_differ_said
 from mjscore.model.errors import escaped
 from mjscore.model.money import Stake, with_money
 from mjscore.model.say import ENGLISH, _, language, number
@@ -36,9 +37,12 @@ if TYPE_CHECKING:
         NextPlain,
         PlayerPlain,
         Scored,
+        SeasonMoneyPlain,
         SeasonPlain,
         SessionPlain,
         SettlementPlain,
+        SeasonStandingPlain,
+        StakePlain,
         StandingPlain,
         TransferPlain,
         WinPlain,
@@ -756,7 +760,19 @@ def session_csv(result: SessionPlain) -> str:
     return buf.getvalue()
 
 
-CHART_MARKERS = ("o", "x", "+", "*")             # one a player: told apart without colour
+# A player's line: her own marker and her own dash (drawn, left out), so that eight players are
+# told apart on a black-and-white terminal; colour is only an extra.  The i-th player takes the
+# i-th marker and the (i + i // 8)-th dash: 64 players before two share both.
+CHART_MARKERS = ("o", "x", "+", "*", "#", "@", "%", "=")
+CHART_DASHES: tuple[tuple[bool, ...], ...] = (
+    (True,), (True, False), (True, True, False), (True, False, False), (True, True, True, False),
+    (True, True, False, False), (True, True, True, False, False), (True, False, False, False))
+
+
+def chart_style(i: int) -> tuple[str, tuple[bool, ...]]:
+    """The i-th player's marker and dash."""
+    n = len(CHART_MARKERS)
+    return CHART_MARKERS[i % n], CHART_DASHES[(i + i // n) % len(CHART_DASHES)]
 
 
 def _nice_step(span: float, ticks: int = 6) -> int:
@@ -768,9 +784,9 @@ def _nice_step(span: float, ticks: int = 6) -> int:
 
 def session_chart(result: SessionPlain, color: bool = False, width: int | None = None) -> str:
     """The running totals as a terminal line chart (plotext, imported only when asked for): each
-    player drawn with a marker of her own (o x + *) and named at her line's end, so the lines
-    are told apart without colour; the axis in round numbers of whole chips; no wider than
-    `width` (78 where no width is known)."""
+    player drawn with a marker and a dash of her own (`chart_style`) and named, with her
+    marker, at her line's end, so the lines are told apart without colour; the axis in round
+    numbers of whole chips; no wider than `width` (78 where no width is known)."""
     hands = list(result["hands"])              # drawn from once a player
     series = {n: [result["start"]] + [h["totals"][n] for h in hands] for n in result["players"]}
     h = headings()
@@ -778,20 +794,24 @@ def session_chart(result: SessionPlain, color: bool = False, width: int | None =
 
 
 def season_chart(result: SeasonPlain, color: bool = False, width: int | None = None) -> str:
-    """Each player's season total (what she has won or lost so far) evening by evening, drawn as
-    `session_chart` draws an evening hand by hand; an evening she missed leaves her line level."""
+    """Each player's season total (what she has won or lost so far) night by night (a file given
+    alone is a night of one evening), drawn as `session_chart` draws an evening hand by hand; a
+    night she missed leaves her line level."""
     series: dict[str, list[int]] = {p["name"]: [0] for p in result["players"]}
-    for evening in result["evenings"]:
+    for night in result["nights"]:
         for name, line in series.items():
-            line.append(line[-1] + evening["won_or_lost"].get(name, 0))
+            line.append(line[-1] + night["won_or_lost"].get(name, 0))
     h = headings()
-    return line_chart(series, h["season_totals"], h["evening"], color, width)
+    by_night = any(len(n["files"]) > 1 for n in result["nights"])     # else each night is an evening
+    return line_chart(series, h["season_totals"], h["night"] if by_night else h["evening"], color, width)
 
 
 def line_chart(series: dict[str, list[int]], title: str, xlabel: str, color: bool = False,
                width: int | None = None) -> str:
-    """Lines of whole figures over 0, 1, 2, ... (hands, evenings) as a terminal chart: a marker
-    each (o x + *, then round again) and the name at each line's end."""
+    """Lines of whole figures over 0, 1, 2, ... (hands, nights) as a terminal chart: a marker and
+    a dash each (`chart_style`), and the marker and the name at each line's end.  The lines are
+    drawn here a character cell at a time (plotext only places the points), so that a dash's
+    gaps fall where the terminal's cells are."""
     import plotext as plt
 
     plt.clear_figure()
@@ -805,7 +825,7 @@ def line_chart(series: dict[str, list[int]], title: str, xlabel: str, color: boo
     if top == bottom:
         top += step
     # Room at the right for the names at the lines' ends, in hands.
-    room = max(len(n) for n in series) + 2
+    room = max(len(n) for n in series) + 4
     plot_columns = max(columns - len(str(top)) - 3, 20)
     xmax = max(steps, 1)
     extra = room * xmax / max(plot_columns - room, 1)
@@ -819,9 +839,13 @@ def line_chart(series: dict[str, list[int]], title: str, xlabel: str, color: boo
         if last is not None and y - last < per_row:
             y = last + per_row
         placed[n] = last = y
-    for marker, (name, ys) in zip(itertools.cycle(CHART_MARKERS), series.items()):
-        plt.plot(xs, ys, marker=marker, label=name)
-        plt.text(f" {name}", x=xs[-1] + extra * 0.15, y=min(placed[name], top), alignment="left")
+    x_cell = (xmax + extra) / plot_columns                        # what a character cell spans
+    y_cell = (max(top, max(placed.values())) - bottom) / max(rows - 5, 1)
+    for i, (name, ys) in enumerate(series.items()):
+        marker, dash = chart_style(i)
+        px, py = _dashed(xs, ys, dash, x_cell, y_cell or 1)
+        plt.scatter(px, py, marker=marker, label=name)     # plotext's legend too: "oo Ann"
+        plt.text(f" {marker} {name}", x=xs[-1] + extra * 0.15, y=min(placed[name], top), alignment="left")
     plt.plotsize(columns, rows)
     plt.xlim(0, xmax + extra)
     plt.ylim(bottom, max(top, max(placed.values())))
@@ -838,6 +862,23 @@ def line_chart(series: dict[str, list[int]], title: str, xlabel: str, color: boo
     return chart + "\n"
 
 
+def _dashed(xs: Sequence[int], ys: Sequence[int], dash: tuple[bool, ...], x_cell: float,
+            y_cell: float) -> tuple[list[float], list[float]]:
+    """The points of a line through (xs, ys), about a character cell apart, those of the dash's
+    gaps left out; every point of the data kept."""
+    px: list[float] = [float(xs[0])]
+    py: list[float] = [float(ys[0])]
+    step = 0
+    for (x0, y0), (x1, y1) in itertools.pairwise(zip(xs, ys, strict=True)):
+        cells = max(int(abs(x1 - x0) / x_cell + 0.5), int(abs(y1 - y0) / y_cell + 0.5), 1)
+        for k in range(1, cells + 1):
+            step += 1
+            if k == cells or dash[step % len(dash)]:
+                px.append(x0 + (x1 - x0) * k / cells)
+                py.append(y0 + (y1 - y0) * k / cells)
+    return px, py
+
+
 # -- seasons -----------------------------------------------------------------------------------
 
 def render_season(result: SeasonPlain, fmt: str = "table", width: int | None = None) -> str:
@@ -847,10 +888,14 @@ def render_season(result: SeasonPlain, fmt: str = "table", width: int | None = N
     grid = "github" if fmt == "markdown" else "simple"
     if fmt == "markdown":
         result = markdown_safe(result)
-    evenings, players = result["evenings"], result["players"]
+    evenings, players, nights = result["evenings"], result["players"], result["nights"]
     w = season_words()
     one = evenings[0]["file"] if len(evenings) == 1 and not result["left_out"] else None
-    out = _words(season_heading(len(evenings), result["hands"], len(players), one), width)
+    # Nights are said, and averaged over, where a night of several tables makes them other than
+    # the evenings; a season of files given alone reads as it always has.
+    by_night = any(len(n["files"]) > 1 for n in nights)
+    out = _words(season_heading(len(evenings), result["hands"], len(players), one,
+                                len(nights) if by_night else None), width)
     if result["left_out"]:
         n = len(result["left_out"])
         out.extend(_words([left_out_said(n),
@@ -859,15 +904,30 @@ def render_season(result: SeasonPlain, fmt: str = "table", width: int | None = N
         out.extend(["", w["no_hands"]])
         return _finished("\n".join(out) + "\n", fmt)
     out += ["", w["standings"]]
-    rows: list[list[Cell]] = [[s["place"], s["name"], f"{s['won_or_lost']:+d}", number(f"{s['per_evening']:+.2f}"),
+    stake = result["stake"]
+    currency = stake["currency"] if stake is not None else None
+
+    def won(s: SeasonStandingPlain) -> str:
+        # With the season's one stake, her money beside her points: +240 (EUR +12.00).
+        money = s.get("money")
+        return f"{s['won_or_lost']:+d}" if money is None else with_money(s["won_or_lost"], money, currency, True)
+
+    rows: list[list[Cell]] = [[s["place"], s["name"], won(s),
+                               number(f"{s['per_night'] if by_night else s['per_evening']:+.2f}"),
                                number(f"{s['per_hand']:+.2f}")] for s in result["standings"]]
     # The signed figures as written (+12.50, not tabulate's 12.5; German +12,50), to the right.
-    out.append(fit(rows, [w["place"], w["player"], w["won_or_lost"], w["an_evening"], w["a_hand"]], grid, width,
+    out.append(fit(rows, [w["place"], w["player"], w["won_or_lost"], w["a_night"] if by_night else w["an_evening"],
+                          w["a_hand"]], grid, width,
                    wrap=(0, 1, 2, 3, 4), disable_numparse=True, colalign=("right", "left", "right", "right", "right")))
     out += ["", w["played"]]
-    rows = [[p["name"], p["evenings"], p["hands"], p["dealt"], p["draws"]] for p in players]
-    out.append(fit(rows, [w["player"], w["evenings"], w["hands"], w["dealt"], w["draws"]], grid, width,
-                   wrap=(0, 1, 2, 3, 4)))
+    if by_night:
+        rows = [[p["name"], p["nights"], p["evenings"], p["hands"], p["dealt"], p["draws"]] for p in players]
+        out.append(fit(rows, [w["player"], w["nights"], w["evenings"], w["hands"], w["dealt"], w["draws"]], grid,
+                       width, wrap=(0, 1, 2, 3, 4, 5)))
+    else:
+        rows = [[p["name"], p["evenings"], p["hands"], p["dealt"], p["draws"]] for p in players]
+        out.append(fit(rows, [w["player"], w["evenings"], w["hands"], w["dealt"], w["draws"]], grid, width,
+                       wrap=(0, 1, 2, 3, 4)))
     out += ["", w["won"]]
     rows = [[p["name"], p["hands_won"], p["won_self_drawn"], p["won_on_discard"]] for p in players]
     out.append(fit(rows, [w["player"], w["hands"], w["self_drawn"], w["on_a_discard"]], grid, width, wrap=(0, 1, 2, 3)))
@@ -888,7 +948,79 @@ def render_season(result: SeasonPlain, fmt: str = "table", width: int | None = N
     out += ["", w["penalties"]]
     rows = [[p["name"], p["penalties_paid"], p["penalties_received"], p["paid_for_all"]] for p in players]
     out.append(fit(rows, [w["player"], w["paid"], w["received"], w["paid_for_all"]], grid, width, wrap=(0, 1, 2, 3)))
+    out += ["", w["night_by_night"]]
+    names = [s["name"] for s in result["standings"]]
+    cells = [[f"{n['won_or_lost'][name]:+d}" if name in n["won_or_lost"] else "" for n in nights] for name in names]
+    out.extend(night_blocks(names, [n["name"] for n in nights], cells,
+                            [f"{s['won_or_lost']:+d}" for s in result["standings"]], grid, width))
+    if result["stakes"] and stake is None:
+        out.append("")
+        out.extend(_words(stakes_differ_said([_stake_said(x) for x in result["stakes"]], result["unstaked"]).split(" "),
+                          width))
+        out += ["", w["money_by_night"]]
+        one_currency = len({x["currency"] for x in result["stakes"]}) == 1
+        cells = [[_night_money(n["money"], name, one_currency) for n in nights] for name in names]
+        out.extend(night_blocks(names, [n["name"] for n in nights], cells, None, grid, width))
+        for m in result["money"]:
+            out.append("")
+            out.extend(_words([money_total_said(m["currency"])]
+                              + [f"{name} {_signed_money(m['won_or_lost'][name])}" for name in names
+                                 if name in m["won_or_lost"]], width, sep="  ", indent="    "))
     return _finished("\n".join(out) + "\n", fmt)
+
+
+def _stake_said(stake: StakePlain) -> str:
+    return str(Stake.from_plain(stake))
+
+
+def _signed_money(money: str) -> str:
+    return number(money if money.startswith("-") else "+" + money)
+
+
+def _night_money(money: Sequence[SeasonMoneyPlain], name: str, one_currency: bool) -> str:
+    """A player's money of a night: `+12.00`; with the season in several currencies, each with its
+    currency (`EUR +12.00; USD -3.00`); blank where she played for no stake that night."""
+    parts = [(m["currency"], m["won_or_lost"][name]) for m in money if name in m["won_or_lost"]]
+    return "; ".join(_signed_money(v) if one_currency or c is None else f"{c} {_signed_money(v)}" for c, v in parts)
+
+
+def night_blocks(names: Sequence[str], nights: Sequence[str], cells: Sequence[Sequence[str]],
+                 totals: Sequence[str] | None, grid: str, width: int | None) -> list[str]:
+    """The night-by-night grid: a row a player, a column a night (its name the heading, a cell
+    blank where she did not play), and the season's total last.  Too wide for `width`, the
+    nights are cut into blocks of columns, each block a grid of its own under the one before
+    it, the players' names at the left of each, the total in the last: every night is shown,
+    oldest first."""
+    total_head = season_words()["total"]
+    player_head = season_words()["player"]
+
+    def draw(first: int, last: int) -> str:
+        heads = [player_head, *nights[first:last]]
+        rows: list[list[Cell]] = [[name, *row[first:last]] for name, row in zip(names, cells, strict=True)]
+        if totals is not None and last == len(nights):
+            heads.append(total_head)
+            rows = [[*row, t] for row, t in zip(rows, totals, strict=True)]
+        return fit(rows, heads, grid, width, wrap=tuple(range(len(heads))), disable_numparse=True,
+                   colalign=("left",) + ("right",) * (len(heads) - 1))
+
+    if not nights:
+        return [draw(0, 0)]
+    blocks: list[str] = []
+    first = 0
+    while first < len(nights):
+        last = first + 1
+        # The most nights that fit (at least one, and the total with the last block).
+        while last < len(nights) and _fits(draw(first, last + 1), width):
+            last += 1
+        if last == len(nights) and totals is not None and not _fits(draw(first, last), width) and last - first > 1:
+            last -= 1                      # the total fits only without this block's last night
+        blocks.append(draw(first, last))
+        first = last
+    return "\n\n".join(blocks).split("\n")
+
+
+def _fits(text: str, width: int | None) -> bool:
+    return width is None or max(map(len, text.split("\n"))) <= width
 
 
 def _biggest_cells(biggest: BiggestHandPlain | None) -> list[Cell]:
@@ -907,11 +1039,23 @@ SEASON_CSV_FIELDS = ["place", "name", "evenings", "hands", "won_or_lost", "per_e
                      "penalties_received", "paid_for_all"]
 
 
+NIGHT_FIELD = "night"          # a night's column of the season's CSV: `night NAME` (a header: never translated)
+
+
 def season_csv(result: SeasonPlain) -> str:
     """A row for every player, in the standings' order: her standing and her figures (the limit
-    hands in one cell, `Thirteen Orphans 2; Heavenly Hand 1`)."""
+    hands in one cell, `Thirteen Orphans 2; Heavenly Hand 1`); then her nights, her average a
+    night, her money (with the season's one stake), and a column a night (`night NAME`: what she
+    won or lost that night, blank where she did not play)."""
     buf = io.StringIO()
-    w = _Writer(buf, SEASON_CSV_FIELDS)
+    night_fields: list[str] = []
+    for n in result["nights"]:                   # two nights of one name: the second `night NAME (2)`
+        field, k = f"{NIGHT_FIELD} {escaped(n['name'])}", 1
+        while field in night_fields:
+            k += 1
+            field = f"{NIGHT_FIELD} {escaped(n['name'])} ({k})"
+        night_fields.append(field)
+    w = _Writer(buf, SEASON_CSV_FIELDS + ["nights", "per_night", "money"] + night_fields)
     w.writeheader()
     for s, p in zip(result["standings"], result["players"], strict=True):
         big = p["biggest_hand"]
@@ -924,7 +1068,10 @@ def season_csv(result: SeasonPlain) -> str:
                     "paid_for_all": p["paid_for_all"],
                     "biggest_hand": score, "biggest_hand_limit": limit, "biggest_hand_file": file,
                     "biggest_hand_number": number,
-                    "limit_hands": "; ".join(f"{k} {n}" for k, n in p["limit_hands"].items())})
+                    "limit_hands": "; ".join(f"{k} {n}" for k, n in p["limit_hands"].items()),
+                    "nights": s["nights"], "per_night": s["per_night"], "money": s.get("money", ""),
+                    **{f: n["won_or_lost"].get(s["name"], "") for f, n in zip(night_fields, result["nights"],
+                                                                             strict=True)}})
     return buf.getvalue()
 
 

@@ -16,6 +16,7 @@ counts as one scored here.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
@@ -26,6 +27,7 @@ from mjscore.evening.session import SessionResult, play
 from mjscore.io.reader import file_is_session, read_text
 from mjscore.io.sessionfile import read_session
 from mjscore.model.errors import InputError, Location, MjError
+from mjscore.model.money import Stake
 from mjscore.model.table import name_key
 from mjscore.pipeline import EMPTY
 from mjscore.model.say import _
@@ -69,11 +71,17 @@ class PlayerFigures:
     penalties_paid: int             # amounts
     penalties_received: int
     paid_for_all: int               # times liable: she alone paid the winner for all
+    nights: int = 0                 # nights she played: a night of several tables she sat at counts once
 
     @property
     def per_evening(self) -> float:
-        """Won or lost an evening, to the hundredth (a half away from zero)."""
+        """Won or lost an evening (an evening file: a table), to the hundredth (a half away from zero)."""
         return _average(self.won_or_lost, self.evenings)
+
+    @property
+    def per_night(self) -> float:
+        """Won or lost a night (her tables of the night summed), to the hundredth."""
+        return _average(self.won_or_lost, self.nights)
 
     @property
     def per_hand(self) -> float:
@@ -85,7 +93,8 @@ class PlayerFigures:
                 "won_on_discard": self.won_on_discard, "dealt": self.dealt, "draws": self.draws,
                 "biggest_hand": self.biggest_hand.to_dict() if self.biggest_hand is not None else None,
                 "limit_hands": dict(self.limit_hands), "penalties_paid": self.penalties_paid,
-                "penalties_received": self.penalties_received, "paid_for_all": self.paid_for_all}
+                "penalties_received": self.penalties_received, "paid_for_all": self.paid_for_all,
+                "nights": self.nights, "per_night": self.per_night}
 
 
 def _average(total: int, count: int) -> float:
@@ -106,10 +115,52 @@ class Standing:
     won_or_lost: int
     per_evening: float
     per_hand: float
+    nights: int = 0
+    per_night: float = 0.0
+    money: Decimal | None = None    # her won or lost in money, when every evening had one stake
 
     def to_dict(self) -> dict[str, Any]:
-        return {"place": self.place, "name": self.name, "evenings": self.evenings, "hands": self.hands,
-                "won_or_lost": self.won_or_lost, "per_evening": self.per_evening, "per_hand": self.per_hand}
+        out = {"place": self.place, "name": self.name, "evenings": self.evenings, "hands": self.hands,
+               "won_or_lost": self.won_or_lost, "per_evening": self.per_evening, "per_hand": self.per_hand,
+               "nights": self.nights, "per_night": self.per_night}
+        if self.money is not None:
+            out["money"] = f"{self.money:f}"
+        return out
+
+
+Money = dict[str | None, dict[str, Decimal]]      # currency (None: none named) -> player -> money
+
+
+def _money_plain(money: Money) -> list[dict[str, Any]]:
+    """Money by currency as the JSON writes it: `[{"currency": "EUR", "won_or_lost": {"Ann": "12.00"}}]`."""
+    return [{"currency": c, "won_or_lost": {n: f"{m:f}" for n, m in by.items()}} for c, by in money.items()]
+
+
+def _add_money(into: Money, currency: str | None, money: Mapping[str, Decimal]) -> None:
+    """Money added to money of its own currency only: different currencies are never added."""
+    by = into.setdefault(currency, {})
+    for n, m in money.items():
+        total = by.get(n, Decimal(0)) + m
+        by[n] = total.copy_abs() if total.is_zero() else total
+
+
+@dataclass(frozen=True)
+class NightLine:
+    """One night of the season: its name (its folder's, or its one file's without the ending),
+    its evening files counted (one a table), its hands, what each player won or lost that night
+    (her tables summed), the stakes its tables played for and the money, by currency."""
+
+    name: str
+    files: tuple[str, ...]
+    hands: int
+    won_or_lost: dict[str, int]
+    stakes: tuple[Stake, ...] = ()
+    money: Money = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "files": list(self.files), "hands": self.hands,
+                "won_or_lost": dict(self.won_or_lost), "stakes": [s.as_dict() for s in self.stakes],
+                "money": _money_plain(self.money)}
 
 
 @dataclass(frozen=True)
@@ -134,6 +185,15 @@ class SeasonResult:
     players: tuple[PlayerFigures, ...]
     left_out: tuple[str, ...] = ()           # the files of the evenings that could not be played
     errors: tuple[MjError, ...] = ()         # why, each as `mjscore session` reports it
+    nights: tuple[NightLine, ...] = ()       # the nights, in order: each folder given, or file given alone
+    stakes: tuple[Stake, ...] = ()           # the stakes played for, as first met
+    unstaked: int = 0                        # evenings counted that played for no stake
+    money: Money = field(default_factory=dict)     # each player's money over the season, by currency
+
+    @property
+    def stake(self) -> Stake | None:
+        """The season's one stake: when every evening counted played for the same one."""
+        return self.stakes[0] if len(self.stakes) == 1 and not self.unstaked else None
 
     @property
     def hands(self) -> int:
@@ -143,10 +203,13 @@ class SeasonResult:
     def standings(self) -> list[Standing]:
         order = sorted(range(len(self.players)), key=lambda i: (-self.players[i].won_or_lost, i))
         out: list[Standing] = []
+        stake = self.stake
+        money = self.money.get(stake.currency, {}) if stake is not None else {}
         for k, i in enumerate(order):
             p = self.players[i]
             place = out[-1].place if out and out[-1].won_or_lost == p.won_or_lost else k + 1
-            out.append(Standing(place, p.name, p.evenings, p.hands, p.won_or_lost, p.per_evening, p.per_hand))
+            out.append(Standing(place, p.name, p.evenings, p.hands, p.won_or_lost, p.per_evening, p.per_hand,
+                                p.nights, p.per_night, money.get(p.name, Decimal(0)) if stake is not None else None))
         return out
 
     def player(self, name: str) -> PlayerFigures | None:
@@ -163,7 +226,11 @@ class SeasonResult:
                 "standings": [s.to_dict() for s in standings],
                 "players": [by_name[s.name].to_dict() for s in standings],
                 "left_out": list(self.left_out),
-                "errors": [{"file": e.location.file, "line": e.location.line, "error": str(e)} for e in self.errors]}
+                "errors": [{"file": e.location.file, "line": e.location.line, "error": str(e)} for e in self.errors],
+                "nights": [n.to_dict() for n in self.nights],
+                "stake": self.stake.as_dict() if self.stake is not None else None,
+                "stakes": [s.as_dict() for s in self.stakes], "unstaked": self.unstaked,
+                "money": _money_plain(self.money)}
 
 
 @dataclass
@@ -172,6 +239,7 @@ class _Tally:
 
     name: str
     evenings: int = 0
+    nights: int = 0
     hands: int = 0
     won_or_lost: int = 0
     hands_won: int = 0
@@ -189,7 +257,7 @@ class _Tally:
         limits = dict(sorted(self.limit_hands.items(), key=lambda kv: (-kv[1], kv[0])))
         return PlayerFigures(self.name, self.evenings, self.hands, self.won_or_lost, self.hands_won,
                              self.won_self_drawn, self.won_on_discard, self.dealt, self.draws, self.biggest_hand,
-                             limits, self.penalties_paid, self.penalties_received, self.paid_for_all)
+                             limits, self.penalties_paid, self.penalties_received, self.paid_for_all, self.nights)
 
 
 class SeasonBook:
@@ -201,6 +269,34 @@ class SeasonBook:
         self._evenings: list[EveningLine] = []
         self._left_out: list[str] = []
         self._errors: list[MjError] = []
+        self._nights: list[NightLine] = []
+        self._night: tuple[str, list[str], dict[str, int], list[int], list[Stake], Money] | None = None
+        self._in_night: set[str] = set()             # name_keys of the players met in the night being counted
+        self._stakes: list[Stake] = []
+        self._unstaked = 0
+        self._money: Money = {}
+
+    def begin_night(self, name: str) -> None:
+        """The evenings counted from here on are the tables of one night, `name`, until the next."""
+        self.end_night()
+        self._night = (name, [], {}, [0], [], {})
+        self._in_night = set()
+
+    def end_night(self) -> None:
+        """The night being counted closed (one with no evening counted is no night)."""
+        night, self._night = self._night, None
+        line = self._night_line(night)
+        if line is not None:
+            self._nights.append(line)
+
+    @staticmethod
+    def _night_line(night: tuple[str, list[str], dict[str, int], list[int], list[Stake], Money] | None
+                    ) -> NightLine | None:
+        if night is None or not night[1]:
+            return None
+        name, files, won_or_lost, hands, stakes, money = night
+        return NightLine(name, tuple(files), hands[0], dict(won_or_lost), tuple(stakes),
+                         {c: dict(by) for c, by in money.items()})
 
     def _tally(self, name: str) -> _Tally:
         key = name_key(name)
@@ -213,9 +309,30 @@ class SeasonBook:
         """One evening played through (with no error), named `file`: its hands read one at a
         time from their plain form and let go."""
         players = {n: self._tally(n) for n in played.players}
+        if self._night is None:                      # an evening counted alone is a night of its own
+            self.begin_night(night_name(file))
+        assert self._night is not None
+        _name, files, night_won_or_lost, night_hands, night_stakes, night_money = self._night
+        files.append(file)
+        night_hands[0] += len(played.hands)
         for n, tally in players.items():
             tally.evenings += 1
             tally.won_or_lost += played.won_or_lost(n)
+            if name_key(n) not in self._in_night:
+                self._in_night.add(name_key(n))
+                tally.nights += 1
+            night_won_or_lost[tally.name] = night_won_or_lost.get(tally.name, 0) + played.won_or_lost(n)
+        stake = played.stake
+        if stake is None:
+            self._unstaked += 1
+        else:
+            if stake not in self._stakes:
+                self._stakes.append(stake)
+            if stake not in night_stakes:
+                night_stakes.append(stake)
+            money = {players[n].name: m for n, m in played.money(stake).items()}
+            _add_money(night_money, stake.currency, money)
+            _add_money(self._money, stake.currency, money)
         for hand in played.hands:
             self._count_hand(file, hand.to_dict(), players)
         self._evenings.append(EveningLine(file, len(played.hands),
@@ -259,31 +376,70 @@ class SeasonBook:
         self._errors.extend(errors)
 
     def result(self) -> SeasonResult:
+        open_night = self._night_line(self._night)     # still open: what is counted next joins it
+        nights = tuple(self._nights) + ((open_night,) if open_night is not None else ())
         return SeasonResult(tuple(self._evenings), tuple(t.figures() for t in self._tallies.values()),
-                            tuple(self._left_out), tuple(self._errors))
+                            tuple(self._left_out), tuple(self._errors), nights, tuple(self._stakes),
+                            self._unstaked, {c: dict(by) for c, by in self._money.items()})
+
+
+def night_name(path: str) -> str:
+    """A night's name: its folder's; a file given alone, its name without the folder or the
+    ending of an evening file (`club/2026-01-08.mj` is `2026-01-08`)."""
+    if path in ("-", "<stdin>"):
+        return "<stdin>"
+    base = os.path.basename(os.path.normpath(path)) or path
+    stem, ending = os.path.splitext(base)
+    return stem if stem and ending.lower() in EVENING_ENDINGS and not os.path.isdir(path) else base
+
+
+def _is_link(path: str) -> bool:
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def night_files(folder: str) -> Iterator[str]:
+    """A night's evening files, one a table: its `.mj`, `.yaml`, `.yml` files that are sessions
+    (or that cannot be read) in the order of their names; its sub-folders and other files
+    passed over.  A link is yielded as it is, never followed (`play_season` leaves it out, and
+    says so); a folder that cannot be listed is yielded itself, which says why when played."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        yield folder
+        return
+    for n in names:
+        child = os.path.join(folder, n)
+        if not n.lower().endswith(EVENING_ENDINGS):
+            continue
+        if _is_link(child):
+            yield child
+            continue
+        if os.path.isdir(child):
+            continue
+        # One that cannot be read (a pipe, no permission: None) is played all the same, which
+        # says why: a season never drops an evening without a word.
+        if file_is_session(child) is not False:
+            yield child
+
+
+def nights(paths: Iterable[str]) -> Iterator[tuple[str, list[str], bool]]:
+    """The season's nights in the order given, each its name and its evening files: a folder is
+    one night (`night_files`: every evening file in it a table of that night), a file given
+    alone a night of one table; with each, whether it is a folder's."""
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            yield night_name(path), list(night_files(path)), True
+        else:
+            yield night_name(path), [path], False
 
 
 def evening_files(paths: Iterable[str]) -> Iterator[str]:
-    """The season's evening files in order: each file as given, in the order given; a folder's
-    evening files (`.mj`, `.yaml`, `.yml` that are sessions, or that cannot be read) in the
-    order of their names, its sub-folders and other files passed over."""
-    for path in paths:
-        if path != "-" and os.path.isdir(path):
-            try:
-                names = sorted(os.listdir(path))
-            except OSError:
-                yield path               # played, it says why it cannot be read
-                continue
-            for n in names:
-                child = os.path.join(path, n)
-                if not n.lower().endswith(EVENING_ENDINGS) or os.path.isdir(child):
-                    continue
-                # One that cannot be read (a pipe, a dangling link, no permission: None) is played
-                # all the same, which says why: a season never drops an evening without a word.
-                if file_is_session(child) is not False:
-                    yield child
-        else:
-            yield path
+    """The season's evening files in order, its nights' one after another (`nights`)."""
+    for _name, files, _folder in nights(paths):
+        yield from files
 
 
 def _name_not_text(path: str) -> MjError | None:
@@ -311,22 +467,37 @@ def play_season(paths: Iterable[str], scheme: str | None = None, given: Mapping[
     """Every evening of `paths` (files and folders: `evening_files`) played and counted, one at
     a time; an evening that cannot be played is left out with its errors."""
     book = SeasonBook()
-    for path in evening_files(paths):
-        shown = "<stdin>" if path == "-" else path
-        unnamed = _name_not_text(shown)
-        if unnamed is not None:
-            book.leave_out(shown, [unnamed])
-            continue
-        try:
-            played = play_evening(path, scheme, given)
-        except MjError as e:
-            book.leave_out(shown, [e])
-            continue
-        if played.errors:
-            book.leave_out(shown, played.errors)
-        else:
-            book.count(shown, played)
+    for name, files, in_folder in nights(paths):
+        book.begin_night(name)
+        for path in files:
+            _count_evening(book, path, scheme, given, in_folder)
+    book.end_night()
     return book.result()
+
+
+def _count_evening(book: SeasonBook, path: str, scheme: str | None, given: Mapping[str, Any],
+                   in_folder: bool) -> None:
+    """One evening file counted into the night being counted, or left out with why.  A folder's
+    file that is a link is never followed (a link planted in a night's folder could read any
+    file); a file named on the command line is read as named."""
+    shown = "<stdin>" if path == "-" else path
+    unnamed = _name_not_text(shown)
+    if unnamed is not None:
+        book.leave_out(shown, [unnamed])
+        return
+    if in_folder and _is_link(path):
+        book.leave_out(shown, [InputError(_("a link: a night's evening files are read where they are, "
+                                            "never through a link"), Location(shown))])
+        return
+    try:
+        played = play_evening(path, scheme, given)
+    except MjError as e:
+        book.leave_out(shown, [e])
+        return
+    if played.errors:
+        book.leave_out(shown, played.errors)
+    else:
+        book.count(shown, played)
 
 
 def evening_figures(file: str, played: SessionResult) -> SeasonResult:

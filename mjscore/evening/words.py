@@ -410,14 +410,39 @@ def settle_up_part(payee: str | None = None, payer: str | None = None, amount: s
 
 # -- a season's figures ------------------------------------------------------------------------
 
-def season_heading(evenings: int, hands: int, players: int, one_file: str | None = None) -> list[str]:
-    """A season's first line, in phrases: `Season: 3 evenings, 60 hands, 5 players`; one
+def season_heading(evenings: int, hands: int, players: int, one_file: str | None = None,
+                   nights: int | None = None) -> list[str]:
+    """A season's first line, in phrases: `Season: 3 evenings, 60 hands, 5 players`; with
+    `nights` (a night of several tables counted): `Season: 2 nights, 4 evenings, ...`; one
     evening's figures (`one_file`): `Evening: FILE; 20 hands`."""
     if one_file is not None:
         return [_("Evening: {file};").format(file=one_file), n_("{n} hand", "{n} hands", hands).format(n=hands)]
+    if nights is not None:
+        return [n_("Season: {n} night,", "Season: {n} nights,", nights).format(n=nights),
+                n_("{n} evening,", "{n} evenings,", evenings).format(n=evenings),
+                n_("{n} hand,", "{n} hands,", hands).format(n=hands),
+                n_("{n} player", "{n} players", players).format(n=players)]
     return [n_("Season: {n} evening,", "Season: {n} evenings,", evenings).format(n=evenings),
             n_("{n} hand,", "{n} hands,", hands).format(n=hands),
             n_("{n} player", "{n} players", players).format(n=players)]
+
+
+def stakes_differ_said(stakes: Sequence[str], unstaked: int) -> str:
+    """The one line of a season whose evenings played for different stakes (or some for none)."""
+    if unstaked:
+        return n_("The evenings' stakes differ ({stakes}; {n} evening for none): each night's money below, "
+                  "a total for each currency.",
+                  "The evenings' stakes differ ({stakes}; {n} evenings for none): each night's money below, "
+                  "a total for each currency.", unstaked).format(stakes=", ".join(stakes), n=unstaked)
+    return _("The evenings' stakes differ ({stakes}): each night's money below, a total for each currency.").format(
+        stakes=", ".join(stakes))
+
+
+def money_total_said(currency: str | None) -> str:
+    """Before each player's money over the season in one currency."""
+    if currency is None:
+        return _("Money, the season's total (no currency named):")
+    return _("Money in {currency}, the season's total:").format(currency=currency)
 
 
 def left_out_said(evenings: int) -> str:
@@ -436,7 +461,9 @@ def season_words() -> dict[str, str]:
             "evenings": _("evenings"), "hands": _("hands"), "dealt": _("dealt"), "draws": _("draws"),
             "self_drawn": _("self-drawn"), "on_a_discard": _("on a discard"), "score": _("score"),
             "limit_hand": _("limit hand"), "evening": _("evening"), "hand": _("hand"), "paid": _("paid"),
-            "received": _("received"), "paid_for_all": _("paid for all")}
+            "received": _("received"), "paid_for_all": _("paid for all"),
+            "a_night": _("a night"), "nights": _("nights"), "total": _("total"),
+            "night_by_night": _("Night by night (won or lost)"), "money_by_night": _("Money night by night")}
 
 
 # -- the command line's headings and labels ------------------------------------------------------
@@ -457,7 +484,7 @@ def headings() -> dict[str, str]:
         "won_or_lost_column": _("won or lost"), "final_standings": _("Final standings"),
         "standings": _("Standings"), "net": _("Net:"), "totals": _("Totals:"),
         "running_totals": _("Running totals"), "season_totals": _("Season totals"), "hand": _("hand"),
-        "evening": _("evening"), "full": _("full"), "half": _("half"), "times": _("{share} x"),
+        "evening": _("evening"), "night": _("night"), "full": _("full"), "half": _("half"), "times": _("{share} x"),
         "share_of_limit": _("{share} limit"),
     }
 

@@ -348,7 +348,33 @@ class SeasonStandingPlain(TypedDict):
     hands: int
     won_or_lost: int
     per_evening: float
+    """Won or lost an evening file (a table)."""
     per_hand: float
+    nights: int
+    """Nights played: a night of several tables she sat at counts once."""
+    per_night: float
+    money: NotRequired[str]
+    """Her won or lost in money, when every evening counted had the same stake (`stake`)."""
+
+
+class SeasonMoneyPlain(TypedDict):
+    """Money in one currency (None: a stake without one): never added to another currency's."""
+
+    currency: str | None
+    won_or_lost: dict[str, str]
+
+
+class SeasonNightPlain(TypedDict):
+    """A night: a folder of evening files (a table each), or a file given alone; a row of the
+    night-by-night table's columns."""
+
+    name: str
+    files: list[str]
+    hands: int
+    won_or_lost: dict[str, int]
+    """Each player's won or lost that night, her tables summed; only those who played."""
+    stakes: list[StakePlain]
+    money: list[SeasonMoneyPlain]
 
 
 class BiggestHandPlain(TypedDict):
@@ -376,6 +402,8 @@ class FiguresPlain(TypedDict):
     penalties_paid: int
     penalties_received: int
     paid_for_all: int
+    nights: int
+    per_night: float
 
 
 class SeasonErrorPlain(TypedDict):
@@ -394,6 +422,15 @@ class SeasonPlain(TypedDict):
     players: list[FiguresPlain]
     left_out: list[str]
     errors: list[SeasonErrorPlain]
+    nights: list[SeasonNightPlain]
+    stake: StakePlain | None
+    """The one stake every evening counted played for; None otherwise."""
+    stakes: list[StakePlain]
+    """Every stake played for, as first met."""
+    unstaked: int
+    """The evenings counted that played for no stake."""
+    money: list[SeasonMoneyPlain]
+    """Each player's season in money, a total per currency."""
 
 
 # -- the rules in force -------------------------------------------------------------------------

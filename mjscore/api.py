@@ -68,6 +68,7 @@ if TYPE_CHECKING:      # what type checkers see; at run time, see above
     from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  # ... or taken back twice
     from mjscore.evening.season import SeasonResult as SeasonResult  # for the shells: a season's record
     from mjscore.evening.night import NightResult as NightResult  # for the shells: a night's record
+    from mjscore.evening.night import night_words as night_words  # ... and its phrases
     from mjscore.evening.kajongg import ImportedGame as ImportedGame, KajonggImport
     from mjscore.evening.next_hand import NextHand as NextHand  # for the page: the next hand its phones enter
     from mjscore.evening.next_hand import HandMovedError as HandMovedError, NotSettled as NotSettled  # what it refuses
@@ -102,6 +103,7 @@ _ELSEWHERE = {
     "HandChangedError": "mjscore.evening.journal", "hand_version": "mjscore.evening.journal",
     "HandTakenError": "mjscore.evening.journal", "NotTheLastHandError": "mjscore.evening.journal",
     "SeasonResult": "mjscore.evening.season", "NightResult": "mjscore.evening.night",
+    "night_words": "mjscore.evening.night",
     "ImportedGame": "mjscore.evening.kajongg",
     "hand_title": "mjscore.evening.words", "money_so_far": "mjscore.evening.session",
     "page_words": "mjscore.evening.page_words",

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mjscore.evening import words
 from mjscore.evening.session import SessionResult, Transfer, settle_up
 from mjscore.model.errors import InputError, Location
 from mjscore.model.money import Stake
@@ -176,3 +177,11 @@ class NightResult:
 def play_night(tables: Iterable[tuple[str, SessionResult]]) -> NightResult:
     """The night of these tables' evenings, each (name, evening as played)."""
     return NightResult(tuple(tables))
+
+
+def night_words(night: dict[str, Any]) -> dict[str, Any]:
+    """The night's phrases, as `evening_words` says an evening's: each table's (its standings'
+    won or lost, its settle-up), and the night's standings and settle-up ("Bob pays Ann 596 (EUR 29.80)")."""
+    summed = {"start": 0, "stake": night.get("stake"), "settle_up": night["settle_up"],
+              "standings": [{"total": s["won_or_lost"], "money": s.get("money")} for s in night["standings"]]}
+    return {"tables": [words.evening_words(t) for t in night["tables"]], **words.evening_words(summed)}

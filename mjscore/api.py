@@ -94,6 +94,7 @@ if TYPE_CHECKING:      # what type checkers see; at run time, see above
     from mjscore.evening.words import prompt_words as prompt_words, scheme_words as scheme_words
     from mjscore.evening.words import items_said as items_said
     from mjscore.evening.page_words import page_words as page_words  # for the page: its own words, made once
+    from mjscore.evening.page_words import night_page_words as night_page_words  # ... and a night's
     from mjscore.io.sessionfile import SessionHeader
 
 # The names passed on from modules a one-hand score does not load, each loaded when first asked
@@ -106,7 +107,7 @@ _ELSEWHERE = {
     "night_words": "mjscore.evening.night",
     "ImportedGame": "mjscore.evening.kajongg",
     "hand_title": "mjscore.evening.words", "money_so_far": "mjscore.evening.session",
-    "page_words": "mjscore.evening.page_words",
+    "page_words": "mjscore.evening.page_words", "night_page_words": "mjscore.evening.page_words",
     **dict.fromkeys(("NextHand", "HandMovedError", "NotYourSeatError", "NotSettled"), "mjscore.evening.next_hand"),
     **dict.fromkeys(("paid", "payment_sentences", "penalty_sentences", "said", "special_sentence", "amount",
                      "evening_words", "outcome", "figures", "how_won", "won_or_lost", "finished", "nobody_pays",

@@ -45,7 +45,7 @@ from mjscore.model import say
 from mjscore.model.say import _
 from mjscore.version import __version__
 from mjscore.web.guard import Guard
-from mjscore.web.routes import api_routes, folder_of, night_routes, page, table_named
+from mjscore.web.routes import api_routes, folder_of, night_page, night_routes, page, table_named
 from mjscore.web.schemas import described, error_body
 from mjscore.web.static import CompressedJSON, PageFile
 from mjscore.web.waiting import Remembered, Wake
@@ -136,10 +136,16 @@ def create_app(evening_path: str | Sequence[tuple[str, str]], token: str) -> Fas
     for language in say.LANGUAGES:
         with say.speaking(language):
             # A night's page is marked so: its script asks which table before anything else.
-            words = _with_words(html).replace(b"<body>", b'<body data-night="1">') if night else _with_words(html)
+            words = _with_words(html, night)
+            if night:
+                words = words.replace(b"<body>", b'<body data-night="1">').replace(
+                    b'<script src="/page.js" defer></script>',
+                    b'<script src="/night.js" defer></script>\n<script src="/page.js" defer></script>')
             app.state.pages[language] = {**shared, "page.html": PageFile.of(words, "page.html")}
     app.include_router(page)
     if night:
+        app.state.pages_night = PageFile.of(here.joinpath("night.js").read_bytes(), "night.js")
+        app.include_router(night_page)
         app.include_router(api_routes, prefix="/api/tables/{table}", dependencies=[Depends(table_named)])
         app.include_router(night_routes)
     else:
@@ -147,13 +153,14 @@ def create_app(evening_path: str | Sequence[tuple[str, str]], token: str) -> Fas
     return app
 
 
-def _with_words(data: bytes) -> bytes:
+def _with_words(data: bytes, night: bool = False) -> bytes:
     """A page file with the page's words written in where it asks for them (page.html's
     `{{WORDS}}`): JSON in a script element of its own, every `<` escaped so that no word can end it;
     and the name of the cookie that keeps a phone's language (`{{LANGUAGE_COOKIE}}`), declared here."""
     if b"{{WORDS}}" not in data:
         return data
-    words = json.dumps(api.page_words(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    said = {**api.page_words(), **(api.night_page_words() if night else {})}
+    words = json.dumps(said, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     # The page's own language, for the browser (hyphenation, a screen reader's voice).
     lang = f'<html lang="{say.language()}">'.encode()
     return data.replace(b"{{WORDS}}", words.encode()).replace(b'<html lang="en">', lang).replace(

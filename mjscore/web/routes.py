@@ -170,6 +170,15 @@ def script(request: Request, files: Files) -> Response:
     return static.answer(request, files["page.js"], "text/javascript; charset=utf-8")
 
 
+night_page = APIRouter(include_in_schema=False)
+
+
+@night_page.get("/night.js")
+def night_script(request: Request) -> Response:
+    """A night's own script (a table picked first, the Night view): only a night's page loads it."""
+    return static.answer(request, request.app.state.pages_night, "text/javascript; charset=utf-8")
+
+
 @page.get("/page.css")
 def style(request: Request, files: Files) -> Response:
     return static.answer(request, files["page.css"], "text/css; charset=utf-8")

@@ -402,6 +402,17 @@ def test_every_word_the_page_asks_for_is_the_librarys_and_none_is_left_over():
         assert all(isinstance(f, str) and f for f in forms), key
 
 
+def test_every_word_a_nights_page_asks_for_is_the_librarys_and_none_is_left_over():
+    """The keys night.js passes to T() or names (data-w) are page_words()'s and night_page_words()'s,
+    and every word of night_page_words() is asked for there."""
+    night, words = api.night_page_words(), api.page_words()
+    script = (ROOT / "mjscore/web/night.js").read_text()
+    asked = set(re.findall(r"\bT\(\"([\w-]+)\"", script)) | set(re.findall(r'"data-w": "([\w-]+)"', script))
+    assert asked - words.keys() - night.keys() == set()
+    assert night.keys() - asked == set()
+    assert not night.keys() & words.keys()
+
+
 def test_the_page_is_served_with_its_words_and_a_translation_turns_them(german, monkeypatch):
     from fastapi.testclient import TestClient
 

@@ -152,7 +152,6 @@ def page_words() -> dict[str, str | dict[str, str]]:
         "running_totals": _("Running totals: {totals}"),
         # A marker's shape, named beside a player in the chart's words (colour is not needed).
         "circle": _("circle"), "square": _("square"), "triangle": _("triangle"), "diamond": _("diamond"),
-        "tab_night": _("Night"),            # a night's view (its other words: night_page_words)
         # -- the rules in force
         "scheme_title": _("Scheme: {title} ({scheme})"),
         "changes_from": _("What {scheme} changes from {base}"),
@@ -168,6 +167,7 @@ def night_page_words() -> dict[str, str | dict[str, str]]:
     """The words only a night's page shows (`mjscore serve NIGHT`: a table picked first, the Night
     view), added to `page_words()` on a night's page only: one evening's page carries none of them."""
     return {
+        "tab_night": _("Night"),
         "which_table": _("Which table are you at?"),
         "another_table": _("Another table"),
         "night_title": _("The night"),

@@ -193,3 +193,29 @@ def test_a_night_that_cannot_be_served_says_why_in_one_line(night, args, message
     r = subprocess.run([sys.executable, "-m", "mjscore", "serve", *files, *extra, "--port", "0"],
                        capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": "1000"})
     assert r.returncode in (1, 2) and message in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("stake", [None, "0.05 EUR"])
+def test_a_nights_answers_are_what_its_published_schema_says(tmp_path, stake):
+    from tests.test_web_openapi import errors_of, validator
+
+    folder = tmp_path / "night"
+    folder.mkdir()
+    for name, players in (("table-1", ONE), ("table-2", TWO)):
+        mjscore.Evening(folder / f"{name}.mj").start(players, **({"stake": stake} if stake else {}))
+    c = client_of(folder)
+    enter(c, "table-1", ONE)
+    assert c.post(at("table-1", "/hands"), json={"hand": 1, "by": "Ann"}, headers=AUTH).status_code == 201
+    spec = c.get("/openapi.json", headers=AUTH).json()
+    assert {"/api/tables", "/api/night", "/api/tables/{table}/status", "/api/tables/{table}/drafts/{seat}"} <= set(
+        spec["paths"])
+    assert not any(p.startswith("/api/") and not p.startswith(("/api/tables", "/api/night")) for p in spec["paths"])
+    for path, route in (("/api/night", "/api/night"), ("/api/tables", "/api/tables"),
+                        (at("table-2", "/status"), "/api/tables/{table}/status"),
+                        (at("table-1", "/standings"), "/api/tables/{table}/standings")):
+        r = c.get(path, headers=AUTH)
+        assert r.status_code == 200
+        problems = errors_of(validator(spec, "GET", route, 200), r.json())
+        assert not problems, (path, problems[:5])
+    r = c.get(at("table-3", "/status"), headers=AUTH)
+    assert not errors_of(validator(spec, "GET", "/api/tables/{table}/status", 404), r.json())

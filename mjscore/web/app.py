@@ -45,7 +45,7 @@ from mjscore.model import say
 from mjscore.model.say import _
 from mjscore.version import __version__
 from mjscore.web.guard import Guard
-from mjscore.web.routes import api_routes, folder_of, night_page, night_routes, page, table_named
+from mjscore.web.routes import AT_A_TABLE, api_routes, folder_of, night_page, night_routes, page, table_named
 from mjscore.web.schemas import described, error_body
 from mjscore.web.static import CompressedJSON, PageFile
 from mjscore.web.waiting import Remembered, Wake
@@ -146,7 +146,8 @@ def create_app(evening_path: str | Sequence[tuple[str, str]], token: str) -> Fas
     if night:
         app.state.pages_night = PageFile.of(here.joinpath("night.js").read_bytes(), "night.js")
         app.include_router(night_page)
-        app.include_router(api_routes, prefix="/api/tables/{table}", dependencies=[Depends(table_named)])
+        app.include_router(api_routes, prefix="/api/tables/{table}", dependencies=[Depends(table_named)],
+                           responses=AT_A_TABLE)
         app.include_router(night_routes)
     else:
         app.include_router(api_routes, prefix="/api")

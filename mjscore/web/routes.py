@@ -141,6 +141,9 @@ def answers(model: type, *errors: int, status: int = 200, change: bool = False) 
     return out
 
 
+# A table's routes on a night: each may also answer 404, for a table not served.
+AT_A_TABLE: dict[int | str, Any] = {404: {"model": shapes.ErrorBody, "description": ERRORS[404]}}
+
 page = APIRouter(include_in_schema=False)
 # An evening's routes: under `/api` for one evening served alone, under `/api/tables/{table}` for each
 # table of a night (web.app.create_app includes them so).

@@ -27,7 +27,8 @@ _API = {
     "load_scheme": "mjscore.api", "shipped_schemes": "mjscore.api", "tables": "mjscore.api",
     "waits_many": "mjscore.api", "canonical": "mjscore.api", "Evening": "mjscore.api",
     "describe_scheme": "mjscore.api", "diff_schemes": "mjscore.api", "payoff_tables": "mjscore.api",
-    "payoff_names": "mjscore.api", "import_kajongg": "mjscore.api", "KajonggImport": "mjscore.evening.kajongg",
+    "payoff_names": "mjscore.api", "import_kajongg": "mjscore.api", "night_tables": "mjscore.api",
+    "play_night": "mjscore.api", "NightResult": "mjscore.evening.night", "KajonggImport": "mjscore.evening.kajongg",
     "ImportedGame": "mjscore.evening.kajongg", "Entry": "mjscore.api", "LineCheck": "mjscore.api",
     "HandTakenError": "mjscore.evening.journal", "NotTheLastHandError": "mjscore.evening.journal",
     "NextHand": "mjscore.evening.next_hand", "HandMovedError": "mjscore.evening.next_hand",
@@ -79,6 +80,8 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
         parse,
         payoff_names,
         payoff_tables,
+        night_tables,
+        play_night,
         play_season,
         play_session,
         score,
@@ -92,6 +95,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
     from mjscore.evening.journal import Added, HandTakenError, NotTheLastHandError, Removed
     from mjscore.evening.batch import BatchItem
     from mjscore.evening.check import CheckReport
+    from mjscore.evening.night import NightResult
     from mjscore.evening.season import BiggestHand, EveningLine, PlayerFigures, SeasonResult, Standing
     from mjscore.evening.kajongg import ImportedGame, KajonggImport
     from mjscore.evening.next_hand import HandMovedError, NextHand, NotSettled

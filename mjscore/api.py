@@ -67,6 +67,8 @@ if TYPE_CHECKING:      # what type checkers see; at run time, see above
     from mjscore.evening.journal import HandTakenError as HandTakenError  # for the shells: a hand added twice
     from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  # ... or taken back twice
     from mjscore.evening.season import SeasonResult as SeasonResult  # for the shells: a season's record
+    from mjscore.evening.night import NightResult as NightResult  # for the shells: a night's record
+    from mjscore.evening.night import night_words as night_words  # ... and its phrases
     from mjscore.evening.kajongg import ImportedGame as ImportedGame, KajonggImport
     from mjscore.evening.next_hand import NextHand as NextHand  # for the page: the next hand its phones enter
     from mjscore.evening.next_hand import HandMovedError as HandMovedError, NotSettled as NotSettled  # what it refuses
@@ -93,6 +95,7 @@ if TYPE_CHECKING:      # what type checkers see; at run time, see above
     from mjscore.evening.words import items_said as items_said
     from mjscore.evening.words import stakes_differ_said as stakes_differ_said, money_total_said as money_total_said
     from mjscore.evening.page_words import page_words as page_words  # for the page: its own words, made once
+    from mjscore.evening.page_words import night_page_words as night_page_words  # ... and a night's
     from mjscore.io.sessionfile import SessionHeader
 
 # The names passed on from modules a one-hand score does not load, each loaded when first asked
@@ -101,9 +104,11 @@ _ELSEWHERE = {
     "BatchItem": "mjscore.evening.batch", "collect_for_a_long_run": "mjscore.evening.batch",
     "HandChangedError": "mjscore.evening.journal", "hand_version": "mjscore.evening.journal",
     "HandTakenError": "mjscore.evening.journal", "NotTheLastHandError": "mjscore.evening.journal",
-    "SeasonResult": "mjscore.evening.season", "ImportedGame": "mjscore.evening.kajongg",
+    "SeasonResult": "mjscore.evening.season", "NightResult": "mjscore.evening.night",
+    "night_words": "mjscore.evening.night",
+    "ImportedGame": "mjscore.evening.kajongg",
     "hand_title": "mjscore.evening.words", "money_so_far": "mjscore.evening.session",
-    "page_words": "mjscore.evening.page_words",
+    "page_words": "mjscore.evening.page_words", "night_page_words": "mjscore.evening.page_words",
     **dict.fromkeys(("NextHand", "HandMovedError", "NotYourSeatError", "NotSettled"), "mjscore.evening.next_hand"),
     **dict.fromkeys(("paid", "payment_sentences", "penalty_sentences", "said", "special_sentence", "amount",
                      "evening_words", "outcome", "figures", "how_won", "won_or_lost", "finished", "nobody_pays",
@@ -127,7 +132,8 @@ def __getattr__(name: str) -> object:
 __all__ = ["parse", "score", "score_many", "play_session", "play_season", "waits", "check", "check_many",
            "check_line", "entry_line", "answer_kind", "help_topics", "help_text", "examples", "example",
            "load_scheme", "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "NextHand", "Penalty",
-           "describe_scheme", "diff_schemes", "payoff_tables", "payoff_names", "import_kajongg"]
+           "describe_scheme", "diff_schemes", "payoff_tables", "payoff_names", "import_kajongg",
+           "night_tables", "play_night"]
 # Also here, for the shells: Entry, LineCheck, HandTakenError (see their docstrings).
 
 Source = str | os.PathLike[str]
@@ -474,6 +480,34 @@ def play_season(paths: Iterable[str | os.PathLike[str]] | os.PathLike[str], *,
     given = _given(settings, SETTINGS, ROTATION)
     each = [paths] if isinstance(paths, os.PathLike) else paths
     return _play_season((os.fspath(p) for p in each), _scheme_name(scheme), given)
+
+
+def night_tables(paths: Sequence[str | os.PathLike[str]]) -> list[tuple[str, str]]:
+    """A night's tables, (name, path) each: a folder's evening files (every `.mj` and `.yaml`,
+    in the order of their names, links and sub-folders passed over), or the files given; each
+    table named by its file's stem (`table-1.mj` is `table-1`).  Two of one name: InputError."""
+    from mjscore.evening.night import night_files
+
+    return night_files([os.fspath(p) for p in paths])
+
+
+def play_night(paths: Sequence[str | os.PathLike[str]] | Mapping[str, Evening]) -> NightResult:
+    """A club's night of several tables: each table's evening played (a folder or files, as
+    `night_tables` finds them; or the tables' `Evening`s by name, as the page holds them), each
+    player's won or lost over the night (summed over her tables), and the night's settle-up among
+    all its players in the fewest transfers, in money when every table plays at one stake.
+    `result.to_dict()` is what the page's `GET /api/night` sends.
+
+    >>> import mjscore
+    >>> night = mjscore.play_night(["sample_hands/evening-session.mj"])
+    >>> night.standings()[0], night.settle_up[0].as_dict()
+    (('Ann', 898), {'from': 'Bob', 'to': 'Ann', 'amount': 816})
+    """
+    from mjscore.evening.night import play_night as _play_night
+
+    if isinstance(paths, Mapping):
+        return _play_night((name, ev.play()) for name, ev in paths.items())
+    return _play_night((name, play_session(Path(path))) for name, path in night_tables(paths))
 
 
 def import_kajongg(database: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None, *,

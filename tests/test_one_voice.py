@@ -121,7 +121,8 @@ THROUGH_THE_DOOR = ["mjscore/model/say.py", "mjscore/cli/usage.py",
                     "mjscore/cli/schemeview.py", "mjscore/cli/commands.py", "mjscore/model/settings.py",
                     "mjscore/evening/page_words.py", "mjscore/web/routes.py", "mjscore/web/schemas.py",
                     "mjscore/model/answers.py", "mjscore/evening/batch.py", "mjscore/evening/check.py",
-                    "mjscore/evening/journal.py", "mjscore/evening/season.py", "mjscore/io/kajongg_db.py",
+                    "mjscore/evening/journal.py", "mjscore/evening/season.py", "mjscore/evening/night.py",
+                    "mjscore/io/kajongg_db.py",
                     "mjscore/io/notation.py", "mjscore/io/reader.py", "mjscore/io/sessionfile.py", "mjscore/io/text.py",
                     "mjscore/io/yamlform.py", "mjscore/io/yamlsafe.py", "mjscore/model/errors.py",
                     "mjscore/model/table.py", "mjscore/rules/conditions.py", "mjscore/rules/payoffs.py",
@@ -404,6 +405,17 @@ def test_every_word_the_page_asks_for_is_the_librarys_and_none_is_left_over():
     for key, word in words.items():
         forms = word.values() if isinstance(word, dict) else [word]
         assert all(isinstance(f, str) and f for f in forms), key
+
+
+def test_every_word_a_nights_page_asks_for_is_the_librarys_and_none_is_left_over():
+    """The keys night.js passes to T() or names (data-w) are page_words()'s and night_page_words()'s,
+    and every word of night_page_words() is asked for there."""
+    night, words = api.night_page_words(), api.page_words()
+    script = (ROOT / "mjscore/web/night.js").read_text()
+    asked = set(re.findall(r"\bT\(\"([\w-]+)\"", script)) | set(re.findall(r'"data-w": "([\w-]+)"', script))
+    assert asked - words.keys() - night.keys() == set()
+    assert night.keys() - asked == set()
+    assert not night.keys() & words.keys()
 
 
 def test_the_page_is_served_with_its_words_and_a_translation_turns_them(german, monkeypatch):

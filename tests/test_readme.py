@@ -72,7 +72,16 @@ def serve(words):
     from types import SimpleNamespace
 
     args = [w for w in words[1:] if w != "--lan"]
-    args[1] = "served-" + args[1]
+    if args[1].endswith("/"):
+        # A night: a folder of two tables' evenings, made for it.
+        import mjscore
+
+        night = Path(args[1])
+        night.mkdir()
+        mjscore.Evening(night / "table-1.mj").start(("Ann", "Bob", "Cid", "Dee"))
+        mjscore.Evening(night / "table-2.mj").start(("Eve", "Fay", "Gus", "Hal"))
+    else:
+        args[1] = "served-" + args[1]
     proc = subprocess.Popen([sys.executable, "-m", "mjscore", *args, "--port", "0"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     first = proc.stdout.readline()

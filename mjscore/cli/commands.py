@@ -28,7 +28,7 @@ import typer.core
 
 from mjscore.cli import usage
 from mjscore.model.errors import InputError, Location, MjError
-from mjscore.model.say import Language, _
+from mjscore.model.say import Language, _, n_
 from mjscore.model.settings import ROTATION, SETTINGS, Setting
 from mjscore.version import __version__
 
@@ -958,7 +958,11 @@ DEFAULT_PORT = 8421
 @app.command()
 @settings_options(SETTINGS, ROTATION)
 def serve(
-    evening: EveningArg,
+    evenings: Annotated[list[str], typer.Argument(
+        metavar="EVENING|NIGHT...", show_default=False,
+        help=_("The evening's file (.mj; made when it does not exist), or a night of several tables: a folder of "
+               "evening files (every .mj and .yaml in it, a table each, named by its file's stem), or several "
+               "evening files."))],
     players: NamesOpt = None,
     scheme: NewSchemeOpt = None,
     start: StartOpt = None,
@@ -982,9 +986,13 @@ def serve(
     writes to the evening's file as 'mjscore add' does; 'add', 'undo' and 'session' can be used
     beside it. Ctrl-C stops it.
 
+    A night (a folder, or several files) is served on one address: each phone picks its table,
+    then its name; each table keeps its own next hand; the Night view adds the tables up.
+
     \b
-    Example:
+    Examples:
       mjscore serve evening.mj --players Ann Bob Cid Dee --lan
+      mjscore serve thursday/ --lan
     """
     import mjscore.api as api
 
@@ -996,6 +1004,10 @@ def serve(
                           "'fastapi>=0.132' 'uvicorn>=0.29' (nothing was written)").format(name=e.name or e),
                         Location("serve")))
     _check_payoff(settings, scheme)
+    if len(evenings) > 1 or os.path.isdir(evenings[0]):
+        _serve_night(evenings, port, lan, token_file, bool(players or scheme or start is not None or settings))
+        return
+    evening = evenings[0]
     book = api.Evening(evening)
     try:
         token = _token(token_file)
@@ -1018,6 +1030,37 @@ def serve(
     address = f"http://{host}:{sock.getsockname()[1]}/?token={token}"
     server = TableServer(evening, token)        # from here on, Ctrl-C stops it cleanly
     typer.echo(_("Open {address}  (Ctrl-C stops)").format(address=address))
+    if sys.stdout.isatty():
+        sys.stdout.write(_qr(address))
+    sys.stdout.flush()
+    server.serve_on(sock)
+    typer.echo("Stopped.")
+
+
+def _serve_night(paths: list[str], port: int | None, lan: bool, token_file: Path | None, new: bool) -> None:
+    """`serve` of a night: every table's evening file as it stands, on one port, one token, one QR code."""
+    import mjscore.api as api
+    from mjscore.web.serve import TableServer
+
+    if new:
+        raise typer.BadParameter(_("a night's tables are served as their files stand: --players, --start, --scheme "
+                                   "and the settings are for one new evening"))
+    try:
+        tables = api.night_tables(paths)
+        for _name, path in tables:
+            if not api.Evening(path).exists():
+                raise InputError(_("no such evening file"), Location(path))
+        api.play_night(dict((name, api.Evening(path)) for name, path in tables))    # each plays, before anyone opens it
+        token = _token(token_file)
+        host = _lan_address() if lan else "127.0.0.1"
+        sock = _bind(host, port)
+    except MjError as e:
+        fail(e)
+    address = f"http://{host}:{sock.getsockname()[1]}/?token={token}"
+    server = TableServer(tables, token)
+    typer.echo(n_("Open {address}  (a night of {n} table: {tables}; Ctrl-C stops)",
+                  "Open {address}  (a night of {n} tables: {tables}; Ctrl-C stops)", len(tables)).format(
+        address=address, n=len(tables), tables=", ".join(name for name, _path in tables)))
     if sys.stdout.isatty():
         sys.stdout.write(_qr(address))
     sys.stdout.flush()

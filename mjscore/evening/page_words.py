@@ -161,3 +161,18 @@ def page_words() -> dict[str, str | dict[str, str]]:
         "starts_with": _("Each player starts with {start}. Marked ★: set by the evening's header; the others are "
                          "the scheme's."),
     }
+
+
+def night_page_words() -> dict[str, str | dict[str, str]]:
+    """The words only a night's page shows (`mjscore serve NIGHT`: a table picked first, the Night
+    view), added to `page_words()` on a night's page only: one evening's page carries none of them."""
+    return {
+        "tab_night": _("Night"),
+        "which_table": _("Which table are you at?"),
+        "another_table": _("Another table"),
+        "night_title": _("The night"),
+        "table_after": {"one": n_("{table} after {n} hand", "{table} after {n} hands", 1),
+                        "other": n_("{table} after {n} hand", "{table} after {n} hands", 2)},
+        "tables_col": _("tables"),
+        "night_settle_up": _("The night's settle-up"),
+    }

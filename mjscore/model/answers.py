@@ -15,7 +15,7 @@ At run time each is a plain `dict`; nothing here is imported to make one.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NotRequired, TypeAlias, final
+from typing import Any, NotRequired, TypeAlias, final
 
 # typing's own TypedDict before 3.12 keeps no record of which keys its bases declared required,
 # which the table page's schema needs (pydantic refuses it there); typing_extensions' is the same
@@ -273,6 +273,49 @@ class EveningShownPlain(EveningPlain):
 
     hands: list[HandPlain]
     said: EveningSaidPlain
+
+
+class NightTablePlain(EveningPlain):
+    """One table of a night: its name (its file's stem), its totals, standings and settle-up, and its hands' number."""
+
+    table: str
+    hands: int
+
+
+class NightStandingPlain(TypedDict):
+    """A player's night: her won or lost summed over the tables she played at, and its money with one stake."""
+
+    name: str
+    won_or_lost: int
+    tables: list[str]
+    money: NotRequired[str]
+
+
+class NightPlain(TypedDict):
+    """A night of several tables: each table's standings, each player's over the night, and the
+    night's settle-up across tables (money where every table plays at one stake)."""
+
+    stake: NotRequired[StakePlain]
+    tables: list[NightTablePlain]
+    standings: list[NightStandingPlain]
+    settle_up: list[TransferPlain]
+    notes: NotRequired[list[str]]
+    said: NotRequired[dict[str, Any]]
+
+
+class ServedTablePlain(TypedDict):
+    """A table served tonight: its name, its players in seat order at the first hand, its hands played."""
+
+    table: str
+    players: list[str]
+    hands: int
+    error: NotRequired[ErrorDetail]
+
+
+class TablesPlain(TypedDict):
+    """The night's tables, as a phone picks one."""
+
+    tables: list[ServedTablePlain]
 
 
 class StandingsShownPlain(EveningPlain):

@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from importlib import resources
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
@@ -45,7 +45,7 @@ from mjscore.model import say
 from mjscore.model.say import _
 from mjscore.version import __version__
 from mjscore.web.guard import Guard
-from mjscore.web.routes import api_routes, page
+from mjscore.web.routes import AT_A_TABLE, api_routes, folder_of, night_page, night_routes, page, table_named
 from mjscore.web.schemas import described, error_body
 from mjscore.web.static import CompressedJSON, PageFile
 from mjscore.web.waiting import Remembered, Wake
@@ -100,20 +100,33 @@ class Speaking:
             await self.app(scope, receive, send)
 
 
-def create_app(evening_path: str, token: str) -> FastAPI:
-    """The application for one evening's file and one token."""
+def create_app(evening_path: str | Sequence[tuple[str, str]], token: str) -> FastAPI:
+    """The application for one evening's file and one token; or for a night's tables, (name,
+    path) each (`api.night_tables`): each table's routes under `/api/tables/{table}`, with
+    `/api/tables` and `/api/night` beside them."""
     # No redirect to a path with or without its slash: it would send the address, token and all,
     # to whatever host the request named.
     app = TableApp(title="mjscore table", version=__version__, docs_url=None, redoc_url=None, redirect_slashes=False,
                    description="The table page's JSON: the same objects the command line prints.",
                    exception_handlers=HANDLERS)
-    app.state.table = api.NextHand(api.Evening(evening_path))
+    night = not isinstance(evening_path, str)
+    served = list(evening_path) if not isinstance(evening_path, str) else [("", evening_path)]
+    # One wake for every table: a change at one table wakes the phones waiting at each, which
+    # ask their own table's tag again and wait on (eight phones, not eight hundred).
     app.state.wake = Wake()
     app.state.stopping = False
     app.state.waiting = 0           # status requests held open now (web.routes.MOST_WAITING)
-    app.state.table.watch(app.state.wake)
-    app.state.remembered = Remembered()
-    app.state.folder = os.path.dirname(os.path.abspath(evening_path))
+    # Each table's own next hand (drafts, penalties, notices, lock), its folder and its answers kept.
+    app.state.tables = {name: api.NextHand(api.Evening(path)) for name, path in served}
+    app.state.folders = {name: os.path.dirname(os.path.abspath(path)) for name, path in served}
+    app.state.kept = {name: Remembered() for name, _path in served}
+    for table in app.state.tables.values():
+        table.watch(app.state.wake)
+    first = served[0][0]
+    app.state.table = app.state.tables[first]
+    app.state.remembered = Remembered() if night else app.state.kept[first]
+    app.state.folder = app.state.folders[first]
+    app.state.night = night
     app.state.token = token
     here = resources.files("mjscore.web")
     # page.html is made once for each language (its words written in); the script and style are words-free.
@@ -122,19 +135,33 @@ def create_app(evening_path: str, token: str) -> FastAPI:
     app.state.pages = {}
     for language in say.LANGUAGES:
         with say.speaking(language):
-            app.state.pages[language] = {**shared, "page.html": PageFile.of(_with_words(html), "page.html")}
+            # A night's page is marked so: its script asks which table before anything else.
+            words = _with_words(html, night)
+            if night:
+                words = words.replace(b"<body>", b'<body data-night="1">').replace(
+                    b'<script src="/page.js" defer></script>',
+                    b'<script src="/night.js" defer></script>\n<script src="/page.js" defer></script>')
+            app.state.pages[language] = {**shared, "page.html": PageFile.of(words, "page.html")}
     app.include_router(page)
-    app.include_router(api_routes)
+    if night:
+        app.state.pages_night = PageFile.of(here.joinpath("night.js").read_bytes(), "night.js")
+        app.include_router(night_page)
+        app.include_router(api_routes, prefix="/api/tables/{table}", dependencies=[Depends(table_named)],
+                           responses=AT_A_TABLE)
+        app.include_router(night_routes)
+    else:
+        app.include_router(api_routes, prefix="/api")
     return app
 
 
-def _with_words(data: bytes) -> bytes:
+def _with_words(data: bytes, night: bool = False) -> bytes:
     """A page file with the page's words written in where it asks for them (page.html's
     `{{WORDS}}`): JSON in a script element of its own, every `<` escaped so that no word can end it;
     and the name of the cookie that keeps a phone's language (`{{LANGUAGE_COOKIE}}`), declared here."""
     if b"{{WORDS}}" not in data:
         return data
-    words = json.dumps(api.page_words(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    said = {**api.page_words(), **(api.night_page_words() if night else {})}
+    words = json.dumps(said, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     # The page's own language, for the browser (hyphenation, a screen reader's voice).
     lang = f'<html lang="{say.language()}">'.encode()
     return data.replace(b"{{WORDS}}", words.encode()).replace(b'<html lang="en">', lang).replace(
@@ -144,8 +171,7 @@ def _with_words(data: bytes) -> bytes:
 # -- every error as the app's error body (web.schemas.ErrorBody) -------------------------------
 
 def _folder(request: Request) -> str:
-    folder: str = request.app.state.folder
-    return folder
+    return folder_of(request)
 
 
 async def _mj(request: Request, e: MjError) -> Response:

@@ -241,7 +241,7 @@ function render() {
   $("pick").hidden = true;
   $("tabs").hidden = false;
   $("who").hidden = false;
-  put($("who"), S.me === "-" ? T("watching") : `${S.me}${S.seat ? " · " + SEAT_WORDS[S.seat] : ""}`);
+  put($("who"), (S.me === "-" ? T("watching") : `${S.me}${S.seat ? " · " + SEAT_WORDS[S.seat] : ""}`) + (S.table ? ` · ${S.table}` : ""));
   $("who").setAttribute("aria-label", T("not_you", { who: $("who").textContent }));
   // The tabs as WAI-ARIA's pattern has them: only the selected tab is a Tab stop (the arrow keys
   // move between them, wire()), and Tab goes on into its panel.
@@ -287,6 +287,7 @@ async function showTab() {
   if (S.tab === "hands") return showHands();
   if (S.tab === "standings") return showStandings();
   if (S.tab === "rules") return showRules();
+  if (S.tab === "night") return showNight();
   return true;
 }
 
@@ -1292,5 +1293,5 @@ wire();
 // banner says so at once); back, it asks at once.
 window.addEventListener("offline", () => { if (NET.abort) NET.abort(); });
 window.addEventListener("online", poll);
-statusLoop();
+if (!document.body.dataset.night) statusLoop();    // a night's phone picks its table first (night.js)
 setInterval(showOffline, 1000);         // the banner's countdown

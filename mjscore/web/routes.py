@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import TypeAdapter
@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException
 import mjscore.api as api
 from mjscore.model import say
 from mjscore.model import answers as shapes
-from mjscore.model.errors import MjError
+from mjscore.model.errors import MjError, excerpt
 from mjscore.model.say import N_, _, n_
 from mjscore.model.settings import SETTINGS
 from mjscore.model.tiles import WIND_BY_LETTER
@@ -56,16 +56,48 @@ class PlainJSON(JSONResponse):
 
 # -- what belongs to one app -------------------------------------------------------------------
 
+def _night_table(request: Request) -> str | None:
+    """The table a request's path names (`/api/tables/{table}/...`); None on a single evening's paths."""
+    name = request.path_params.get("table")
+    if name is None:
+        return None
+    if name not in request.app.state.tables:
+        raise HTTPException(404, _("no table '{table}' tonight (the tables: {tables})").format(
+            table=excerpt(name), tables=", ".join(request.app.state.tables)))
+    return str(name)
+
+
 async def next_hand(request: Request) -> api.NextHand[api.Evening]:
-    """The evening's next hand as this app holds it (and through it, the evening)."""
-    table: api.NextHand[api.Evening] = request.app.state.table
+    """The evening's next hand as this app holds it (and through it, the evening): the table's
+    that the path names, on a night of several tables."""
+    name = _night_table(request)
+    table: api.NextHand[api.Evening] = request.app.state.table if name is None else request.app.state.tables[name]
     return table
 
 
 async def evening_folder(request: Request) -> str:
     """The evening's folder, left out of every message."""
-    folder: str = request.app.state.folder
+    return folder_of(request)
+
+
+def folder_of(request: Request) -> str:
+    """The folder of the evening a request is for (of the first table when it names none that is served)."""
+    name = request.path_params.get("table")
+    folder: str = request.app.state.folders.get(name, request.app.state.folder)
     return folder
+
+
+def remembered_of(request: Request) -> Remembered:
+    """The answers kept for the evening a request is for (each table keeps its own)."""
+    name = request.path_params.get("table")
+    kept: Remembered = request.app.state.remembered if name is None else request.app.state.kept[name]
+    return kept
+
+
+async def table_named(table: Annotated[str, Path(description="The table, as `GET /api/tables` names it (its "
+                                                              "file's stem: `table-1`).")]) -> str:
+    """The path's table, declared for the schema (`next_hand` finds it, or answers 404)."""
+    return table
 
 
 async def page_files(request: Request) -> Mapping[str, static.PageFile]:
@@ -86,7 +118,7 @@ ERRORS: dict[int, str] = {
     400: "The table was opened by a name, not by its address (the Host header): nothing else is read.",
     401: "No token, or a wrong one (`?token=`, `Authorization: Bearer TOKEN`, or the port's cookie).",
     403: "A change sent by another site's page (its Origin or Sec-Fetch-Site).",
-    404: "No such hand, or no such seat.",
+    404: "No such hand, no such seat, or no such table.",
     409: "Another phone got there first: the hand named is no longer the one this call is for (ask the status "
          "again).",
     413: "The request is larger than 64 KiB.",
@@ -109,8 +141,14 @@ def answers(model: type, *errors: int, status: int = 200, change: bool = False) 
     return out
 
 
+# A table's routes on a night: each may also answer 404, for a table not served.
+AT_A_TABLE: dict[int | str, Any] = {404: {"model": shapes.ErrorBody, "description": ERRORS[404]}}
+
 page = APIRouter(include_in_schema=False)
-api_routes = APIRouter(prefix="/api", default_response_class=PlainJSON)
+# An evening's routes: under `/api` for one evening served alone, under `/api/tables/{table}` for each
+# table of a night (web.app.create_app includes them so).
+api_routes = APIRouter(default_response_class=PlainJSON)
+night_routes = APIRouter(prefix="/api", default_response_class=PlainJSON)
 
 
 # -- the page ----------------------------------------------------------------------------------
@@ -133,6 +171,15 @@ def icon() -> Response:
 @page.get("/page.js")
 def script(request: Request, files: Files) -> Response:
     return static.answer(request, files["page.js"], "text/javascript; charset=utf-8")
+
+
+night_page = APIRouter(include_in_schema=False)
+
+
+@night_page.get("/night.js")
+def night_script(request: Request) -> Response:
+    """A night's own script (a table picked first, the Night view): only a night's page loads it."""
+    return static.answer(request, request.app.state.pages_night, "text/javascript; charset=utf-8")
 
 
 @page.get("/page.css")
@@ -185,14 +232,17 @@ def _status(table: api.NextHand[api.Evening], folder: str) -> Response:
     return PlainJSON(st, headers={"ETag": f'"{st["version"]}"'})
 
 
-def remembered(request: Request, what: str, make: Callable[[], dict[str, Any]]) -> Response:
+def remembered(request: Request, what: str, make: Callable[[], dict[str, Any]],
+               version: Callable[[], str] | None = None) -> Response:
     """An evening-wide answer, made once for each version of the evening's file (in the thread
     pool, as JSON bytes: nothing that grows with the evening is encoded on the event loop)."""
-    table: api.NextHand[api.Evening] = request.app.state.table
-    kept: Remembered = request.app.state.remembered
+    if version is None:
+        name = request.path_params.get("table")
+        table: api.NextHand[api.Evening] = request.app.state.table if name is None else request.app.state.tables[name]
+        version = table.evening.version
     # Kept for each language: two phones reading two languages ask for the same version.
-    made = kept.get(f"{what}:{say.language()}", table.evening.version,
-                    lambda: PlainJSON.plain.dump_json(api.items_said(make())))
+    made = remembered_of(request).get(f"{what}:{say.language()}", version,
+                                      lambda: PlainJSON.plain.dump_json(api.items_said(make())))
     return Response(made, media_type="application/json")
 
 
@@ -354,3 +404,38 @@ def put_penalties(body: s.PenaltiesIn, table: Table) -> Response:
 def add_penalty(body: s.OnePenaltyIn, table: Table) -> Response:
     one = {"from": body.payer, "amount": body.amount, "to": body.payee}
     return PlainJSON({"penalties": table.put_penalties(body.hand, [one], by=body.by, append=True)})
+
+
+# -- a night of several tables -----------------------------------------------------------------
+
+def _tables(request: Request) -> dict[str, api.NextHand[api.Evening]]:
+    tables: dict[str, api.NextHand[api.Evening]] = request.app.state.tables
+    return tables
+
+
+@night_routes.get("/tables", response_model=None, responses=answers(shapes.TablesPlain),
+                  summary="The night's tables, each with its players and hands played (what a phone picks from)")
+def night_tables(request: Request) -> Response:
+    out = []
+    for name, table in _tables(request).items():
+        try:
+            played = table.evening.play()
+            out.append({"table": name, "players": list(played.players), "hands": len(played.hands)})
+        except MjError as e:
+            out.append({"table": name, "players": [], "hands": 0,
+                        "error": s.described(e, request.app.state.folders[name])["error"]})
+    return PlainJSON({"tables": out})
+
+
+@night_routes.get("/night", response_model=None, responses=answers(shapes.NightPlain, 422),
+                  summary="The night: each table's totals, standings and settle-up, each player's won or lost over "
+                          "the night, and the night's settle-up across tables (the Night view)")
+def night(request: Request) -> Response:
+    tables = _tables(request)
+
+    def version() -> str:
+        return "/".join(t.evening.version() for t in tables.values())
+    def make() -> dict[str, Any]:
+        plain = api.play_night({n: t.evening for n, t in tables.items()}).to_dict()
+        return {**plain, "said": api.night_words(plain)}
+    return remembered(request, "night", make, version)

@@ -20,7 +20,7 @@ import os
 import signal
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import uvicorn
@@ -154,7 +154,7 @@ class TableServer(uvicorn.Server):
     handling would raise the signal again once stopped, which a caller cannot tell from a stop
     that came too early for it."""
 
-    def __init__(self, evening: str, token: str) -> None:
+    def __init__(self, evening: str | Sequence[tuple[str, str]], token: str) -> None:
         cap = max(8, min(MAX_CONNECTIONS, raise_descriptor_limit() - _open_descriptors() - _RESERVE))
         protocol = type("TableProtocol", (TableProtocol,), {"registry": _Connections(cap)})
         # The backlog is also how many connections asyncio accepts in one go (uvicorn's default,

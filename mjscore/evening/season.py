@@ -5,6 +5,12 @@ checkpoint where it has one), then counted into running figures per player and l
 season of a thousand evenings holds each player's tallies and a line per evening (its file,
 its hands, what each player won or lost), never the evenings' hands.
 
+A season counts nights (issue 42): a folder is one night, each evening file in it a table of
+that night; a file given alone is a night of one table.  A player's night counts once however
+many of its tables she sat at (`nights`, `per_night`), her result that night the sum over them
+(`NightLine`); `evenings` and `per_evening` still count evening files.  Money is kept by
+currency where the evenings have a stake, and never added across currencies.
+
 The players are matched across evenings by name as an evening matches them (`name_key`: NFKC,
 without case); the name shown is the first spelling met.  An evening that cannot be played (a
 file that cannot be read, a header or a hand that is wrong) is left out whole, its errors kept:

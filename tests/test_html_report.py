@@ -296,3 +296,29 @@ def test_printed_no_row_straddles_a_page_and_the_head_comes_again(tmp_path, brow
         assert t.count(" wins ") == t.count("self-drawn") + t.count("discard"), t
         seen |= {n for n, cells in rows if all(f in t for f in re.findall(r'<td class="n">([^<]*)</td>', cells))}
     assert seen == {n for n, _ in rows}                           # every row's four figures on one page
+
+
+def test_a_season_of_nights_shows_each_player_night_by_night_with_money_where_stakes_differ(tmp_path):
+    """Two nights: one of two tables, at 0.05 EUR, one of a table at 0.10 EUR. The page's
+    night-by-night table holds what `season --format json` gives, the stakes said to differ,
+    each night's money, the chart drawn by night."""
+    evening = mjscore("example", "evening-session").stdout
+    (tmp_path / "n1").mkdir()
+    (tmp_path / "n2").mkdir()
+    def staked(text, stake):
+        return text.replace("\nstart 2000", f"\nstart 2000\nstake {stake}", 1)
+
+    (tmp_path / "n1" / "table-1.mj").write_text(staked(evening, "0.05 EUR"))
+    other = evening.replace("Ann", "Eve").replace("Bob", "Fay").replace("Cid", "Gus").replace("Dee", "Hal")
+    (tmp_path / "n1" / "table-2.mj").write_text(staked(other, "0.05 EUR"))
+    (tmp_path / "n2" / "t.mj").write_text(staked(evening, "0.10 EUR"))
+    plain = json.loads(mjscore("season", "n1", "n2", "--format", "json", cwd=tmp_path).stdout)
+    done = mjscore("season", "n1", "n2", "--format", "html", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    page = read(done.stdout)
+    text = " ".join(" ".join(page.text).split())
+    assert "Night by night (won or lost)" in text and "Money night by night" in text and "stakes differ" in text
+    for night in plain["nights"]:
+        for name, won in night["won_or_lost"].items():
+            assert f"{won:+d}" in text, (name, won)
+    assert "Eve" in text and "Hal" in text and "nights" not in [t.strip() for t in page.text]  # no raw JSON key

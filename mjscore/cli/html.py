@@ -16,8 +16,9 @@ from importlib import resources
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from mjscore.cli.render import _net, _result_text, _won_or_lost
-from mjscore.api import headings, season_heading, season_words, settle_up_lines
+from mjscore.cli.render import _net, _night_money, _result_text, _signed_money, _stake_said, _won_or_lost
+from mjscore.api import headings, money_total_said, season_heading, season_words, settle_up_lines, stakes_differ_said
+from mjscore.model.money import with_money
 from mjscore.model.say import _, language, number
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -230,7 +231,8 @@ def session_html(result: Mapping[str, Any]) -> str:
 # -- a season ----------------------------------------------------------------------------------
 
 # The keys of a season's plain form this page lays out itself; any other it shows as it finds it.
-SEASON_KEYS = frozenset({"evenings", "hands", "standings", "players", "left_out", "errors"})
+SEASON_KEYS = frozenset({"evenings", "hands", "standings", "players", "left_out", "errors", "nights", "stake",
+                         "stakes", "unstaked", "money"})
 
 
 def season_html(result: Mapping[str, Any]) -> str:
@@ -239,15 +241,28 @@ def season_html(result: Mapping[str, Any]) -> str:
     any further part of the plain form (a night-by-night table, money) as it comes."""
     w, h = season_words(), headings()
     evenings, players = list(result["evenings"]), list(result["players"])
-    heading = " ".join(season_heading(len(evenings), result["hands"], len(players)))
+    nights = list(result.get("nights") or [])
+    # As the terminal's season (render_season): nights said, and averaged over, where a night of
+    # several tables makes them other than the evenings.
+    by_night = any(len(n["files"]) > 1 for n in nights)
+    heading = " ".join(season_heading(len(evenings), result["hands"], len(players), None,
+                                      len(nights) if by_night else None))
     first = _p(heading)
     if result.get("left_out"):
         first += _p(_('Left out (see the errors): {files}').format(files=', '.join(result['left_out'])))
     if not players:
         return _page(_("Season"), [first + _p(w['no_hands'])])
+    stake = result.get("stake")
+
+    def won(s: Mapping[str, Any]) -> str:
+        # With the season's one stake, her money beside her points, as the terminal writes it.
+        money = s.get("money")
+        return f"{s['won_or_lost']:+d}" if money is None or stake is None else with_money(
+            s["won_or_lost"], money, stake["currency"], True)
+
     first += _titled(w['standings'],
-        [w["place"], w["player"], w["won_or_lost"], w["an_evening"], w["a_hand"]],
-        [[s["place"], s["name"], f"{s['won_or_lost']:+d}", number(f"{s['per_evening']:+.2f}"),
+        [w["place"], w["player"], w["won_or_lost"], w["a_night"] if by_night else w["an_evening"], w["a_hand"]],
+        [[s["place"], s["name"], won(s), number(f"{s['per_night'] if by_night else s['per_evening']:+.2f}"),
           number(f"{s['per_hand']:+.2f}")] for s in result["standings"]], numeric=(0, 2, 3, 4))
     first += _titled(w['played'],
         [w["player"], w["evenings"], w["hands"], w["dealt"], w["draws"], _("hands won"), w["self_drawn"],
@@ -269,13 +284,18 @@ def season_html(result: Mapping[str, Any]) -> str:
         [[p["name"], p["penalties_paid"], p["penalties_received"], p["paid_for_all"]] for p in players],
         numeric=(1, 2, 3))
     # The evenings' table, and with it any part of the plain form this page does not know by name.
-    sections = [first, _by_evening(evenings, [s["name"] for s in result["standings"]], w)
+    names = [s["name"] for s in result["standings"]]
+    sections = [first, (_by_night(result, nights, names, w) if nights else "")
+                + _by_evening(evenings, names, w)
                 + "".join(_further(key, value) for key, value in result.items() if key not in SEASON_KEYS)]
+    # The chart by nights where there are nights, as `season --chart` draws it.
+    steps: Sequence[Mapping[str, Any]] = nights or evenings
     series: dict[str, list[int]] = {p["name"]: [0] for p in players}
-    for evening in evenings:
+    for step in steps:
         for name, line in series.items():
-            line.append(line[-1] + evening["won_or_lost"].get(name, 0))
-    sections.append(_h2(h['season_totals']) + chart_svg(series, h["season_totals"], h["evening"]))
+            line.append(line[-1] + step["won_or_lost"].get(name, 0))
+    sections.append(_h2(h['season_totals']) + chart_svg(series, h["season_totals"],
+                                                        w["a_night"] if nights else h["evening"]))
     return _page(_("Season"), sections)
 
 
@@ -283,6 +303,28 @@ def _biggest(biggest: Mapping[str, Any] | None, w: Mapping[str, str]) -> list[ob
     if biggest is None:
         return ["", w["no_hand_won"], "", ""]
     return [biggest["score"], biggest["limit"] or "", biggest["file"], biggest["hand"]]
+
+
+def _by_night(result: Mapping[str, Any], nights: Sequence[Mapping[str, Any]], names: Sequence[str],
+              w: Mapping[str, str]) -> str:
+    """Players by nights (each cell her won or lost that night, blank where she did not play, the
+    season's total last); with stakes that differ, the money night by night and a total for each
+    currency, as the terminal's season gives them."""
+    heads = [w["player"], *(n["name"] for n in nights), w["total"]]
+    totals = {s["name"]: s["won_or_lost"] for s in result["standings"]}
+    rows = [[name, *(f"{n['won_or_lost'][name]:+d}" if name in n["won_or_lost"] else "" for n in nights),
+             f"{totals[name]:+d}"] for name in names]
+    out = _titled(w["night_by_night"], heads, rows, numeric=range(1, len(nights) + 2))
+    if result.get("stakes") and result.get("stake") is None:
+        out += _p(stakes_differ_said([_stake_said(x) for x in result["stakes"]], result["unstaked"]))
+        one_currency = len({x["currency"] for x in result["stakes"]}) == 1
+        rows = [[name, *(_night_money(n["money"], name, one_currency) for n in nights)] for name in names]
+        out += _titled(w["money_by_night"], [w["player"], *(n["name"] for n in nights)], rows,
+                       numeric=range(1, len(nights) + 1))
+        for m in result.get("money") or ():
+            out += _p(money_total_said(m["currency"]) + " " + "  ".join(
+                f"{name} {_signed_money(m['won_or_lost'][name])}" for name in names if name in m["won_or_lost"]))
+    return out
 
 
 def _by_evening(evenings: Sequence[Mapping[str, Any]], names: Sequence[str], w: Mapping[str, str]) -> str:

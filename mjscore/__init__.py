@@ -28,7 +28,9 @@ _API = {
     "waits_many": "mjscore.api", "canonical": "mjscore.api", "Evening": "mjscore.api",
     "describe_scheme": "mjscore.api", "diff_schemes": "mjscore.api", "payoff_tables": "mjscore.api",
     "payoff_names": "mjscore.api", "import_kajongg": "mjscore.api", "night_tables": "mjscore.api",
-    "play_night": "mjscore.api", "NightResult": "mjscore.evening.night", "KajonggImport": "mjscore.evening.kajongg",
+    "play_night": "mjscore.api", "draw_night": "mjscore.api", "start_night": "mjscore.api",
+    "NightDraw": "mjscore.evening.draw", "NightResult": "mjscore.evening.night",
+    "KajonggImport": "mjscore.evening.kajongg",
     "ImportedGame": "mjscore.evening.kajongg", "Entry": "mjscore.api", "LineCheck": "mjscore.api",
     "HandTakenError": "mjscore.evening.journal", "NotTheLastHandError": "mjscore.evening.journal",
     "NextHand": "mjscore.evening.next_hand", "HandMovedError": "mjscore.evening.next_hand",
@@ -80,8 +82,10 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
         parse,
         payoff_names,
         payoff_tables,
+        draw_night,
         night_tables,
         play_night,
+        start_night,
         play_season,
         play_session,
         score,
@@ -96,6 +100,7 @@ if TYPE_CHECKING:      # what type checkers and editors see; at run time __getat
     from mjscore.evening.batch import BatchItem
     from mjscore.evening.check import CheckReport
     from mjscore.evening.night import NightResult
+    from mjscore.evening.draw import NightDraw
     from mjscore.evening.season import BiggestHand, EveningLine, PlayerFigures, SeasonResult, Standing
     from mjscore.evening.kajongg import ImportedGame, KajonggImport
     from mjscore.evening.next_hand import HandMovedError, NextHand, NotSettled

@@ -68,6 +68,7 @@ if TYPE_CHECKING:      # what type checkers see; at run time, see above
     from mjscore.evening.journal import NotTheLastHandError as NotTheLastHandError  # ... or taken back twice
     from mjscore.evening.season import SeasonResult as SeasonResult  # for the shells: a season's record
     from mjscore.evening.night import NightResult as NightResult  # for the shells: a night's record
+    from mjscore.evening.draw import NightDraw as NightDraw  # for the shells: a night's seats drawn
     from mjscore.evening.night import night_words as night_words  # ... and its phrases
     from mjscore.evening.kajongg import ImportedGame as ImportedGame, KajonggImport
     from mjscore.evening.next_hand import NextHand as NextHand  # for the page: the next hand its phones enter
@@ -105,6 +106,7 @@ _ELSEWHERE = {
     "HandChangedError": "mjscore.evening.journal", "hand_version": "mjscore.evening.journal",
     "HandTakenError": "mjscore.evening.journal", "NotTheLastHandError": "mjscore.evening.journal",
     "SeasonResult": "mjscore.evening.season", "NightResult": "mjscore.evening.night",
+    "NightDraw": "mjscore.evening.draw",
     "night_words": "mjscore.evening.night",
     "ImportedGame": "mjscore.evening.kajongg",
     "hand_title": "mjscore.evening.words", "money_so_far": "mjscore.evening.session",
@@ -133,7 +135,7 @@ __all__ = ["parse", "score", "score_many", "play_session", "play_season", "waits
            "check_line", "entry_line", "answer_kind", "help_topics", "help_text", "examples", "example",
            "load_scheme", "shipped_schemes", "tables", "waits_many", "canonical", "Evening", "NextHand", "Penalty",
            "describe_scheme", "diff_schemes", "payoff_tables", "payoff_names", "import_kajongg",
-           "night_tables", "play_night"]
+           "night_tables", "play_night", "draw_night", "start_night"]
 # Also here, for the shells: Entry, LineCheck, HandTakenError (see their docstrings).
 
 Source = str | os.PathLike[str]
@@ -485,7 +487,12 @@ def play_season(paths: Iterable[str | os.PathLike[str]] | os.PathLike[str], *,
 def night_tables(paths: Sequence[str | os.PathLike[str]]) -> list[tuple[str, str]]:
     """A night's tables, (name, path) each: a folder's evening files (every `.mj` and `.yaml`,
     in the order of their names, links and sub-folders passed over), or the files given; each
-    table named by its file's stem (`table-1.mj` is `table-1`).  Two of one name: InputError."""
+    table named by its file's stem (`table-1.mj` is `table-1`).  Two of one name: InputError.
+
+    >>> import mjscore
+    >>> mjscore.night_tables(["sample_hands/evening-session.mj"])
+    [('evening-session', 'sample_hands/evening-session.mj')]
+    """
     from mjscore.evening.night import night_files
 
     return night_files([os.fspath(p) for p in paths])
@@ -508,6 +515,43 @@ def play_night(paths: Sequence[str | os.PathLike[str]] | Mapping[str, Evening]) 
     if isinstance(paths, Mapping):
         return _play_night((name, ev.play()) for name, ev in paths.items())
     return _play_night((name, play_session(Path(path))) for name, path in night_tables(paths))
+
+
+def draw_night(players: Sequence[str], seed: int | None = None) -> NightDraw:
+    """A night's seats drawn: `players` (4, 8, 12, ... names, none twice) to tables of four and
+    their seats, from `seed` (one chosen at random when None: `result.seed` says which).  One
+    shuffle of the names as given by `random.Random(seed)`, then four by four, E S W N: the same
+    seed and names give the same draw anywhere.
+
+    >>> import mjscore
+    >>> mjscore.draw_night(["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"], seed=7).tables
+    (('Gus', 'Hal', 'Cid', 'Eve'), ('Ann', 'Dee', 'Bob', 'Fay'))
+    """
+    from mjscore.evening.draw import chosen_seed, draw
+
+    return draw(players, chosen_seed() if seed is None else seed)
+
+
+@_takes(SETTINGS, ROTATION)
+def start_night(folder: str | os.PathLike[str], drawn: NightDraw, *, start: int | None = None,
+                scheme: str | os.PathLike[str] | None = None, **settings: Any) -> list[str]:
+    """Make the night's folder and its tables' evening files (`table-1.mj`, ...) as `drawn`
+    seats them, each header with `start`, `scheme`, the settings and the draw (its seed) in a
+    comment; the files' paths.  Nothing is written where the folder holds evening files already.
+
+    >>> import mjscore, os, tempfile
+    >>> from pathlib import Path
+    >>> folder = os.path.join(tempfile.mkdtemp(), "friday")
+    >>> drawn = mjscore.draw_night(["Ann", "Bob", "Cid", "Dee"], seed=7)
+    >>> [os.path.basename(path) for path in mjscore.start_night(folder, drawn, stake="0.05 EUR")]
+    ['table-1.mj']
+    >>> mjscore.play_session(Path(folder, "table-1.mj")).to_dict()["players"] == list(drawn.tables[0])
+    True
+    """
+    from mjscore.evening.draw import start_night as _start_night
+
+    return _start_night(os.fspath(folder), drawn, start=start, scheme=_scheme_name(scheme),
+                        settings=_given(settings, SETTINGS, ROTATION))
 
 
 def import_kajongg(database: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None, *,

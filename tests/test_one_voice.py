@@ -110,7 +110,7 @@ FOR_PROGRAMMERS = {"TypeError", "AttributeError", "IndexError", "KeyError", "Not
 # The modules whose every phrase goes through `_()` (or `n_()`): the sentences about a hand, a
 # payment, a standing and a deal, the command line's layout of them and its prompt, the page's
 # next hand (its notices and refusals).
-THROUGH_THE_DOOR = ["mjscore/model/say.py", "mjscore/cli/usage.py",
+THROUGH_THE_DOOR = ["mjscore/model/say.py", "mjscore/cli/usage.py", "mjscore/evening/draw.py",
                     "mjscore/evening/words.py", "mjscore/evening/session.py",
                     "mjscore/evening/entry.py", "mjscore/evening/next_hand.py", "mjscore/cli/render.py",
                     "mjscore/cli/html.py",
@@ -132,7 +132,9 @@ THROUGH_THE_DOOR = ["mjscore/model/say.py", "mjscore/cli/usage.py",
 EVENING_FILE = "the notation, as the evening file writes it"
 SHOWN = "the notation, as `show` and the files write it"
 YAML_FORM = "a scheme file's YAML, as a club writes it"
-NOT_A_SENTENCE = {("mjscore/cli/html.py", "default-src 'none'; style-src 'unsafe-inline'; img-src data:"):
+NOT_A_SENTENCE = {("mjscore/evening/draw.py", "# mjscore night: table {} of {}, seed {}, drawn from: {}\n"):
+                      "the evening file's comment, kept with the file as the notation is",
+                  ("mjscore/cli/html.py", "default-src 'none'; style-src 'unsafe-inline'; img-src data:"):
                   "the printed page's Content-Security-Policy, HTTP's words",
                   ("mjscore/cli/html.py", "<!DOCTYPE html>\n"): "the printed page's first line, HTML",
                   ("mjscore/cli/html.py", "width=device-width, initial-scale=1"): "the page's viewport, HTML",

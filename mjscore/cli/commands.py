@@ -957,6 +957,56 @@ DEFAULT_PORT = 8421
 
 @app.command()
 @settings_options(SETTINGS, ROTATION)
+def night(
+    folder: Annotated[str, typer.Argument(metavar="NIGHT", help=_(
+        "The night's folder: made, with an evening file for each table (table-1.mj, table-2.mj, ...)."))],
+    names: Annotated[list[str], typer.Argument(metavar="PLAYERS...", help=_(
+        "The night's players, 4, 8, 12, ... (after --players, or alone)."))],
+    players_flag: Annotated[bool, typer.Option("--players", help=_(
+        "The names that follow are the night's players (as 'add --players' writes them)."))] = False,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, max=2 ** 64 - 1, help=_(
+        "The draw's seed, to draw a night again (default: one chosen at random, and printed)."))] = None,
+    scheme: NewSchemeOpt = None,
+    start: StartOpt = None,
+    format: Annotated[ChangeFormat, typer.Option(
+        "--format", "-f", help=_("table (text) or json (the draw and the files)."))] = ChangeFormat.table,
+    *,
+    settings: dict[str, Any],
+) -> None:
+    """Draw a club night's seats: the players to tables of four and to seats at random, and an
+    evening file for each table, ready for 'add', 'serve' and 'session'.
+
+    The draw is one shuffle of the names as given by Python's random.Random(SEED), then four by
+    four: the first four are table 1, East, South, West, North; the next four table 2.  The seed
+    is printed and kept in a comment at the head of each table's file with the names as given,
+    so that anyone can draw the night again and check it.  A number of players that is no
+    multiple of four is refused, and nothing is written.
+
+    \b
+    Example:
+      mjscore night thursday --players Ann Bob Cid Dee Eve Fay Gus Hal --stake "0.05 EUR"
+      mjscore serve thursday --lan
+    """
+    import mjscore.api as api
+    from mjscore.cli.render import render_draw, terminal_safe, to_json
+
+    del players_flag                    # the names are the same with it or without
+    _check_payoff(settings, scheme)
+    try:
+        drawn = api.draw_night(names, seed)
+        files = api.start_night(folder, drawn, start=start, scheme=scheme, **settings)
+    except MjError as e:
+        say_error(e)
+        raise typer.Exit(2 if e.location.file in ("--players", "--seed") else 1) from None
+    plain = {**drawn.to_dict(), "files": files}
+    if format is ChangeFormat.json:
+        typer.echo(to_json(plain))
+    else:
+        typer.echo(terminal_safe(render_draw(plain, output_width())), nl=False)
+
+
+@app.command()
+@settings_options(SETTINGS, ROTATION)
 def serve(
     evenings: Annotated[list[str], typer.Argument(
         metavar="EVENING|NIGHT...", show_default=False,

@@ -12,7 +12,7 @@ import itertools
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from mjscore.api import amount, how_won, outcome, paid, payment_sentences, penalty_sentences, special_sentence
 from mjscore.api import figures, finished, nobody_pays, settle_up_lines, totals_stop, won_or_lost
@@ -1154,3 +1154,24 @@ def markdown_text(md: str, width: int | None = None) -> str:
     flush()
     text = "\n".join(out)
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"
+
+
+# -- a night's draw --------------------------------------------------------------------------------
+
+def render_draw(plain: Mapping[str, object], width: int | None = None) -> str:
+    """A night's draw (`mjscore night`): each table, its file and its four seats a line each (a
+    column of names: any name fits 60 columns), then the seed and how to draw it again."""
+    tables = cast("list[dict[str, Any]]", plain["tables"])
+    files = cast("list[str]", plain["files"])
+    out = []
+    for table, file in zip(tables, files, strict=True):
+        out.append(_("Table {n} ({file}):").format(n=table["table"], file=file))
+        seat_width = max(len(SEAT_WORDS[seat]) for seat in table["seats"])
+        out += [f"  {SEAT_WORDS[seat]:<{seat_width}}  {name}" for seat, name in table["seats"].items()]
+    players = " ".join(cast("list[str]", plain["players"]))
+    out.append("")
+    out += _words(_("Seed {seed}, drawn from: {players}").format(seed=plain["seed"], players=players).split(" "),
+                  width)
+    out += _words(_("The same seed and names draw the same night again: mjscore night NIGHT --seed {seed} --players "
+                    "{players}").format(seed=plain["seed"], players=players).split(" "), width)
+    return "\n".join(out) + "\n"

@@ -204,9 +204,9 @@ def add_hand(path: str, hand: str, *, players: tuple[str, ...] | None = None, st
 
 
 def start_evening(path: str, players: tuple[str, ...], *, start: int | None = None, scheme: str | None = None,
-                  settings: Mapping[str, Any] = EMPTY) -> bool:
+                  settings: Mapping[str, Any] = EMPTY, comment: str = "") -> bool:
     """Make a new evening's file with its header and no hand yet; False when the file is there
-    already (it is left as it is)."""
+    already (it is left as it is).  `comment`: lines (each `# ...`) that head the header."""
     target = target_of(path)
     with locked(target, path):
         raw = _read_raw(target, path)
@@ -216,7 +216,7 @@ def start_evening(path: str, players: tuple[str, ...], *, start: int | None = No
             check_writable(target, path)
         names = _given_names(players)
         as_read = _as_the_evening_reads_it(scheme, path)
-        text = header(names, start, as_read, {k: v for k, v in settings.items() if v is not None}) + "---\n"
+        text = comment + header(names, start, as_read, {k: v for k, v in settings.items() if v is not None}) + "---\n"
         play(read_session(text, path))                           # the header is checked before it is written
         if as_read:
             # The scheme too, as the evening will read it: one it cannot would stop every hand.

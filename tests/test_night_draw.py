@@ -116,3 +116,30 @@ def test_nothing_is_written_over_or_through_a_link(tmp_path, planted):
     assert r.returncode == 1 and ": error: " in r.stderr and "Traceback" not in r.stderr, r.stderr
     assert sorted(str(p) for p in tmp_path.rglob("*")) == before
     assert not (tmp_path / "target.mj").exists()
+
+
+def test_a_season_of_three_drawn_nights_counts_each_players_night_once(tmp_path):
+    """Three nights drawn for eight players (two tables each), three hands at every table; the
+    season's night-by-night table against `session` of each file, the nights counted per player."""
+    hands = ["E: score 40 win self; S: score 8; W: score 0; N: score 0",
+             "S: score 24 win from E; E: score 4; W: score 12; N: score 0", "draw"]
+    folders = []
+    for night, seed in enumerate((11, 22, 33), 1):
+        folder = tmp_path / f"night-{night}"
+        for path in mjscore.start_night(folder, mjscore.draw_night(EIGHT, seed=seed), stake="0.05 EUR"):
+            for hand in hands:
+                mjscore.Evening(path).add(hand)
+        folders.append(folder)
+    season = mjscore.play_season(folders).to_dict()
+    assert [n["name"] for n in season["nights"]] == ["night-1", "night-2", "night-3"]
+    for night, folder in zip(season["nights"], folders, strict=True):
+        expected: dict[str, int] = {}
+        for path in sorted(folder.glob("*.mj")):
+            played = mjscore.play_session(path).to_dict()
+            for standing in played["standings"]:
+                expected[standing["name"]] = expected.get(standing["name"], 0) + standing["total"] - 2000
+        assert night["won_or_lost"] == expected
+        assert sum(expected.values()) == 0
+    assert {p["name"]: p["nights"] for p in season["players"]} == dict.fromkeys(EIGHT, 3)
+    totals = {s["name"]: s["won_or_lost"] for s in season["standings"]}
+    assert totals == {name: sum(n["won_or_lost"][name] for n in season["nights"]) for name in EIGHT}

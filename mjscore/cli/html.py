@@ -264,11 +264,13 @@ def season_html(result: Mapping[str, Any]) -> str:
         [w["place"], w["player"], w["won_or_lost"], w["a_night"] if by_night else w["an_evening"], w["a_hand"]],
         [[s["place"], s["name"], won(s), number(f"{s['per_night'] if by_night else s['per_evening']:+.2f}"),
           number(f"{s['per_hand']:+.2f}")] for s in result["standings"]], numeric=(0, 2, 3, 4))
+    nights_col = [w["nights"]] if by_night else []
     first += _titled(w['played'],
-        [w["player"], w["evenings"], w["hands"], w["dealt"], w["draws"], _("hands won"), w["self_drawn"],
-         w["on_a_discard"]],
-        [[p["name"], p["evenings"], p["hands"], p["dealt"], p["draws"], p["hands_won"], p["won_self_drawn"],
-          p["won_on_discard"]] for p in players], numeric=range(1, 8))
+        [w["player"], *nights_col, w["evenings"], w["hands"], w["dealt"], w["draws"], _("hands won"),
+         w["self_drawn"], w["on_a_discard"]],
+        [[p["name"], *([p["nights"]] if by_night else []), p["evenings"], p["hands"], p["dealt"], p["draws"],
+          p["hands_won"], p["won_self_drawn"], p["won_on_discard"]] for p in players],
+        numeric=range(1, 8 + len(nights_col)))
     first += _titled(w['biggest_hands'],
         [w["player"], w["score"], w["limit_hand"], w["evening"], w["hand"]],
         [[p["name"], *_biggest(p["biggest_hand"], w)] for p in players], numeric=(1, 4))

@@ -183,7 +183,7 @@ def test_every_help_example_works_from_a_folder_of_ones_own(installed):
     folder = here / "pasted"
     folder.mkdir()
     commands = [[], ["score"], ["batch"], ["waits"], ["check"], ["session"], ["season"], ["show"], ["add"], ["undo"],
-                ["help"], ["example"], ["schemes"], ["schemes", "show"], ["schemes", "diff"]]
+                ["help"], ["example"], ["schemes"], ["schemes", "show"], ["schemes", "diff"], ["night"]]
     pasted = 0
     for command in commands:
         text = run(bin_dir / "mjscore", *command, "--help", cwd=folder, env=env).stdout

@@ -727,7 +727,7 @@ def season(
     Example:
       mjscore example evening-session > evening.mj
       mjscore season evening.mj --format json
-      mjscore season evenings/ --format html > season.html
+      mjscore season evening.mj --format html > season.html
     """
     import mjscore.api as api
 
@@ -985,7 +985,7 @@ def night(
     \b
     Example:
       mjscore night thursday --players Ann Bob Cid Dee Eve Fay Gus Hal --stake "0.05 EUR"
-      mjscore serve thursday --lan
+      mjscore session thursday/table-1.mj
     """
     import mjscore.api as api
     from mjscore.cli.render import render_draw, terminal_safe, to_json

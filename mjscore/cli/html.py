@@ -14,12 +14,15 @@ import html
 import itertools
 from importlib import resources
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from mjscore.cli.render import _net, _night_money, _result_text, _signed_money, _stake_said, _won_or_lost
+from mjscore.cli.render import _night_money, _signed_money, _stake_said, _won_or_lost, hand_row
 from mjscore.api import headings, money_total_said, season_heading, season_words, settle_up_lines, stakes_differ_said
 from mjscore.model.money import with_money
 from mjscore.model.say import _, language, number
+
+if TYPE_CHECKING:
+    from mjscore.model.answers import HandPlain
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
@@ -188,17 +191,7 @@ def session_html(result: Mapping[str, Any]) -> str:
     h = headings()
     names = list(result["players"])
     hands = list(result["hands"])
-    rows: list[list[object]] = []
-    for hand in hands:
-        seat_of = {v: k for k, v in hand["names"].items()}
-        by_seat = {p["seat"]: p for p in hand["players"]}
-        net = _net(hand)
-        row: list[object] = [hand["hand"], hand["round"], hand["dealer"], _result_text(hand)]
-        for n in names:
-            seat = seat_of[n]
-            p = by_seat.get(seat)
-            row.append(f"{seat} {p['score'] if p else '-'} {net.get(seat, 0):+d} = {hand['totals'][n]}")
-        rows.append(row)
+    rows: list[list[object]] = [list(hand_row(cast("HandPlain", hand), names)) for hand in hands]
     intro = " ".join([h["session"].format(players=", ".join(names)), h["starts"].format(start=result["start"])])
     hands_part = (_h2(_("Hands")) + _p(intro)
                   + _table([h["#"], h["round_column"], h["East"], h["result"]]

@@ -586,6 +586,20 @@ def _result_text(hand: HandPlain, sentence: bool = False) -> str:
     return text[:1].upper() + text[1:] if sentence else text
 
 
+def hand_row(hand: HandPlain, names: Sequence[str]) -> list[Cell]:
+    """A hand's row of an evening's grid (the terminal's and the printed page's): its number,
+    round, dealer and result, then each player's seat, score, net and total, in `names`' order."""
+    seat_of = {v: k for k, v in hand["names"].items()}
+    by_seat = {p["seat"]: p for p in hand["players"]}
+    net = _net(hand)
+    row: list[Cell] = [hand["hand"], hand["round"], hand["dealer"], _result_text(hand)]
+    for n in names:
+        seat = seat_of[n]
+        p = by_seat.get(seat)
+        row.append(f"{seat} {p['score'] if p else '-'} {net.get(seat, 0):+d} = {hand['totals'][n]}")
+    return row
+
+
 def _net(hand: Scored) -> dict[str, int]:
     """Each seat's gain in the hand (none where it was not settled)."""
     settlement = hand["settlement"]
@@ -612,15 +626,7 @@ def render_session(result: SessionPlain, fmt: str = "table", width: int | None =
     # plain form as it is drawn, so an evening's hands are never all held at once).
     for hand in result["hands"]:
         hand = safe(hand)
-        seat_of = {v: k for k, v in hand["names"].items()}
-        by_seat = {p["seat"]: p for p in hand["players"]}
-        net = _net(hand)
-        row: list[Cell] = [hand["hand"], hand["round"], hand["dealer"], _result_text(hand)]
-        for n in names:
-            seat = seat_of[n]
-            p = by_seat.get(seat)
-            row.append(f"{seat} {p['score'] if p else '-'} {net.get(seat, 0):+d} = {hand['totals'][n]}")
-        rows.append(row)
+        rows.append(hand_row(hand, names))
         said.append((hand_title(hand["hand"], hand["dealer"], hand["round"], hand.get("kajongg_hand")) + ".").split(" ")
                     + _result_text(hand, sentence=True).split())
     grid_text = tabulate(rows, headers=[h["#"], h["round_column"], h["East"], h["result"]]
